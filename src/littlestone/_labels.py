@@ -1,0 +1,82 @@
+"""Binary labels: accept {0,1} or {-1,+1} (or, where allowed, any two values) and report back in the same form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import EmptyDataError, LabelError
+
+
+@dataclass(frozen=True)
+class LabelCoding:
+    """Maps the user's two labels to internal {0,1}: ``negative`` ↦ 0, ``positive`` ↦ 1."""
+
+    negative: Any = 0
+    positive: Any = 1
+
+    def encode(self, y: Sequence[Any] | np.ndarray) -> np.ndarray:
+        arr = np.asarray(y, dtype=object if not _is_numeric(y) else None).ravel()
+        out = np.empty(arr.shape[0], dtype=np.int8)
+        pos = arr == self.positive
+        neg = arr == self.negative
+        bad = ~(pos | neg)
+        if bad.any():
+            first = arr[np.flatnonzero(bad)[0]]
+            raise LabelError(f"label {first!r} is not one of {{{self.negative!r}, {self.positive!r}}}")
+        out[pos] = 1
+        out[neg] = 0
+        return out
+
+    def decode(self, y01: np.ndarray) -> np.ndarray:
+        y01 = np.asarray(y01)
+        classes = np.array([self.negative, self.positive])
+        return classes[y01.astype(np.intp)]
+
+
+def _is_numeric(y: Any) -> bool:
+    try:
+        a = np.asarray(y)
+    except Exception:  # ragged input
+        return False
+    return a.dtype.kind in "biuf"
+
+
+def infer_coding(y: Sequence[Any] | np.ndarray, *, allow_any_pair: bool = False) -> LabelCoding:
+    """Detect the label set: {0,1} or {-1,+1} (a single observed value is read as part of those);
+    with ``allow_any_pair`` any two distinct values (sorted; the larger is positive)."""
+    arr = np.asarray(y, dtype=None if _is_numeric(y) else object).ravel()
+    if arr.size == 0:
+        raise EmptyDataError("no labels given (empty data)")
+    if arr.dtype.kind == "f" and np.isnan(arr.astype(float)).any():
+        raise LabelError("labels contain NaN")
+    values = set(arr.tolist())
+    if values <= {0, 1}:
+        return LabelCoding(0, 1)
+    if values <= {-1, 1}:
+        return LabelCoding(-1, 1)
+    if allow_any_pair and len(values) == 2:
+        lo, hi = sorted(values, key=lambda v: (str(type(v)), v))
+        return LabelCoding(lo, hi)
+    shown = sorted(values, key=repr)[:5]
+    allowed = "{0,1} or {-1,+1}" + (" or two distinct values" if allow_any_pair else "")
+    raise LabelError(f"labels must be binary, {allowed}; got values {shown}")
+
+
+def encode_labels(y: Sequence[Any] | np.ndarray, *, allow_any_pair: bool = False) -> tuple[np.ndarray, LabelCoding]:
+    """(labels as int8 0/1, coding to report predictions back in the user's label set)."""
+    coding = infer_coding(y, allow_any_pair=allow_any_pair)
+    return coding.encode(y), coding
+
+
+def check_label01(y: Any) -> int:
+    """A single label in {0,1} or {-1,+1} → 0/1 (for online learners' learn_one)."""
+    if isinstance(y, (bool, np.bool_)):
+        return int(y)
+    if isinstance(y, (int, np.integer)) and int(y) in (0, 1, -1):
+        return 1 if int(y) == 1 else 0
+    if isinstance(y, (float, np.floating)) and float(y) in (0.0, 1.0, -1.0):
+        return 1 if float(y) == 1.0 else 0
+    raise LabelError(f"label {y!r} is not in {{0,1}} or {{-1,+1}}")

@@ -1,0 +1,336 @@
+"""The core abstraction: hypotheses, version spaces and hypothesis classes.
+
+A *hypothesis class* exposes version spaces (restrict by an example), their Littlestone dimension, the SOA classifier
+of a version space (seed 002 Def 4.2, ties → 0; spec §1.2) and a point where two hypotheses disagree. Explicit finite
+classes implement it with bitsets (:mod:`littlestone.classes.finite`); structured classes in closed form.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from typing import Any, Hashable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ..errors import DomainError
+
+Point = Hashable
+
+
+def point_key(x: Any) -> tuple:
+    """A total order on heterogeneous hashable points (used to canonicalize patch sets)."""
+    if isinstance(x, (bool, np.bool_)):
+        return ("int", int(x))
+    if isinstance(x, (int, np.integer)):
+        return ("int", int(x))
+    if isinstance(x, (float, np.floating)):
+        return ("float", float(x))
+    if isinstance(x, tuple):
+        return ("tuple", tuple(point_key(v) for v in x))
+    if isinstance(x, str):
+        return ("str", x)
+    return (type(x).__name__, repr(x))
+
+
+def as_python_point(x: Any) -> Any:
+    """numpy scalars → Python scalars, arrays/lists → tuples (so points are hashable and compare by value)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return tuple(as_python_point(v) for v in x.tolist()) if x.ndim else x.item()
+    if isinstance(x, list):
+        return tuple(as_python_point(v) for v in x)
+    return x
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hypotheses
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class Hypothesis(ABC):
+    """A function X → {0,1} as a hashable, totally ordered value.
+
+    Subclasses define :meth:`key` (a tuple that identifies the function within its representation) and evaluation.
+    Equality, hashing and ordering use ``(type name, key)``, so the same function computed twice compares equal.
+    """
+
+    __slots__ = ()
+
+    @abstractmethod
+    def key(self) -> tuple:
+        """A hashable, orderable identification of this hypothesis."""
+
+    @abstractmethod
+    def __call__(self, x: Point) -> int:
+        """The label (0 or 1) at one point."""
+
+    def predict(self, X: Sequence[Point] | np.ndarray) -> np.ndarray:
+        """Vectorized evaluation: int8 array of labels. Subclasses override with NumPy code."""
+        return np.fromiter((self(as_python_point(x)) for x in X), dtype=np.int8, count=len(X))
+
+    def _order_key(self) -> tuple:
+        return (type(self).__name__, self.key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hypothesis) and self._order_key() == other._order_key()
+
+    def __hash__(self) -> int:
+        return hash(self._order_key())
+
+    def __lt__(self, other: "Hypothesis") -> bool:
+        return _sortable(self._order_key()) < _sortable(other._order_key())
+
+    def __le__(self, other: "Hypothesis") -> bool:
+        return self == other or self < other
+
+    def __gt__(self, other: "Hypothesis") -> bool:
+        return other < self
+
+    def __ge__(self, other: "Hypothesis") -> bool:
+        return self == other or other < self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}{self.key()!r}"
+
+
+def _sortable(k: Any) -> Any:
+    if isinstance(k, tuple):
+        return tuple(_sortable(v) for v in k)
+    return point_key(k)
+
+
+class PatchedHypothesis(Hypothesis):
+    """A base hypothesis overwritten on finitely many points (the local update of seed 000/001 Definition 8).
+
+    Canonical: patches are stored sorted and only where they differ from the base; no patches ⇒ the base itself
+    (use :func:`patch`, never the constructor, to build one).
+    """
+
+    __slots__ = ("base", "patches", "_table")
+
+    def __init__(self, base: Hypothesis, patches: tuple[tuple[Point, int], ...]):
+        self.base = base
+        self.patches = patches
+        self._table = dict(patches)
+
+    def key(self) -> tuple:
+        return (self.base._order_key(), self.patches)
+
+    def __call__(self, x: Point) -> int:
+        x = as_python_point(x)
+        v = self._table.get(x)
+        return self.base(x) if v is None else v
+
+    def predict(self, X: Sequence[Point] | np.ndarray) -> np.ndarray:
+        out = self.base.predict(X)
+        arr = np.asarray(X)
+        if arr.ndim == 1 and arr.dtype.kind in "iu" and all(isinstance(p, int) for p, _ in self.patches):
+            pts = np.fromiter((p for p, _ in self.patches), dtype=np.int64, count=len(self.patches))
+            vals = np.fromiter((v for _, v in self.patches), dtype=np.int8, count=len(self.patches))
+            order = np.argsort(pts)
+            pts, vals = pts[order], vals[order]
+            pos = np.searchsorted(pts, arr)
+            pos_c = np.minimum(pos, len(pts) - 1)
+            hit = (pos < len(pts)) & (pts[pos_c] == arr)
+            out = out.copy()
+            out[hit] = vals[pos_c[hit]]
+            return out
+        out = out.copy()
+        for i, x in enumerate(X):
+            v = self._table.get(as_python_point(x))
+            if v is not None:
+                out[i] = v
+        return out
+
+
+def patch(h: Hypothesis, updates: Iterable[tuple[Point, int]]) -> Hypothesis:
+    """Apply updates (x, y) in order (the last one for a point wins) to h; canonical result (seed 000 Def 8)."""
+    if isinstance(h, PatchedHypothesis):
+        base, table = h.base, dict(h.patches)
+    else:
+        base, table = h, {}
+    for x, y in updates:
+        table[as_python_point(x)] = int(y)
+    kept = [(x, y) for x, y in table.items() if base(x) != y]
+    if not kept:
+        return base
+    kept.sort(key=lambda p: point_key(p[0]))
+    return PatchedHypothesis(base, tuple(kept))
+
+
+def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
+    """(base hypothesis, {point: label} patches)."""
+    if isinstance(h, PatchedHypothesis):
+        return h.base, dict(h.patches)
+    return h, {}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Version spaces and classes
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class VersionSpace(ABC):
+    """A subset V ⊆ H given by the examples seen so far; an immutable, hashable value.
+
+    Conventions (spec §0.3): Ldim(∅) = −1, Ldim({h}) = 0; SOA ties go to label 0 (spec §1.2).
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def hclass(self) -> "HypothesisClass":
+        """The class this is a version space of."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """Small hashable identification (for memoization and equality)."""
+
+    @abstractmethod
+    def restrict(self, x: Point, y: int) -> "VersionSpace":
+        """V|(x,y) = {h ∈ V : h(x) = y} (x already validated, y ∈ {0,1})."""
+
+    @abstractmethod
+    def ldim(self) -> int:
+        """Littlestone dimension of V (−1 if empty)."""
+
+    @abstractmethod
+    def size(self) -> float:
+        """|V| (an int, or math.inf for infinite version spaces)."""
+
+    @abstractmethod
+    def contains(self, h: Hypothesis) -> bool:
+        """h ∈ V."""
+
+    def is_empty(self) -> bool:
+        return self.size() == 0
+
+    def soa_predict(self, x: Point) -> int:
+        """SOA prediction at x: 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0; seed 002 Def 4.2)."""
+        return int(self.restrict(x, 1).ldim() > self.restrict(x, 0).ldim())
+
+    def soa_predict_many(self, X: Sequence[Point]) -> np.ndarray:
+        """Vectorized SOA predictions (subclasses override in closed form)."""
+        return np.fromiter((self.soa_predict(as_python_point(x)) for x in X), dtype=np.int8, count=len(X))
+
+    @abstractmethod
+    def soa(self) -> Hypothesis:
+        """The SOA classifier SOA_V as a hashable hypothesis (seed 002 Def 4.2, spec §1.2)."""
+
+    def restrict_sample(self, X: Sequence[Point] | np.ndarray, y: Sequence[int] | np.ndarray) -> tuple["VersionSpace", int]:
+        """Restrict by the longest realizable prefix of the sample.
+
+        Returns (V|S[:k], k) where k is the largest prefix length with V|S[:k] ≠ ∅ (k = len(S) iff S is realizable
+        by V). Examples must already be validated; labels 0/1. Subclasses vectorize this.
+        """
+        V = self
+        if V.is_empty():
+            return V, 0
+        for i in range(len(y)):
+            W = V.restrict(as_python_point(X[i]), int(y[i]))
+            if W.is_empty():
+                return V, i
+            V = W
+        return V, len(y)
+
+    def hypotheses(self) -> Iterator[Hypothesis]:
+        """Enumerate V (finite version spaces only)."""
+        raise TypeError(f"{type(self).__name__} cannot enumerate its hypotheses (infinite or not supported)")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VersionSpace) and type(self) is type(other) and self.key() == other.key() \
+            and self.hclass is other.hclass
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.key()))
+
+    def __len__(self) -> int:
+        s = self.size()
+        if s == math.inf:
+            raise TypeError("infinite version space has no len(); use size()")
+        return int(s)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.hclass!r}: size={self.size()}, key={self.key()!r}>"
+
+
+class HypothesisClass(ABC):
+    """A hypothesis class H over a domain X (the one protocol every algorithm uses)."""
+
+    #: a short human name, e.g. ``thresholds(1000)``
+    name: str = "class"
+
+    @abstractmethod
+    def version_space(self) -> VersionSpace:
+        """The full class as a version space."""
+
+    @abstractmethod
+    def contains_point(self, x: Point) -> bool:
+        """Whether x belongs to the domain."""
+
+    @property
+    def domain_size(self) -> float:
+        """|X| (math.inf for infinite domains)."""
+        return math.inf
+
+    def domain_points(self) -> list[Point]:
+        """All points of a finite domain, in order."""
+        raise TypeError(f"{self.name} has no enumerable domain")
+
+    @abstractmethod
+    def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
+        """Points where two unpatched hypotheses of this class's representation disagree (may be a lazy, possibly
+        infinite, iterator; empty iff they are the same function)."""
+
+    # -------------------------------------------------------------- generic behaviour built on the abstract methods
+
+    def validate_point(self, x: Any) -> Point:
+        """x as a canonical Python point, or :class:`DomainError` naming the problem."""
+        x = as_python_point(x)
+        if isinstance(x, float) and math.isnan(x):
+            raise DomainError(f"point is NaN; {self.name} needs points of its domain")
+        try:
+            ok = self.contains_point(x)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise DomainError(f"point {x!r} is outside the domain of {self.name}")
+        return x
+
+    def validate_points(self, X: Any) -> np.ndarray | list:
+        """Validate a batch of points (subclasses vectorize); returns points in a form predict/restrict accept."""
+        return [self.validate_point(x) for x in X]
+
+    def ldim(self) -> int:
+        """Littlestone dimension of the whole class."""
+        return self.version_space().ldim()
+
+    def soa(self) -> Hypothesis:
+        """The SOA classifier of the whole class."""
+        return self.version_space().soa()
+
+    def disagreement(self, h1: Hypothesis, h2: Hypothesis) -> Point | None:
+        """A point where h1 and h2 disagree, or None if they are the same function (patches handled generically)."""
+        b1, p1 = split_patches(h1)
+        b2, p2 = split_patches(h2)
+        patched = set(p1) | set(p2)
+        for x in sorted(patched, key=point_key):
+            if h1(x) != h2(x):
+                return x
+        if b1 == b2:
+            return None
+        for x in self.base_disagreements(b1, b2):
+            if x not in patched:
+                return x
+            # at a patched point h1 == h2 was checked above; keep looking (at most len(patched) skips)
+        return None
+
+    def evaluate(self, h: Hypothesis, X: Any) -> np.ndarray:
+        """h on a batch of domain points (validated)."""
+        return h.predict(self.validate_points(X))
+
+    def __repr__(self) -> str:
+        return self.name

@@ -1,0 +1,174 @@
+"""Thresholds h_t(x) = 1 iff x ≥ t on X = {0,…,n−1}, t = 0…n: closed-form version spaces (intervals of t)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..errors import DomainError, LittlestoneError
+from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+
+
+def chain_ldim(size: int) -> int:
+    """Ldim of a chain (totally ordered class) of `size` functions: ⌊log2 size⌋ (−1 if empty)."""
+    return -1 if size <= 0 else int(size).bit_length() - 1
+
+
+class Threshold(Hypothesis):
+    """h_t(x) = 1 iff x ≥ t."""
+
+    __slots__ = ("t",)
+
+    def __init__(self, t: int):
+        self.t = int(t)
+
+    def key(self) -> tuple:
+        return (self.t,)
+
+    def __call__(self, x: Point) -> int:
+        return int(as_python_point(x) >= self.t)
+
+    def predict(self, X: Any) -> np.ndarray:
+        arr = np.asarray(X)
+        if arr.dtype == object:
+            return np.fromiter((int(x >= self.t) for x in arr), dtype=np.int8, count=arr.shape[0])
+        if self.t > np.iinfo(np.int64).max:
+            return np.zeros(arr.shape[0], dtype=np.int8)
+        return (arr >= self.t).astype(np.int8)
+
+
+class ThresholdsVersionSpace(VersionSpace):
+    """{h_t : lo ≤ t ≤ hi} (empty if lo > hi)."""
+
+    __slots__ = ("_cls", "lo", "hi")
+
+    def __init__(self, cls: "Thresholds", lo: int, hi: int):
+        self._cls, self.lo, self.hi = cls, lo, hi
+
+    @property
+    def hclass(self) -> "Thresholds":
+        return self._cls
+
+    def key(self) -> tuple:
+        return (self.lo, self.hi) if self.lo <= self.hi else (1, 0)
+
+    def restrict(self, x: Point, y: int) -> "ThresholdsVersionSpace":
+        x = int(x)
+        if y:  # h_t(x) = 1 ⇔ t ≤ x
+            return ThresholdsVersionSpace(self._cls, self.lo, min(self.hi, x))
+        return ThresholdsVersionSpace(self._cls, max(self.lo, x + 1), self.hi)
+
+    def size(self) -> int:
+        return max(0, self.hi - self.lo + 1)
+
+    def ldim(self) -> int:
+        return chain_ldim(self.size())
+
+    def contains(self, h: Hypothesis) -> bool:
+        return isinstance(h, Threshold) and self.lo <= h.t <= self.hi
+
+    def hypotheses(self) -> Iterator[Threshold]:
+        return (Threshold(t) for t in range(self.lo, self.hi + 1))
+
+    def soa_predict(self, x: Point) -> int:
+        x = int(x)
+        n1 = max(0, min(self.hi, x) - self.lo + 1)
+        n0 = max(0, self.hi - max(self.lo, x + 1) + 1)
+        return int(chain_ldim(n1) > chain_ldim(n0))
+
+    def _soa_threshold(self) -> int:
+        """Smallest x with SOA(x) = 1 (the prediction is monotone in x): binary search, O(log n)."""
+        if self.lo > self.hi:
+            return self._cls.n  # SOA of ∅ is the all-0 function (spec §1.2)
+        a, b = max(self.lo - 1, -1), self.hi  # SOA(b) = 1 (V|(b,0) = ∅); SOA(a) = 0
+        if a < 0:
+            a = -1
+        while b - a > 1:
+            mid = (a + b) // 2
+            if self.soa_predict(mid):
+                b = mid
+            else:
+                a = mid
+        return b
+
+    def soa(self) -> Threshold:
+        return Threshold(min(self._soa_threshold(), self._cls.n))
+
+    def soa_predict_many(self, X: Any) -> np.ndarray:
+        return self.soa().predict(X)
+
+    def restrict_sample(self, X: Any, y: Any) -> tuple["ThresholdsVersionSpace", int]:
+        X = np.asarray(X)
+        y = np.asarray(y)
+        if self.lo > self.hi:
+            return self, 0
+        if len(y) == 0:
+            return self, 0
+        if X.dtype == object:
+            return VersionSpace.restrict_sample(self, X, y)
+        big = np.iinfo(np.int64).max
+        xi = X.astype(np.int64, copy=False)
+        his = np.minimum.accumulate(np.where(y == 1, xi, big))
+        los = np.maximum.accumulate(np.where(y == 0, xi + 1, -1))
+        hi = np.minimum(his, self.hi) if self.hi <= big else his
+        lo = np.maximum(los, self.lo)
+        bad = np.flatnonzero(lo > hi)
+        k = int(bad[0]) if bad.size else len(y)
+        if k == 0:
+            return self, 0
+        new_hi = int(min(self.hi, int(his[k - 1])))
+        new_lo = int(max(self.lo, int(los[k - 1])))
+        return ThresholdsVersionSpace(self._cls, new_lo, new_hi), k
+
+
+class Thresholds(HypothesisClass):
+    """Thresholds on n ordered points: n+1 functions, Ldim ⌊log2(n+1)⌋; n may be astronomically large (2^60)."""
+
+    def __init__(self, n: int):
+        if not isinstance(n, (int, np.integer)) or n < 1:
+            raise LittlestoneError(f"Thresholds(n) needs an integer n ≥ 1, got {n!r}")
+        self.n = int(n)
+        self.name = f"thresholds({self.n})"
+
+    def version_space(self) -> ThresholdsVersionSpace:
+        return ThresholdsVersionSpace(self, 0, self.n)
+
+    def contains_point(self, x: Point) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+
+    @property
+    def domain_size(self) -> int:
+        return self.n
+
+    def domain_points(self) -> list[int]:
+        if self.n > 1 << 20:
+            raise TypeError(f"{self.name}: domain too large to enumerate")
+        return list(range(self.n))
+
+    def validate_points(self, X: Any) -> np.ndarray:
+        arr = np.asarray(X)
+        if arr.ndim != 1:
+            arr = arr.reshape(-1) if arr.ndim == 2 and arr.shape[1] == 1 else arr
+        if arr.dtype.kind == "f":
+            if np.isnan(arr).any():
+                raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
+            if not np.all(arr == np.floor(arr)):
+                raise DomainError(f"points must be integers 0..{self.n - 1} for {self.name}")
+            arr = arr.astype(np.int64)
+        if arr.dtype.kind in "iu":
+            if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+                bad = arr[(arr < 0) | (arr >= self.n)][0]
+                raise DomainError(f"point {int(bad)} is outside the domain of {self.name} (0..{self.n - 1})")
+            return arr
+        return np.array([self.validate_point(x) for x in arr], dtype=object if self.n > 2**62 else np.int64)
+
+    def hypothesis(self, t: int) -> Threshold:
+        if not 0 <= t <= self.n:
+            raise LittlestoneError(f"threshold t={t} not in 0..{self.n}")
+        return Threshold(t)
+
+    def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
+        a, b = sorted((h1.t, h2.t))  # type: ignore[attr-defined]
+        # h_a(x)=1, h_b(x)=0 for a ≤ x < b
+        return iter(range(a, min(b, self.n)))

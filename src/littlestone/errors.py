@@ -1,0 +1,39 @@
+"""Exception types: every bad input raises one of these with a message naming the problem."""
+
+from __future__ import annotations
+
+
+class LittlestoneError(ValueError):
+    """Base class of all errors raised deliberately by littlestone (a ValueError, so sklearn treats it as bad input)."""
+
+
+class DomainError(LittlestoneError):
+    """A point lies outside the hypothesis class's domain (or is NaN / of the wrong type)."""
+
+
+class LabelError(LittlestoneError):
+    """Labels are not a valid binary label set ({0,1}, {-1,+1}, or two distinct values where allowed)."""
+
+
+class EmptyDataError(LittlestoneError):
+    """A dataset, candidate list or class is empty where something is needed."""
+
+
+class NotRealizableError(LittlestoneError):
+    """The data are not realizable by the class, and the algorithm requires realizability."""
+
+
+class ClassSpecError(LittlestoneError):
+    """A hypothesis-class specification string or file is malformed."""
+
+
+class PrivacyParameterError(LittlestoneError):
+    """epsilon, delta, sensitivity or another privacy parameter is out of range."""
+
+
+class BudgetExceededError(LittlestoneError):
+    """A mechanism would spend more privacy budget than remains."""
+
+
+class InsufficientSampleError(LittlestoneError):
+    """Too few examples for the requested parameters (the message says how many are needed)."""
