@@ -236,6 +236,17 @@ class VersionSpace(ABC):
             V = W
         return V, len(y)
 
+    def split_point(self) -> Point | None:
+        """A point x with min(Ldim(V|(x,0)), Ldim(V|(x,1))) = Ldim(V) − 1: the root of a deepest mistake tree
+        shattered by V (None if Ldim(V) ≤ 0). Generic version scans a finite domain; structured classes override."""
+        d = self.ldim()
+        if d <= 0:
+            return None
+        for x in self.hclass.domain_points():
+            if min(self.restrict(x, 0).ldim(), self.restrict(x, 1).ldim()) >= d - 1:
+                return x
+        raise AssertionError("no split point although Ldim ≥ 1 (inconsistent ldim implementation)")
+
     def hypotheses(self) -> Iterator[Hypothesis]:
         """Enumerate V (finite version spaces only)."""
         raise TypeError(f"{type(self).__name__} cannot enumerate its hypotheses (infinite or not supported)")

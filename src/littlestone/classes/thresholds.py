@@ -71,6 +71,14 @@ class ThresholdsVersionSpace(VersionSpace):
     def hypotheses(self) -> Iterator[Threshold]:
         return (Threshold(t) for t in range(self.lo, self.hi + 1))
 
+    def split_point(self) -> int | None:
+        """Midpoint of the chain: both halves keep Ldim ≥ Ldim(V) − 1 (binary search is the shattered tree)."""
+        if self.size() < 2:
+            return None
+        size = self.size()
+        half = 1 << (chain_ldim(size) - 1)  # V|(x,1) gets the `half` smallest thresholds
+        return self.lo + half - 1
+
     def soa_predict(self, x: Point) -> int:
         x = int(x)
         n1 = max(0, min(self.hi, x) - self.lo + 1)
