@@ -1,0 +1,15 @@
+"""Online learning in the mistake-bound model (seed 000 §3.2, seed 003 §4): the SOA (optionally extended to
+non-realizable sequences, seed 000 Def 8), Halving, and the game runner with oblivious and adaptive adversaries."""
+
+from .adversaries import AdaptiveAdversary, Adversary, FixedSequence, IIDRealizable, TreeAdversary
+from .base import OnlineLearner
+from .extended_soa import extended_soa
+from .game import GameResult, play, play_many
+from .halving import Halving
+from .soa import SOA, soa_classifier
+
+__all__ = [
+    "OnlineLearner", "SOA", "soa_classifier", "Halving", "extended_soa",
+    "play", "play_many", "GameResult",
+    "Adversary", "FixedSequence", "IIDRealizable", "TreeAdversary", "AdaptiveAdversary",
+]

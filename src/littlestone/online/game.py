@@ -1,0 +1,108 @@
+"""The online game of the mistake-bound model (seed 000 §3.2): T rounds of propose → predict → reveal → learn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from .._labels import check_label01
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..classes.base import Point
+from ..errors import LittlestoneError
+from .adversaries import Adversary
+
+
+@dataclass(frozen=True, eq=False)
+class GameResult:
+    """Transcript of one game; labels and predictions are 0/1 (int8), arrays are read-only."""
+
+    points: tuple[Point, ...]
+    labels: np.ndarray
+    predictions: np.ndarray
+    cumulative_mistakes: np.ndarray
+
+    @property
+    def T(self) -> int:
+        """Number of rounds played."""
+        return len(self.points)
+
+    @property
+    def mistakes(self) -> int:
+        """Total number of rounds where the prediction differed from the label."""
+        return int(self.cumulative_mistakes[-1]) if self.T else 0
+
+    @property
+    def examples(self) -> list[tuple[Point, int]]:
+        """The labelled sequence [(x_1, y_1), …] the adversary produced."""
+        return list(zip(self.points, self.labels.tolist()))
+
+    @property
+    def mistake_rounds(self) -> np.ndarray:
+        """0-based indices of the rounds with a mistake."""
+        return np.flatnonzero(self.predictions != self.labels)
+
+    def __repr__(self) -> str:
+        return f"GameResult(T={self.T}, mistakes={self.mistakes})"
+
+
+def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLike = None) -> GameResult:
+    """Run T rounds: adversary proposes x_t, learner predicts, adversary reveals y_t, learner learns (seed 000 §3.2).
+
+    ``learner`` is any river-style object with ``predict_one``/``learn_one`` (predictions in {0,1} or {−1,+1});
+    labels are passed to it in its own coding (``label_coding`` attribute, else 0/1). ``seed`` drives the
+    adversary's randomness (adversaries with their own seed ignore it). T defaults to the adversary's length.
+    """
+    if not isinstance(adversary, Adversary):
+        raise TypeError(f"adversary must be an Adversary (FixedSequence, IIDRealizable, TreeAdversary, "
+                        f"AdaptiveAdversary), not {type(adversary).__name__}")
+    if not (hasattr(learner, "predict_one") and hasattr(learner, "learn_one")):
+        raise TypeError(f"learner {type(learner).__name__} needs predict_one(x) and learn_one(x, y) methods")
+    if T is None:
+        T = adversary.length
+        if T is None:
+            raise LittlestoneError(f"{type(adversary).__name__} plays forever: give the number of rounds T")
+    if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 0:
+        raise LittlestoneError(f"T must be a nonnegative integer number of rounds, got {T!r}")
+    T = int(T)
+    if adversary.length is not None and T > adversary.length:
+        raise LittlestoneError(f"T={T} rounds asked but {type(adversary).__name__} has only {adversary.length}")
+    adversary.start(as_generator(seed))
+    coding = getattr(learner, "label_coding", (0, 1))
+    points: list[Point] = []
+    labels = np.empty(T, dtype=np.int8)
+    preds = np.empty(T, dtype=np.int8)
+    for t in range(T):
+        x = adversary.propose(t)
+        p = check_label01(learner.predict_one(x))
+        y = int(adversary.reveal(t, x, p))
+        if y not in (0, 1):
+            raise LittlestoneError(f"adversary revealed label {y!r}; adversaries reveal 0/1 labels")
+        learner.learn_one(x, coding[y])
+        coding = getattr(learner, "label_coding", coding)
+        points.append(x)
+        labels[t] = y
+        preds[t] = p
+    cum = np.cumsum(preds != labels, dtype=np.int64)
+    for a in (labels, preds, cum):
+        a.setflags(write=False)
+    return GameResult(tuple(points), labels, preds, cum)
+
+
+def _play_one(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None,
+              seed: np.random.SeedSequence) -> GameResult:
+    return play(make_learner(), make_adversary(), T, seed=seed)
+
+
+def play_many(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None = None, *,
+              runs: int = 10, seed: SeedLike = None, jobs: int = 1) -> list[GameResult]:
+    """Independent games (fresh learner and adversary from the factories), game i seeded by the i-th child of
+    ``seed``: same seed ⇒ same results for any ``jobs`` (joblib workers)."""
+    if not isinstance(runs, (int, np.integer)) or runs < 1:
+        raise LittlestoneError(f"runs must be a positive integer, got {runs!r}")
+    seeds = spawn_seeds(seed, int(runs))
+    if jobs == 1:
+        return [_play_one(make_learner, make_adversary, T, s) for s in seeds]
+    return list(Parallel(n_jobs=jobs)(delayed(_play_one)(make_learner, make_adversary, T, s) for s in seeds))

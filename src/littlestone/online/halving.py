@@ -1,0 +1,44 @@
+"""The Halving algorithm: predict the majority vote of the version space (seed 003 §4); ≤ ⌊log2 |H|⌋ mistakes."""
+
+from __future__ import annotations
+
+import math
+
+from ..classes.base import HypothesisClass, Point, VersionSpace
+from ..errors import LittlestoneError, NotRealizableError
+from .base import OnlineLearner
+
+
+class Halving(OnlineLearner):
+    """Halving: predict 1 iff |V|(x,1)| > |V|(x,0)| (ties → 0), then V ← V|(x,y) (seed 003 §4).
+
+    Each mistake at least halves |V|, hence at most ⌊log2 |H|⌋ mistakes on a realizable sequence. Needs a finite
+    version space (sizes are exact Python ints, so ``Thresholds(2**60)`` is fine); realizable sequences only.
+    """
+
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, labels: tuple[int, int] | None = None):
+        super().__init__(hypothesis_class, labels=labels)
+        size = self.initial_version_space.size()
+        if size == math.inf:
+            raise LittlestoneError(
+                f"Halving needs a finite class; {self.hypothesis_class.name} has infinitely many hypotheses "
+                "(use SOA, which only needs Littlestone dimensions)")
+        self.version_space: VersionSpace = self.initial_version_space
+
+    def _predict01(self, x: Point) -> int:
+        V = self.version_space
+        return int(V.restrict(x, 1).size() > V.restrict(x, 0).size())
+
+    def _learn01(self, x: Point, y: int) -> None:
+        W = self.version_space.restrict(x, y)
+        if W.is_empty():
+            raise NotRealizableError(
+                f"example ({x!r}, {y}) contradicts every hypothesis of {self.hypothesis_class.name} consistent with "
+                f"the examples seen so far; Halving needs a realizable sequence (SOA(H, extended=True) handles "
+                "unrealizable ones)")
+        self.version_space = W
+
+    def log2_size_bound(self) -> int:
+        """⌊log2 |H|⌋: the Halving mistake bound for the initial version space."""
+        size = int(self.initial_version_space.size())
+        return size.bit_length() - 1 if size > 0 else -1
