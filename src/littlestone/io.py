@@ -1,0 +1,64 @@
+"""Atomic file output: write to a temporary file in the target directory, then ``os.replace`` it into place."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
+    """Open a temporary sibling of ``path`` for writing; on success it replaces ``path`` atomically.
+
+    On any exception — including KeyboardInterrupt — the temporary file is removed and ``path`` is untouched, so a
+    reader never sees a half-written file. ``mode`` is ``"w"`` (text) or ``"wb"`` (binary).
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write mode must be 'w' or 'wb', not {mode!r}")
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    ok = False
+    try:
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        ok = True
+    finally:
+        if not ok:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write a whole text file atomically; returns the path."""
+    with atomic_write(path, "w") as fh:
+        fh.write(text)
+    return Path(path)
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write a whole binary file atomically; returns the path."""
+    with atomic_write(path, "wb") as fh:
+        fh.write(data)
+    return Path(path)
+
+
+def atomic_write_json(path: str | os.PathLike, obj: Any) -> Path:
+    """Write JSON (indented, UTF-8) atomically; returns the path."""
+    return atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=False) + "\n")
+
+
+def atomic_savefig(fig: Any, path: str | os.PathLike, **kwargs: Any) -> Path:
+    """Save a matplotlib figure atomically (format from the suffix of ``path``)."""
+    fmt = kwargs.pop("format", Path(path).suffix.lstrip(".") or "png")
+    with atomic_write(path, "wb") as fh:
+        fig.savefig(fh, format=fmt, **kwargs)
+    return Path(path)

@@ -1,0 +1,392 @@
+"""scikit-learn base for littlestone's offline learners: validation through the hypothesis class, labels kept as given,
+JSON save/load of the learned hypothesis."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._labels import LabelCoding, encode_labels
+from .._random import as_generator
+from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
+from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
+from ..classes.thresholds import Threshold, Thresholds
+from ..errors import ClassSpecError, DomainError, LittlestoneError
+
+JSON_FORMAT = "littlestone-model/1"
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Class specs
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def resolve_class(spec: HypothesisClass | str | Path) -> HypothesisClass:
+    """A HypothesisClass from an object, a spec string (``thresholds:1000``) or a CSV path, via the class-spec parser."""
+    if isinstance(spec, HypothesisClass):
+        return spec
+    if isinstance(spec, Path):
+        spec = str(spec)
+    if not isinstance(spec, str):
+        raise ClassSpecError(
+            f"hypothesis_class must be a HypothesisClass or a spec string like 'thresholds:1000', not {type(spec).__name__}")
+    try:
+        parser = importlib.import_module("littlestone.classes.spec").parse_class_spec
+    except (ImportError, AttributeError):
+        return _parse_minimal_spec(spec)
+    return parser(spec)
+
+
+def _parse_minimal_spec(spec: str) -> HypothesisClass:
+    """Thresholds-only spec reader used only when littlestone.classes.spec is unavailable."""
+    name, _, arg = spec.partition(":")
+    if name.strip().lower() == "thresholds" and arg.strip().isdigit():
+        return Thresholds(int(arg))
+    raise ClassSpecError(f"cannot parse class spec {spec!r} (expected e.g. 'thresholds:1000')")
+
+
+def class_to_json(hclass: HypothesisClass | str | None) -> Any:
+    """A JSON form of a class: its spec string, or an inline matrix for explicit finite classes."""
+    if hclass is None or isinstance(hclass, str):
+        return hclass
+    spec = getattr(hclass, "spec", None)
+    if isinstance(spec, str):
+        return spec
+    if type(hclass) is Thresholds:
+        return f"thresholds:{hclass.n}"
+    if isinstance(hclass, FiniteClass):
+        labels = None if hclass.domain._index is None else [point_to_json(p) for p in hclass.domain.points]
+        return {"kind": "finite", "name": hclass.name, "points": labels,
+                "matrix": ["".join(map(str, row)) for row in hclass.matrix.tolist()]}
+    raise LittlestoneError(
+        f"cannot save a model over {hclass.name}: give the class as a spec string (e.g. 'thresholds:1000') to save it")
+
+
+def class_from_json(obj: Any) -> HypothesisClass | str | None:
+    if obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, dict) and obj.get("kind") == "finite":
+        M = np.array([[int(c) for c in row] for row in obj["matrix"]], dtype=np.uint8)
+        pts = None if obj["points"] is None else [point_from_json(p) for p in obj["points"]]
+        return FiniteClass(M, points=pts, name=obj.get("name"))
+    raise LittlestoneError(f"unrecognised class description in model file: {obj!r}")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hypothesis codecs
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def point_to_json(x: Any) -> Any:
+    """Points are Python scalars, strings or tuples; tuples become lists (and come back as tuples)."""
+    x = as_python_point(x)
+    if isinstance(x, tuple):
+        return [point_to_json(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return {"float": repr(x)}
+    return x
+
+
+def point_from_json(x: Any) -> Any:
+    if isinstance(x, list):
+        return tuple(point_from_json(v) for v in x)
+    if isinstance(x, dict) and "float" in x:
+        return float(x["float"])
+    return x
+
+
+Encoder = Callable[[Hypothesis], dict]
+Decoder = Callable[[dict, "HypothesisClass | None"], Hypothesis]
+_CODECS: dict[str, tuple[type, Encoder, Decoder]] = {}
+
+
+def register_hypothesis_codec(kind: str, cls: type, encode: Encoder, decode: Decoder) -> None:
+    """Teach model JSON a hypothesis type: ``encode(h) -> dict`` and ``decode(dict, hclass) -> h``."""
+    _CODECS[kind] = (cls, encode, decode)
+
+
+def hypothesis_to_json(h: Hypothesis, hclass: HypothesisClass | None = None) -> dict:
+    """A JSON form of h: a registered codec, else its value table on the class's finite domain."""
+    for kind, (cls, enc, _) in _CODECS.items():
+        if type(h) is cls:
+            return {"kind": kind, **enc(h)}
+    if hclass is not None and math.isfinite(hclass.domain_size) and hclass.domain_size <= 1 << 22:
+        pts = hclass.domain_points()
+        return {"kind": "table", "values": "".join(map(str, h.predict(hclass.validate_points(pts)).tolist()))}
+    raise LittlestoneError(f"cannot save hypothesis of type {type(h).__name__}: no JSON codec registered "
+                           "and the domain is not finite")
+
+
+def hypothesis_from_json(obj: dict, hclass: HypothesisClass | None = None) -> Hypothesis:
+    kind = obj.get("kind")
+    if kind == "table":
+        if hclass is None:
+            raise LittlestoneError("a value-table hypothesis needs its class to be loaded")
+        pts = hclass.domain_points()
+        dom = hclass.domain if isinstance(hclass, FiniteClass) else FiniteDomain(len(pts), pts)
+        return VectorHypothesis(np.array([int(c) for c in obj["values"]], dtype=np.uint8), dom)
+    if kind not in _CODECS:
+        raise LittlestoneError(f"unknown hypothesis kind {kind!r} in model file")
+    return _CODECS[kind][2](obj, hclass)
+
+
+def _vector_decode(obj: dict, hclass: HypothesisClass | None) -> Hypothesis:
+    vals = np.array([int(c) for c in obj["values"]], dtype=np.uint8)
+    if isinstance(hclass, FiniteClass):
+        dom = hclass.domain
+    elif hclass is not None and math.isfinite(hclass.domain_size):
+        pts = hclass.domain_points()
+        dom = FiniteDomain(len(pts), pts)
+    else:
+        dom = FiniteDomain(len(vals))
+    return VectorHypothesis(vals, dom)
+
+
+register_hypothesis_codec(
+    "vector", VectorHypothesis, lambda h: {"values": "".join(str(b) for b in h.values)}, _vector_decode)
+register_hypothesis_codec("threshold", Threshold, lambda h: {"t": h.t}, lambda o, c: Threshold(int(o["t"])))
+register_hypothesis_codec(
+    "patched", PatchedHypothesis,
+    lambda h: {"base": hypothesis_to_json(h.base), "patches": [[point_to_json(x), int(y)] for x, y in h.patches]},
+    lambda o, c: PatchedHypothesis(hypothesis_from_json(o["base"], c),
+                                   tuple((point_from_json(x), int(y)) for x, y in o["patches"])))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The estimator base
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _to_generator(random_state: Any) -> np.random.Generator:
+    if isinstance(random_state, np.random.RandomState):  # sklearn-style RandomState → a derived Generator
+        return np.random.default_rng(int(random_state.randint(0, 2**31 - 1)))
+    return as_generator(random_state)
+
+
+class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
+    """Base of littlestone's offline learners (sklearn estimator; labels as given: {0,1}, {−1,+1} or two strings).
+
+    Subclasses define ``__init__`` (parameters only, sklearn rules) and ``_fit01(points, y01, rng) -> (hypothesis,
+    result)``. X is a 2-D array: one column gives scalar points, several columns give tuple points (override
+    :meth:`_points_from_X` to featurize differently). Fitted attributes: ``classes_``, ``hypothesis_``, ``result_``,
+    ``hclass_``, ``n_features_in_``.
+    """
+
+    #: whether fitting without a hypothesis_class is an error (subclasses with a default set False)
+    _requires_class: bool = True
+
+    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, random_state: Any = None):
+        self.hypothesis_class = hypothesis_class
+        self.random_state = random_state
+
+    # ---------------------------------------------------------------- hooks
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
+        raise TypeError(f"{type(self).__name__} must define _fit01(points, y01, rng)")
+
+    def _resolve_class(self) -> HypothesisClass | None:
+        if self.hypothesis_class is None:
+            if self._requires_class:
+                raise ClassSpecError(f"{type(self).__name__} needs hypothesis_class (a class or a spec string "
+                                     "such as 'thresholds:1000')")
+            return None
+        return resolve_class(self.hypothesis_class)
+
+    def _points_from_X(self, X: np.ndarray) -> Any:
+        """Rows of X as points of the class: 1 column → scalars (integral floats → ints); more → tuples."""
+        hclass = getattr(self, "hclass_", None)
+        if hclass is None or getattr(hclass, "accepts_rows", False):
+            return X
+        if X.shape[1] == 1:
+            col = X[:, 0]
+            if col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col)):
+                col = col.astype(np.int64)
+            elif col.dtype == object:
+                col = np.array([as_python_point(v) for v in col], dtype=object)
+            return col
+        rows = []
+        for r in X:
+            rows.append(tuple(int(v) if isinstance(v, float) and v.is_integer() else v
+                              for v in (as_python_point(u) for u in r)))
+        return rows
+
+    # ---------------------------------------------------------------- validation
+    def _check_X(self, X: Any, *, reset: bool) -> np.ndarray:
+        X = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False)
+        if X.dtype == object:
+            try:
+                X = X.astype(np.float64)
+            except ValueError:  # genuinely non-numeric points (strings): kept as objects
+                pass
+        if X.dtype.kind == "b":
+            X = X.astype(np.int64)
+        if X.dtype.kind in "fc" and not np.all(np.isfinite(X)):
+            raise DomainError("X contains NaN or infinity; points must lie in the class's domain")
+        return X
+
+    def _validated_points(self, X: np.ndarray) -> Any:
+        points = self._points_from_X(X)
+        if self.hclass_ is None:
+            return points
+        return self.hclass_.validate_points(points)
+
+    # ---------------------------------------------------------------- sklearn API
+    def fit(self, X: Any, y: Any) -> "LittlestoneClassifier":
+        """Learn from (X, y); y has two label values (kept as given in ``classes_``)."""
+        X = self._check_X(X, reset=True)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        if y.ndim != 1:
+            raise LittlestoneError(f"y must be 1-D (one label per row), got shape {y.shape}")
+        if y.shape[0] != X.shape[0]:
+            raise LittlestoneError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels")
+        check_classification_targets(y)
+        y01, coding = encode_labels(y, allow_any_pair=True)
+        self.hclass_ = self._resolve_class()
+        points = self._validated_points(X)
+        rng = _to_generator(self.random_state)
+        self.coding_ = coding
+        self.classes_ = np.array([coding.negative, coding.positive])
+        self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Labels of the learned hypothesis, in the training label set."""
+        check_is_fitted(self, "hypothesis_")
+        X = self._check_X(X, reset=False)
+        pts = self._validated_points(X)
+        return self.coding_.decode(np.asarray(self.hypothesis_.predict(pts), dtype=np.int8))
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """0/1 value of the learned hypothesis (1 = ``classes_[1]``)."""
+        check_is_fitted(self, "hypothesis_")
+        X = self._check_X(X, reset=False)
+        return np.asarray(self.hypothesis_.predict(self._validated_points(X)), dtype=np.float64)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.non_deterministic = False
+        return tags
+
+    # ---------------------------------------------------------------- JSON
+    def to_dict(self) -> dict:
+        """A JSON-ready description: estimator type, parameters, labels and the learned hypothesis."""
+        check_is_fitted(self, "hypothesis_")
+        params, skipped = {}, []
+        for k, v in self.get_params(deep=False).items():
+            if k == "hypothesis_class":
+                continue
+            if v is None or isinstance(v, (bool, int, float, str)) and not isinstance(v, np.generic):
+                params[k] = v
+            elif isinstance(v, np.generic):
+                params[k] = v.item()
+            else:
+                skipped.append(k)
+        return {
+            "format": JSON_FORMAT,
+            "estimator": f"{type(self).__module__}.{type(self).__qualname__}",
+            "hypothesis_class": class_to_json(self.hclass_ if not isinstance(self.hypothesis_class, str)
+                                              else self.hypothesis_class),
+            "params": params,
+            "unsaved_params": skipped,
+            "classes": [as_python_point(c) for c in self.classes_],
+            "n_features_in": int(self.n_features_in_),
+            "hypothesis": hypothesis_to_json(self.hypothesis_, self.hclass_),
+            "result": _jsonable(self.result_),
+        }
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        """The model as JSON text; written atomically to ``path`` if given."""
+        text = json.dumps(self.to_dict(), indent=2) + "\n"
+        if path is not None:
+            from ..io import atomic_write_text
+
+            atomic_write_text(path, text)
+        return text
+
+    @classmethod
+    def from_json(cls, source: str | Path) -> "LittlestoneClassifier":
+        """Load a model saved with :meth:`to_json` (JSON text or a path to a file)."""
+        text = source
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+            try:
+                text = Path(source).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise LittlestoneError(f"cannot read model file {source}: {exc.strerror or exc}") from None
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LittlestoneError(f"model file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
+            raise LittlestoneError(f"not a littlestone model file (expected format {JSON_FORMAT!r})")
+        est_cls = _import_estimator(obj["estimator"])
+        if not (isinstance(est_cls, type) and issubclass(est_cls, cls)):
+            raise LittlestoneError(f"model file holds a {obj['estimator']}, not a {cls.__name__}")
+        hclass_desc = class_from_json(obj["hypothesis_class"])
+        est = est_cls(**obj["params"])
+        est.hypothesis_class = hclass_desc
+        est.hclass_ = None if hclass_desc is None else resolve_class(hclass_desc)
+        classes = [point_from_json(c) for c in obj["classes"]]
+        est.coding_ = LabelCoding(classes[0], classes[1])
+        est.classes_ = np.array(classes)
+        est.n_features_in_ = int(obj["n_features_in"])
+        est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
+        est.result_ = obj.get("result")
+        return est
+
+
+def _import_estimator(dotted: str) -> Any:
+    module, _, name = dotted.rpartition(".")
+    if not module.startswith("littlestone."):
+        raise LittlestoneError(f"refusing to load estimator {dotted!r}: not a littlestone estimator")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        raise LittlestoneError(f"model file names unknown estimator {dotted!r}") from None
+    return obj
+
+
+def _jsonable(obj: Any) -> Any:
+    """Best-effort JSON form of a fit result (dataclasses, dicts, numbers); opaque objects become their repr."""
+    import dataclasses
+
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else repr(obj)
+    if isinstance(obj, np.generic):
+        return _jsonable(obj.item())
+    if isinstance(obj, np.ndarray):
+        return _jsonable(obj.tolist()) if obj.size <= 10_000 else f"<array shape={obj.shape}>"
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj][:10_000]
+    if hasattr(obj, "to_dict"):
+        return _jsonable(obj.to_dict())
+    return repr(obj)
+
+
+def _register_stump_codec() -> None:
+    from .candidates import Stump
+
+    register_hypothesis_codec(
+        "stump", Stump,
+        lambda h: {"feature": h.feature, "threshold": point_to_json(h.threshold), "above": h.above},
+        lambda o, c: Stump(int(o["feature"]), float(point_from_json(o["threshold"])), bool(o["above"])))
+
+
+_register_stump_codec()
