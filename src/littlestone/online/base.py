@@ -67,6 +67,11 @@ class OnlineLearner(ABC):
         """(negative, positive) labels used to report predictions: (0, 1) or (−1, 1)."""
         return (0 if self._negative is None else self._negative, 1)
 
+    @property
+    def coding_is_set(self) -> bool:
+        """Whether the label coding is fixed (by ``labels=`` or by a 0 or −1 label seen)."""
+        return self._negative is not None
+
     def validate_point(self, x: Any) -> Point:
         return self.hypothesis_class.validate_point(x)
 

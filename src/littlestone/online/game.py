@@ -52,7 +52,8 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     """Run T rounds: adversary proposes x_t, learner predicts, adversary reveals y_t, learner learns (seed 000 §3.2).
 
     ``learner`` is any river-style object with ``predict_one``/``learn_one`` (predictions in {0,1} or {−1,+1});
-    labels are passed to it in its own coding (``label_coding`` attribute, else 0/1). ``seed`` drives the
+    labels are passed to it in its own coding once fixed (``label_coding``), else in the adversary's (a
+    :class:`FixedSequence` given ±1 labels passes ±1), else 0/1. ``seed`` drives the
     adversary's randomness (adversaries with their own seed ignore it). T defaults to the adversary's length.
     """
     if not isinstance(adversary, Adversary):
@@ -70,7 +71,6 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     if adversary.length is not None and T > adversary.length:
         raise LittlestoneError(f"T={T} rounds asked but {type(adversary).__name__} has only {adversary.length}")
     adversary.start(as_generator(seed))
-    coding = getattr(learner, "label_coding", (0, 1))
     points: list[Point] = []
     labels = np.empty(T, dtype=np.int8)
     preds = np.empty(T, dtype=np.int8)
@@ -80,8 +80,7 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
         y = int(adversary.reveal(t, x, p))
         if y not in (0, 1):
             raise LittlestoneError(f"adversary revealed label {y!r}; adversaries reveal 0/1 labels")
-        learner.learn_one(x, coding[y])
-        coding = getattr(learner, "label_coding", coding)
+        learner.learn_one(x, _coding_for(learner, adversary)[y])
         points.append(x)
         labels[t] = y
         preds[t] = p
@@ -89,6 +88,15 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     for a in (labels, preds, cum):
         a.setflags(write=False)
     return GameResult(tuple(points), labels, preds, cum)
+
+
+def _coding_for(learner: Any, adversary: Adversary) -> tuple[Any, Any]:
+    if getattr(learner, "coding_is_set", False):
+        return learner.label_coding
+    adv = getattr(adversary, "coding", None)
+    if adv is not None:
+        return (adv.negative, adv.positive)
+    return getattr(learner, "label_coding", (0, 1))
 
 
 def _play_one(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None,
