@@ -1,0 +1,48 @@
+"""Differential-privacy building blocks: noise backends, mechanisms, accounting.
+
+Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = OpenDP, floating-point safe; ``SeededBackend(seed)``
+= NumPy, reproducible, not floating-point safe), validates ε > 0 and 0 ≤ δ < 1, and charges an optional
+``PrivacyBudget`` before it reads the data.
+"""
+
+from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
+from .bounded_histogram import bounded_histogram, bounded_histogram_error_bound, truncation_bound
+from .budget import Charge, PrivacyBudget
+from .exponential import exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
+from .histogram_release import HistogramRelease
+from .laplace import laplace_error_bound, laplace_mechanism
+from .params import check_delta, check_epsilon, check_probability, check_sensitivity
+from .stable_histogram import (
+    stable_histogram,
+    stable_histogram_accuracy,
+    stable_histogram_delta,
+    stable_histogram_threshold,
+)
+
+__all__ = [
+    "Backend",
+    "Charge",
+    "HistogramRelease",
+    "PrivacyBudget",
+    "SecureBackend",
+    "SeededBackend",
+    "bounded_histogram",
+    "bounded_histogram_error_bound",
+    "check_backend",
+    "check_delta",
+    "check_epsilon",
+    "check_probability",
+    "check_sensitivity",
+    "exponential_mechanism",
+    "exponential_probabilities",
+    "laplace_error_bound",
+    "laplace_mechanism",
+    "make_backend",
+    "report_noisy_max",
+    "selection_error_bound",
+    "stable_histogram",
+    "stable_histogram_accuracy",
+    "stable_histogram_delta",
+    "stable_histogram_threshold",
+    "truncation_bound",
+]

@@ -1,0 +1,260 @@
+"""Noise backends: OpenDP's exact samplers (default, floating-point safe) and a seeded NumPy backend (reproducible).
+
+A mechanism receives its backend explicitly and draws every random number from it; no mechanism ever falls back to
+another backend. What each SecureBackend call maps to in OpenDP 0.16:
+
+* ``laplace(b)``            -> ``make_laplace`` on ``vector_domain(atom_domain(float))`` applied to a zero vector
+* ``add_laplace(v, b)``     -> the same measurement applied to ``v`` itself
+* ``discrete_laplace(b)``   -> ``make_laplace`` on ``vector_domain(atom_domain(i64))`` (OpenDP's discrete Laplace,
+                               P(z) ∝ exp(-|z|/b)) applied to a zero vector; ``add_discrete_laplace`` applies it to ints
+* ``noisy_argmax(s, b, "gumbel")``      -> ``make_noisy_max`` with the zCDP output measure (Gumbel(b) noise, exact)
+* ``noisy_argmax(s, b, "exponential")`` -> ``make_noisy_max`` with ``max_divergence`` (Exponential(b) noise, i.e.
+                               permute-and-flip)
+* ``gumbel``, ``uniform``   -> OpenDP exposes no raw Gumbel/uniform sampler; these use the OS CSPRNG (os.urandom) and
+                               the inverse CDF. No mechanism of this package uses them on data-dependent values.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from functools import lru_cache
+from typing import Any, Literal
+
+import numpy as np
+
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..errors import PrivacyParameterError
+from .params import check_scale
+
+Size = int | tuple[int, ...] | None
+NoiseKind = Literal["gumbel", "exponential"]
+
+
+def _count(size: Size) -> int:
+    if size is None:
+        return 1
+    return int(np.prod(size)) if isinstance(size, tuple) else int(size)
+
+
+def _shape(values: np.ndarray, size: Size) -> Any:
+    if size is None:
+        return values[0].item()
+    return values.reshape(size)
+
+
+def _check_scores(scores: Any) -> np.ndarray:
+    arr = np.asarray(scores, dtype=float).ravel()
+    if arr.size == 0:
+        from ..errors import EmptyDataError
+
+        raise EmptyDataError("no candidates: the score list is empty")
+    if np.isnan(arr).any():
+        raise PrivacyParameterError(f"score {int(np.flatnonzero(np.isnan(arr))[0])} is NaN")
+    if np.isinf(arr).any():
+        raise PrivacyParameterError(f"score {int(np.flatnonzero(np.isinf(arr))[0])} is infinite")
+    return arr
+
+
+class Backend(ABC):
+    """Source of all noise of a mechanism. ``floating_point_safe`` says whether the samplers resist the
+    floating-point attacks on textbook Laplace (Mironov 2012)."""
+
+    name: str
+    floating_point_safe: bool
+
+    @abstractmethod
+    def laplace(self, scale: float, size: Size = None) -> Any:
+        """Laplace(0, scale) noise: density exp(-|z|/scale)/(2 scale)."""
+
+    @abstractmethod
+    def discrete_laplace(self, scale: float, size: Size = None) -> Any:
+        """Discrete Laplace noise on the integers: P(z) ∝ exp(-|z|/scale)."""
+
+    @abstractmethod
+    def gumbel(self, scale: float, size: Size = None) -> Any:
+        """Gumbel(0, scale) noise (CDF exp(-exp(-z/scale)))."""
+
+    @abstractmethod
+    def uniform(self, size: Size = None) -> Any:
+        """Uniform[0, 1) numbers."""
+
+    @abstractmethod
+    def noisy_argmax(self, scores: Any, scale: float, noise: NoiseKind = "gumbel") -> int:
+        """Index of max(scores + i.i.d. noise); Gumbel noise gives P(i) ∝ exp(score_i/scale)."""
+
+    @abstractmethod
+    def spawn(self, n: int) -> list["Backend"]:
+        """n independent backends of the same kind (for parallel workers)."""
+
+    def add_laplace(self, values: Any, scale: float) -> np.ndarray:
+        """values + i.i.d. Laplace(scale), as a float array."""
+        v = np.asarray(values, dtype=float)
+        return v + np.asarray(self.laplace(scale, v.shape if v.ndim else None), dtype=float)
+
+    def add_discrete_laplace(self, values: Any, scale: float) -> np.ndarray:
+        """integer values + i.i.d. discrete Laplace(scale), as an int64 array."""
+        v = np.asarray(values, dtype=np.int64)
+        return v + np.asarray(self.discrete_laplace(scale, v.shape if v.ndim else None), dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, floating_point_safe={self.floating_point_safe})"
+
+
+# --------------------------------------------------------------------------------------------- OpenDP backend
+
+
+@lru_cache(maxsize=1)
+def _dp() -> Any:
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp
+
+
+@lru_cache(maxsize=256)
+def _float_laplace(scale: float) -> Any:
+    dp = _dp()
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
+    return dp.m.make_laplace(*space, scale=scale)
+
+
+@lru_cache(maxsize=256)
+def _int_laplace(scale: float) -> Any:
+    dp = _dp()
+    space = dp.vector_domain(dp.atom_domain(T="i64")), dp.l1_distance(T="i64")
+    return dp.m.make_laplace(*space, scale=scale)
+
+
+@lru_cache(maxsize=256)
+def _noisy_max(scale: float, noise: str) -> Any:
+    dp = _dp()
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
+    # OpenDP picks the noise distribution from the output measure: MaxDivergence -> Exponential (permute-and-flip),
+    # ZeroConcentratedDivergence -> Gumbel. We only use the sampler; privacy is accounted by the calling mechanism.
+    measure = dp.zero_concentrated_divergence() if noise == "gumbel" else dp.max_divergence()
+    return dp.m.make_noisy_max(*space, measure, scale=scale)
+
+
+def _csprng_uniform(n: int) -> np.ndarray:
+    bits = np.frombuffer(os.urandom(8 * n), dtype=np.uint64) >> np.uint64(11)
+    return bits.astype(np.float64) * (1.0 / 2**53)
+
+
+class SecureBackend(Backend):
+    """OpenDP's exact samplers (floating-point safe); unseeded by design, so not reproducible."""
+
+    name = "opendp"
+    floating_point_safe = True
+
+    def laplace(self, scale: float, size: Size = None) -> Any:
+        b = check_scale(scale)
+        n = _count(size)
+        # Laplace noise added to the zero vector is the noise itself: OpenDP's measurement returns x + Z with Z drawn
+        # independently of x (exact discrete sampling on a 2^k grid), so at x = 0 it returns Z.
+        return _shape(np.asarray(_float_laplace(b)([0.0] * n), dtype=float), size)
+
+    def add_laplace(self, values: Any, scale: float) -> np.ndarray:
+        b = check_scale(scale)
+        v = np.asarray(values, dtype=float)
+        out = np.asarray(_float_laplace(b)(v.ravel().tolist()), dtype=float)
+        return out.reshape(v.shape)
+
+    def discrete_laplace(self, scale: float, size: Size = None) -> Any:
+        b = check_scale(scale)
+        n = _count(size)
+        return _shape(np.asarray(_int_laplace(b)([0] * n), dtype=np.int64), size)
+
+    def add_discrete_laplace(self, values: Any, scale: float) -> np.ndarray:
+        b = check_scale(scale)
+        v = np.asarray(values, dtype=np.int64)
+        out = np.asarray(_int_laplace(b)([int(x) for x in v.ravel()]), dtype=np.int64)
+        return out.reshape(v.shape)
+
+    def gumbel(self, scale: float, size: Size = None) -> Any:
+        b = check_scale(scale)
+        n = _count(size)
+        u = _csprng_uniform(n)
+        u[u == 0.0] = 2.0**-54
+        return _shape(-b * np.log(-np.log(u)), size)
+
+    def uniform(self, size: Size = None) -> Any:
+        return _shape(_csprng_uniform(_count(size)), size)
+
+    def noisy_argmax(self, scores: Any, scale: float, noise: NoiseKind = "gumbel") -> int:
+        b = check_scale(scale)
+        arr = _check_scores(scores)
+        if noise not in ("gumbel", "exponential"):
+            raise PrivacyParameterError(f"noise must be 'gumbel' or 'exponential', got {noise!r}")
+        if arr.size == 1:
+            return 0
+        return int(_noisy_max(b, noise)(arr.tolist()))
+
+    def spawn(self, n: int) -> list[Backend]:
+        return [SecureBackend() for _ in range(int(n))]
+
+
+# --------------------------------------------------------------------------------------------- NumPy backend
+
+
+class SeededBackend(Backend):
+    """NumPy samplers from one caller-given seed: reproducible and fast, NOT floating-point safe (experiments, audits)."""
+
+    name = "numpy-seeded"
+    floating_point_safe = False
+
+    def __init__(self, seed: SeedLike = None):
+        self._seed = seed
+        self.rng: np.random.Generator = as_generator(seed)
+
+    def laplace(self, scale: float, size: Size = None) -> Any:
+        return self.rng.laplace(0.0, check_scale(scale), size)
+
+    def discrete_laplace(self, scale: float, size: Size = None) -> Any:
+        b = check_scale(scale)
+        p = -np.expm1(-1.0 / b)  # 1 - e^{-1/b}
+        # Difference of two i.i.d. geometrics with success probability 1 - e^{-1/b} has P(z) ∝ e^{-|z|/b}.
+        z = self.rng.geometric(p, size).astype(np.int64) - self.rng.geometric(p, size).astype(np.int64)
+        return int(z) if size is None else z
+
+    def gumbel(self, scale: float, size: Size = None) -> Any:
+        return self.rng.gumbel(0.0, check_scale(scale), size)
+
+    def uniform(self, size: Size = None) -> Any:
+        return self.rng.random(size)
+
+    def noisy_argmax(self, scores: Any, scale: float, noise: NoiseKind = "gumbel") -> int:
+        b = check_scale(scale)
+        arr = _check_scores(scores)
+        if noise == "gumbel":
+            z = self.rng.gumbel(0.0, b, arr.size)
+        elif noise == "exponential":
+            z = self.rng.exponential(b, arr.size)
+        else:
+            raise PrivacyParameterError(f"noise must be 'gumbel' or 'exponential', got {noise!r}")
+        return int(np.argmax(arr + z))
+
+    def spawn(self, n: int) -> list[Backend]:
+        return [SeededBackend(np.random.default_rng(s)) for s in spawn_seeds(self.rng, int(n))]
+
+
+def make_backend(kind: str = "secure", seed: SeedLike = None) -> Backend:
+    """``"secure"`` (OpenDP, unseeded) or ``"seeded"`` (NumPy from ``seed``)."""
+    if kind == "secure":
+        if seed is not None:
+            raise PrivacyParameterError(
+                "the secure (OpenDP) backend cannot be seeded; use make_backend('seeded', seed) for reproducible runs"
+            )
+        return SecureBackend()
+    if kind == "seeded":
+        return SeededBackend(seed)
+    raise PrivacyParameterError(f"unknown backend kind {kind!r}: expected 'secure' or 'seeded'")
+
+
+def check_backend(backend: Any) -> Backend:
+    """The backend itself, or a clear error when none (or something else) was passed."""
+    if isinstance(backend, Backend):
+        return backend
+    if backend is None:
+        raise PrivacyParameterError("a noise backend is required: pass backend=SecureBackend() or SeededBackend(seed)")
+    raise PrivacyParameterError(f"backend must be a littlestone.privacy Backend, not {type(backend).__name__}")

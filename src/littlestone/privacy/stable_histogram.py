@@ -1,0 +1,110 @@
+"""Stable (stability-based) histogram: noisy counts of the items present, released above a threshold.
+
+(seed 000 Lemma 15; spec §3: BNS16 Prop 2.20 / Vadhan Thm 3.5.) Replace-one neighbours. Every item with count ≥ 1 gets
+Lap(2/ε) noise (a replacement moves two counts by 1, L1 sensitivity 2); items whose noisy count exceeds
+τ = 1 + (2/ε)·ln(2/δ) are released. Threshold applied by us on top of noisy counts (OpenDP's thresholded histogram
+under-reports δ, opendp issue #2922, and is not used).
+
+δ actually spent (derived in the docstring of :func:`stable_histogram_delta`):
+* continuous Laplace (SeededBackend): δ₁ = P[1 + Z > τ] = ½·exp(-(τ-1)·ε/2) = δ/4;
+* discrete Laplace (SecureBackend, OpenDP's exact integer sampler): δ₁ = P[Z ≥ ⌊τ-1⌋+1] = t^m/(1+t), t = e^{-ε/2}.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+
+from .backends import Backend, check_backend
+from .budget import PrivacyBudget, charge_if
+from .histogram_release import HistogramRelease, count_items
+from .params import check_delta, check_epsilon, check_probability
+
+
+def stable_histogram_threshold(epsilon: float, delta: float) -> float:
+    """τ = 1 + (2/ε)·ln(2/δ) (spec §3)."""
+    return 1.0 + (2.0 / check_epsilon(epsilon)) * math.log(2.0 / check_delta(delta, positive=True))
+
+
+def count_one_release_probability(epsilon: float, threshold: float, *, discrete: bool) -> float:
+    """δ₁ = P[an item of true count 1 is released] = P[1 + Z > τ] for Z ~ (discrete) Laplace(2/ε)."""
+    b = 2.0 / check_epsilon(epsilon)
+    gap = threshold - 1.0
+    if not discrete:
+        return 0.5 * math.exp(-gap / b) if gap >= 0 else 1.0 - 0.5 * math.exp(gap / b)
+    t = math.exp(-1.0 / b)
+    m = math.floor(gap) + 1  # smallest integer z with z > τ - 1
+    if m >= 1:
+        return t**m / (1.0 + t)
+    return 1.0 - t ** (1 - m) / (1.0 + t)  # P[Z ≥ m] = 1 - P[Z ≤ m-1] = 1 - P[Z ≥ 1-m] by symmetry
+
+
+def stable_histogram_delta(epsilon: float, threshold: float, *, discrete: bool) -> float:
+    """Exact δ of the stable histogram with threshold τ under replace-one neighbours.
+
+    Neighbours differ in at most two counts by 1. If both changed items are present in both datasets the release is
+    a post-processed Laplace mechanism of L1 sensitivity 2: (ε, 0). Otherwise the item x present only in D (count 1)
+    is released w.p. δ₁ and never from D'. If the other changed item is shared (one count moves by 1, privacy loss
+    ≤ ε/2): P_D[O] ≤ e^{ε/2}P_{D'}[O] + δ₁, and P_{D'}[O] ≤ e^{ε/2}/(1-δ₁)·P_D[O], which is ≤ e^ε·P_D[O] when
+    δ₁ ≤ 1 - e^{-ε/2}, else ≤ e^{ε/2}P_D[O] + e^{ε/2}δ₁. If both changed items are unique, the shared counts agree and
+    the loss is δ₁ in each direction. Hence δ = δ₁ when δ₁ ≤ 1 - e^{-ε/2}, and δ = e^{ε/2}·δ₁ otherwise."""
+    eps = check_epsilon(epsilon)
+    d1 = count_one_release_probability(eps, threshold, discrete=discrete)
+    return d1 if d1 <= -math.expm1(-eps / 2.0) else min(1.0, math.exp(eps / 2.0) * d1)
+
+
+def stable_histogram(
+    items: Iterable[Hashable] | np.ndarray,
+    epsilon: float,
+    delta: float,
+    *,
+    backend: Backend,
+    budget: PrivacyBudget | None = None,
+    discrete: bool | None = None,
+) -> HistogramRelease:
+    """(ε, δ)-DP histogram of ``items`` (replace-one neighbours): Lap(2/ε) on every nonzero count, release the items
+    with noisy count > τ = 1 + (2/ε)ln(2/δ) (seed 000 Lemma 15; spec §3).
+
+    ``discrete`` (default: True on a floating-point-safe backend) uses discrete Laplace on the integer counts.
+    The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged."""
+    eps = check_epsilon(epsilon)
+    req_delta = check_delta(delta, positive=True)
+    backend = check_backend(backend)
+    use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
+    threshold = stable_histogram_threshold(eps, req_delta)
+    spent_delta = stable_histogram_delta(eps, threshold, discrete=use_discrete)
+    keys, counts, n = count_items(items)
+    charge_if(budget, eps, spent_delta, "stable histogram")
+    scale = 2.0 / eps
+    if use_discrete:
+        noisy = backend.add_discrete_laplace(counts, scale)
+    else:
+        noisy = backend.add_laplace(counts.astype(float), scale)
+    keep = np.flatnonzero(noisy > threshold)
+    released = {keys[i]: (int(noisy[i]) if use_discrete else float(noisy[i])) for i in keep}
+    return HistogramRelease(
+        counts=released,
+        threshold=threshold,
+        noise_scale=scale,
+        epsilon=eps,
+        delta=spent_delta,
+        n=n,
+        requested_delta=req_delta,
+        noise="discrete_laplace" if use_discrete else "laplace",
+        backend=backend.name,
+    )
+
+
+def stable_histogram_accuracy(
+    epsilon: float, delta: float, n: int, beta: float, *, discrete: bool = False
+) -> dict[str, float]:
+    """With probability ≥ 1-β (spec §3): every released noisy count is within a = (2/ε)ln(c·n/β) of the truth, every
+    item with count ≥ τ + a is released, every released item has count ≥ τ - a; c = 1 for continuous Laplace
+    (P[|Z| > a] = e^{-aε/2}), c = 2/(1+e^{-ε/2}) for discrete Laplace (P[|Z| > a] ≤ 2t^a/(1+t))."""
+    eps = check_epsilon(epsilon)
+    c = 2.0 / (1.0 + math.exp(-eps / 2.0)) if discrete else 1.0
+    a = (2.0 / eps) * math.log(c * max(n, 1) / check_probability(beta))
+    tau = stable_histogram_threshold(epsilon, delta)
+    return {"noise_bound": a, "always_released_from": tau + a, "never_released_below": tau - a, "threshold": tau}
