@@ -1,0 +1,364 @@
+"""Point functions h_p(x) = 1 iff x = p over any hashable domain (an infinite class of Ldim 1), closed form.
+
+Hypotheses are indicators of finite sets (:class:`FiniteSet`) or of their complements (:class:`CofiniteSet`);
+both are canonical (sorted points), so the same function computed twice compares equal. They are shared by
+:mod:`~littlestone.classes.allfunctions` and :mod:`~littlestone.classes.points_negations`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..errors import DomainError, EmptyDataError, LittlestoneError
+from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point, point_key
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hypotheses: indicators of finite and cofinite sets
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _canonical_points(points: Iterable[Any]) -> tuple:
+    return tuple(sorted({as_python_point(p) for p in points}, key=point_key))
+
+
+def _member_mask(X: Any, members: tuple) -> np.ndarray:
+    """Vectorized ``x in members`` (numeric arrays via np.isin, other points one by one)."""
+    arr = np.asarray(X) if not isinstance(X, np.ndarray) else X
+    if arr.ndim == 1 and arr.dtype.kind in "iub" and all(isinstance(p, int) for p in members):
+        small = [p for p in members if -(2**63) <= p < 2**63]
+        return np.isin(arr, np.array(small, dtype=np.int64)) if small else np.zeros(arr.shape[0], dtype=bool)
+    s = set(members)
+    seq = X if isinstance(X, (list, tuple)) else (arr.tolist() if arr.ndim == 1 else list(arr))
+    return np.fromiter((as_python_point(x) in s for x in seq), dtype=bool, count=len(seq))
+
+
+class FiniteSet(Hypothesis):
+    """Indicator of a finite set: h(x) = 1 iff x ∈ points (the empty set is the all-zero function)."""
+
+    __slots__ = ("points", "_set")
+
+    def __init__(self, points: Iterable[Any] = ()):
+        self.points = _canonical_points(points)
+        self._set = frozenset(self.points)
+
+    def key(self) -> tuple:
+        return self.points
+
+    def __call__(self, x: Point) -> int:
+        return int(as_python_point(x) in self._set)
+
+    def predict(self, X: Any) -> np.ndarray:
+        if not self.points:
+            return np.zeros(len(X), dtype=np.int8)
+        return _member_mask(X, self.points).astype(np.int8)
+
+    def __repr__(self) -> str:
+        return f"FiniteSet({list(self.points)!r})"
+
+
+class CofiniteSet(Hypothesis):
+    """Indicator of the complement of a finite set: h(x) = 0 iff x ∈ points (no points: the all-one function)."""
+
+    __slots__ = ("points", "_set")
+
+    def __init__(self, points: Iterable[Any] = ()):
+        self.points = _canonical_points(points)
+        self._set = frozenset(self.points)
+
+    def key(self) -> tuple:
+        return self.points
+
+    def __call__(self, x: Point) -> int:
+        return int(as_python_point(x) not in self._set)
+
+    def predict(self, X: Any) -> np.ndarray:
+        if not self.points:
+            return np.ones(len(X), dtype=np.int8)
+        return (~_member_mask(X, self.points)).astype(np.int8)
+
+    def __repr__(self) -> str:
+        return f"CofiniteSet({list(self.points)!r})"
+
+
+ZERO = FiniteSet(())
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Domains
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class PointDomain:
+    """The domain of :class:`Points`: all hashable non-NaN values (None), a finite collection, or a predicate."""
+
+    def __init__(self, domain: Any = None):
+        self.predicate: Callable[[Any], bool] | None = None
+        self.finite: tuple | None = None
+        if domain is None:
+            self.description = "any hashable value"
+        elif callable(domain) and not isinstance(domain, (list, tuple, set, frozenset, range, np.ndarray)):
+            self.predicate = domain
+            self.description = f"values accepted by {getattr(domain, '__name__', 'a predicate')}"
+        else:
+            pts = [as_python_point(p) for p in domain]
+            if not pts:
+                raise EmptyDataError("Points: the domain is empty")
+            for p in pts:
+                if isinstance(p, float) and math.isnan(p):
+                    raise DomainError("Points: the domain contains NaN")
+            self.finite = _canonical_points(pts)
+            self._set = frozenset(self.finite)
+            self.description = f"a finite domain of {len(self.finite)} points"
+
+    @property
+    def size(self) -> float:
+        return math.inf if self.finite is None else len(self.finite)
+
+    def __contains__(self, x: Any) -> bool:
+        if isinstance(x, float) and math.isnan(x):
+            return False
+        try:
+            hash(x)
+        except TypeError:
+            return False
+        if self.finite is not None:
+            return x in self._set
+        if self.predicate is not None:
+            return bool(self.predicate(x))
+        return True
+
+    def point_outside(self, excluded: frozenset) -> Any:
+        """A domain point not in `excluded` (None if there is none)."""
+        if self.finite is not None:
+            for p in self.finite:
+                if p not in excluded:
+                    return p
+            return None
+        for i in range(len(excluded) + 1_000_000):
+            if i not in excluded and i in self:
+                return i
+        raise LittlestoneError(f"cannot find a domain point outside the {len(excluded)} excluded ones "
+                               f"(the domain predicate rejects the integers 0..{len(excluded) + 999_999})")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Version spaces
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class PointsVersionSpace(VersionSpace):
+    """Either {h_p} (a positive example at p was seen), or {h_p : p ∉ negatives} (+ the zero function), or ∅."""
+
+    __slots__ = ("_cls", "positive", "negatives", "zero", "_free")
+
+    def __init__(self, cls: "Points", positive: Any = None, negatives: frozenset = frozenset(), zero: bool = True,
+                 empty: bool = False):
+        self._cls = cls
+        if empty:
+            positive, negatives, zero = None, frozenset(), False
+            free = 0
+        elif positive is not None:
+            negatives, zero, free = frozenset(), False, 1
+        else:
+            free = cls.domain.size - len(negatives) if cls.domain.finite is not None else math.inf
+            if free == 1 and not zero:  # canonical: a single free point is a positive
+                positive = cls.domain.point_outside(negatives)
+                negatives, free = frozenset(), 1
+            elif free == 0:
+                negatives = frozenset() if not zero else negatives
+        self.positive, self.negatives, self.zero, self._free = positive, negatives, zero, free
+
+    @property
+    def hclass(self) -> "Points":
+        return self._cls
+
+    def key(self) -> tuple:
+        if self.positive is not None:
+            return ("one", self.positive)
+        if self._free == 0:
+            return ("zero",) if self.zero else ("empty",)
+        return ("cofinite", tuple(sorted(self.negatives, key=point_key)), self.zero)
+
+    def _empty(self) -> "PointsVersionSpace":
+        return PointsVersionSpace(self._cls, empty=True)
+
+    def restrict(self, x: Point, y: int) -> "PointsVersionSpace":
+        if self.size() == 0:
+            return self
+        if self.positive is not None:
+            return self if (x == self.positive) == bool(y) else self._empty()
+        if y:
+            if self._free == 0 or x in self.negatives:
+                return self._empty()
+            return PointsVersionSpace(self._cls, positive=x)
+        if x in self.negatives:
+            return self
+        return PointsVersionSpace(self._cls, negatives=self.negatives | {x}, zero=self.zero)
+
+    def size(self) -> float:
+        if self.positive is not None:
+            return 1
+        return self._free + int(self.zero)
+
+    def ldim(self) -> int:
+        s = self.size()
+        return -1 if s == 0 else (0 if s == 1 else 1)
+
+    def contains(self, h: Hypothesis) -> bool:
+        if not isinstance(h, FiniteSet) or len(h.points) > 1:
+            return False
+        if not h.points:
+            return self.zero and self.positive is None
+        p = h.points[0]
+        if self.positive is not None:
+            return p == self.positive
+        return self._free > 0 and p in self._cls.domain and p not in self.negatives
+
+    def hypotheses(self) -> Iterator[FiniteSet]:
+        if self.positive is not None:
+            yield FiniteSet((self.positive,))
+            return
+        if self._free == math.inf:
+            raise TypeError("an infinite version space of Points cannot be enumerated")
+        if self.zero:
+            yield ZERO
+        for p in self._cls.domain.finite or ():
+            if p not in self.negatives:
+                yield FiniteSet((p,))
+
+    def soa(self) -> FiniteSet:
+        """SOA_V = h_p if V = {h_p}, else the zero function (every split point is a tie; seed 002 Def 4.2)."""
+        return FiniteSet((self.positive,)) if self.positive is not None else ZERO
+
+    def soa_predict(self, x: Point) -> int:
+        return int(self.positive is not None and x == self.positive)
+
+    def soa_predict_many(self, X: Any) -> np.ndarray:
+        return self.soa().predict(X)
+
+    def split_point(self) -> Point | None:
+        if self.ldim() < 1:
+            return None
+        return self._cls.domain.point_outside(self.negatives)
+
+    def restrict_sample(self, X: Any, y: Any) -> tuple["PointsVersionSpace", int]:
+        y = np.asarray(y)
+        n = len(y)
+        if self.size() == 0 or n == 0:
+            return self, 0
+        arr = X if isinstance(X, np.ndarray) else None
+        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu" and self._cls.domain.finite is None:
+            return self._restrict_sample_int(arr, y)
+        V = self
+        pending: set | None = None  # negatives accumulated while they cannot empty V
+        safe = self._cls.domain.finite is None or self.zero
+        for i in range(n):
+            x, yi = as_python_point(X[i]), int(y[i])
+            if V.positive is None and not yi and safe:
+                if pending is None:
+                    pending = set(V.negatives)
+                pending.add(x)
+                continue
+            if pending is not None:
+                V, pending = PointsVersionSpace(self._cls, negatives=frozenset(pending), zero=V.zero), None
+            W = V.restrict(x, yi)
+            if W.size() == 0:
+                return V, i
+            V = W
+        if pending is not None:
+            V = PointsVersionSpace(self._cls, negatives=frozenset(pending), zero=V.zero)
+        return V, n
+
+    def _restrict_sample_int(self, X: np.ndarray, y: np.ndarray) -> tuple["PointsVersionSpace", int]:
+        n = len(y)
+        pos = np.flatnonzero(y == 1)
+        if self.positive is not None:
+            p = self.positive
+            if not isinstance(p, int):
+                bad = np.flatnonzero(y == 1)
+            else:
+                bad = np.flatnonzero(((y == 1) & (X != p)) | ((y == 0) & (X == p)))
+            k = int(bad[0]) if bad.size else n
+            return self, k
+        if pos.size == 0:
+            return PointsVersionSpace(self._cls, negatives=self.negatives | set(X.tolist()), zero=self.zero), n
+        i1 = int(pos[0])
+        p = int(X[i1])
+        if p in self.negatives or np.any(X[:i1] == p):
+            return PointsVersionSpace(self._cls, negatives=self.negatives | set(X[:i1].tolist()), zero=self.zero), i1
+        tail = slice(i1 + 1, n)
+        bad = np.flatnonzero(((y[tail] == 1) & (X[tail] != p)) | ((y[tail] == 0) & (X[tail] == p)))
+        k = i1 + 1 + int(bad[0]) if bad.size else n
+        return PointsVersionSpace(self._cls, positive=p), k
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The class
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class Points(HypothesisClass):
+    """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1 (spec §11.2).
+
+    ``domain=None`` means every hashable non-NaN value (64-bit ints, strings, tuples …); a finite collection or a
+    predicate restricts it. Ldim is 1 whenever the class has ≥ 2 functions (0 for one point without zero).
+    """
+
+    def __init__(self, domain: Any = None, include_zero: bool = True):
+        self.domain = PointDomain(domain)
+        self.include_zero = bool(include_zero)
+        if self.domain.finite is not None:
+            self.name = f"points({len(self.domain.finite)}{'' if include_zero else ', no zero'})"
+        else:
+            self.name = "points" + ("" if include_zero else "(no zero)")
+
+    def version_space(self) -> PointsVersionSpace:
+        return PointsVersionSpace(self, zero=self.include_zero)
+
+    def contains_point(self, x: Point) -> bool:
+        return x in self.domain
+
+    @property
+    def domain_size(self) -> float:
+        return self.domain.size
+
+    def domain_points(self) -> list[Point]:
+        if self.domain.finite is None:
+            raise TypeError(f"{self.name}: the domain is infinite and cannot be enumerated")
+        return list(self.domain.finite)
+
+    def validate_point(self, x: Any) -> Point:
+        x = as_python_point(x)
+        if isinstance(x, float) and math.isnan(x):
+            raise DomainError(f"point is NaN; {self.name} needs points of {self.domain.description}")
+        if x not in self.domain:
+            raise DomainError(f"point {x!r} is outside the domain of {self.name} ({self.domain.description})")
+        return x
+
+    def validate_points(self, X: Any) -> Any:
+        arr = X if isinstance(X, np.ndarray) else None
+        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu" and self.domain.finite is None \
+                and self.domain.predicate is None:
+            return arr
+        if arr is not None and arr.dtype.kind == "f" and arr.size and np.isnan(arr).any():
+            raise DomainError(f"points contain NaN; {self.name} needs points of {self.domain.description}")
+        seq = X if isinstance(X, (list, tuple)) else list(X)
+        return [self.validate_point(x) for x in seq]
+
+    def hypothesis(self, p: Any = None) -> FiniteSet:
+        """h_p (or the zero function for ``p=None`` when the class includes it)."""
+        if p is None:
+            if not self.include_zero:
+                raise LittlestoneError(f"{self.name} does not include the zero function")
+            return ZERO
+        return FiniteSet((self.validate_point(p),))
+
+    def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
+        s1 = set(getattr(h1, "points", ()))
+        s2 = set(getattr(h2, "points", ()))
+        return iter(sorted(s1 ^ s2, key=point_key))
