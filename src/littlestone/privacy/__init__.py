@@ -5,13 +5,24 @@ Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = OpenDP, flo
 ``PrivacyBudget`` before it reads the data.
 """
 
+from .above_threshold import AboveThreshold, SparseVector, above_threshold_accuracy
 from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
 from .bounded_histogram import bounded_histogram, bounded_histogram_error_bound, truncation_bound
 from .budget import Charge, PrivacyBudget
+from .composition import advanced_composition, basic_composition, per_step_epsilon
 from .exponential import exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
 from .histogram_release import HistogramRelease
 from .laplace import laplace_error_bound, laplace_mechanism
 from .params import check_delta, check_epsilon, check_probability, check_sensitivity
+from .sparse_selection import (
+    BOTTOM,
+    DataDependentParameterWarning,
+    sparse_selection,
+    sparse_selection_bottom_score,
+    sparse_selection_error_bound,
+)
+from .subsampling import amplified_epsilon, sampling_rate_for, subsample
+from .tree_mechanism import BinaryMechanism, dyadic_decomposition, dyadic_intervals, tree_levels
 from .stable_histogram import (
     stable_histogram,
     stable_histogram_accuracy,
@@ -20,6 +31,24 @@ from .stable_histogram import (
 )
 
 __all__ = [
+    "AboveThreshold",
+    "BOTTOM",
+    "BinaryMechanism",
+    "DataDependentParameterWarning",
+    "SparseVector",
+    "above_threshold_accuracy",
+    "advanced_composition",
+    "amplified_epsilon",
+    "basic_composition",
+    "dyadic_decomposition",
+    "dyadic_intervals",
+    "per_step_epsilon",
+    "sampling_rate_for",
+    "sparse_selection",
+    "sparse_selection_bottom_score",
+    "sparse_selection_error_bound",
+    "subsample",
+    "tree_levels",
     "Backend",
     "Charge",
     "HistogramRelease",

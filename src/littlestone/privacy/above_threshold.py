@@ -1,0 +1,139 @@
+"""AboveThreshold / sparse vector with adaptively chosen queries (seed 004 Theorem 2.5; Dwork–Roth Alg. 1; spec §5)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import BudgetExceededError, DomainError
+from .backends import Backend, check_backend
+from .budget import PrivacyBudget, charge_if
+from .params import _as_float, check_epsilon, check_probability, check_sensitivity
+
+_NOISE_BATCH = 64
+
+
+class AboveThreshold:
+    """ε-DP answers ⊥ (False) / ⊤ (True) to adaptively chosen queries of sensitivity Δ (replace-one neighbours),
+    halting at the first ⊤ (Dwork–Roth Thm 3.23). Threshold noise Lap(2Δ/ε) drawn once per run; query noise
+    Lap(4Δ/ε) fresh per query (drawn in batches: it does not depend on the data). Charges (ε, 0) at construction
+    and again at every :meth:`restart` (the "Sparse" variant, which redraws the threshold noise).
+
+    Pass the query's true value to :meth:`test`; for seed 004's running-sum use, pass the cumulative sum.
+    """
+
+    def __init__(
+        self,
+        threshold: float,
+        epsilon: float,
+        *,
+        sensitivity: float = 1.0,
+        backend: Backend,
+        budget: PrivacyBudget | None = None,
+    ):
+        self.threshold = _as_float(threshold, "threshold")
+        if math.isinf(self.threshold):
+            raise DomainError("AboveThreshold: threshold must be finite")
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+        self.backend = check_backend(backend)
+        self.budget = budget
+        self.runs = 0
+        self.n_queries = 0
+        self._buffer = np.empty(0)
+        self._pos = 0
+        self._start_run()
+
+    def _start_run(self) -> None:
+        charge_if(self.budget, self.epsilon, 0.0, "AboveThreshold" if self.runs == 0 else "AboveThreshold restart")
+        self.runs += 1
+        self.halted = False
+        self._noisy_threshold = self.threshold + float(self.backend.laplace(2.0 * self.sensitivity / self.epsilon))
+
+    def _query_noise(self) -> float:
+        if self._pos >= self._buffer.size:
+            self._buffer = np.asarray(self.backend.laplace(4.0 * self.sensitivity / self.epsilon, _NOISE_BATCH), float)
+            self._pos = 0
+        z = float(self._buffer[self._pos])
+        self._pos += 1
+        return z
+
+    def test(self, value: float) -> bool:
+        """⊤ (True) iff value + Lap(4Δ/ε) ≥ threshold + Lap(2Δ/ε); after a ⊤ the instance halts."""
+        if self.halted:
+            raise BudgetExceededError(
+                "AboveThreshold already answered ⊤ and halted; call restart() (charges epsilon again) to continue"
+            )
+        v = _as_float(value, "query value")
+        if math.isinf(v):
+            raise DomainError("AboveThreshold: query value is infinite")
+        self.n_queries += 1
+        above = v + self._query_noise() >= self._noisy_threshold
+        self.halted = above
+        return above
+
+    def restart(self) -> None:
+        """Start a fresh run (new threshold noise) after a ⊤; charges another (ε, 0)."""
+        self._start_run()
+
+    @property
+    def spent(self) -> tuple[float, float]:
+        """(ε, δ) spent by this instance: ε per run, by basic composition."""
+        return (self.epsilon * self.runs, 0.0)
+
+    def accuracy(self, k: int, beta: float) -> float:
+        """α = 8Δ(ln k + ln(2/β))/ε: w.p. ≥ 1-β over k queries, ⊤ ⇒ value ≥ T - α and ⊥ ⇒ value ≤ T + α
+        (Dwork–Roth Thm 3.24; seed 004 Thm 2.5)."""
+        return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
+
+
+def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:
+    """8Δ(ln k + ln(2/β))/ε (Dwork–Roth Thm 3.24)."""
+    if int(k) < 1:
+        raise DomainError(f"number of queries k must be >= 1, got {k!r}")
+    return 8.0 * check_sensitivity(sensitivity) * (math.log(int(k)) + math.log(2.0 / check_probability(beta))) / check_epsilon(epsilon)
+
+
+class SparseVector:
+    """Dwork–Roth *Sparse*: up to ``max_positives`` = c ⊤ answers, each run an AboveThreshold with ε/c; charges ε
+    once at construction (Dwork–Roth Thm 3.25, pure-DP version)."""
+
+    def __init__(
+        self,
+        threshold: float,
+        epsilon: float,
+        max_positives: int,
+        *,
+        sensitivity: float = 1.0,
+        backend: Backend,
+        budget: PrivacyBudget | None = None,
+    ):
+        self.epsilon = check_epsilon(epsilon)
+        if int(max_positives) < 1:
+            raise DomainError(f"max_positives must be >= 1, got {max_positives!r}")
+        self.max_positives = int(max_positives)
+        charge_if(budget, self.epsilon, 0.0, f"sparse vector (c={self.max_positives})")
+        self._inner = AboveThreshold(
+            threshold, self.epsilon / self.max_positives, sensitivity=sensitivity, backend=backend, budget=None
+        )
+        self.positives = 0
+
+    @property
+    def halted(self) -> bool:
+        return self.positives >= self.max_positives
+
+    def test(self, value: float) -> bool:
+        """⊤/⊥ as AboveThreshold; after c ⊤ answers further queries raise."""
+        if self.halted:
+            raise BudgetExceededError(f"SparseVector already answered ⊤ {self.max_positives} times and halted")
+        above = self._inner.test(value)
+        if above:
+            self.positives += 1
+            if not self.halted:
+                self._inner.restart()
+        return above
+
+    @property
+    def spent(self) -> tuple[float, float]:
+        return (self.epsilon, 0.0)

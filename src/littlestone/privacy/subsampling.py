@@ -1,0 +1,47 @@
+"""Privacy amplification by subsampling ("secrecy of the sample", seed 000 §1.1; KLN+11; Balle–Barthe–Gaboardi 2018)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..errors import DomainError, EmptyDataError, PrivacyParameterError
+from .params import _as_float, check_delta, check_epsilon
+
+
+def subsample(data: Any, m: int, rng: SeedLike = None) -> Any:
+    """m records drawn uniformly WITHOUT replacement (same type as ``data``: array rows or a list).
+    Running an (ε, δ)-DP algorithm on it is :func:`amplified_epsilon` (ε, δ, q = m/n)-DP (replace-one)."""
+    n = len(data)
+    if n == 0:
+        raise EmptyDataError("subsample: the dataset is empty")
+    if isinstance(m, bool) or int(m) != m or not 1 <= int(m) <= n:
+        raise DomainError(f"subsample size m must be an integer in [1, {n}], got {m!r}")
+    idx = np.sort(as_generator(rng).choice(n, size=int(m), replace=False))
+    if isinstance(data, np.ndarray):
+        return data[idx]
+    return [data[i] for i in idx]
+
+
+def amplified_epsilon(epsilon: float, delta: float, q: float) -> tuple[float, float]:
+    """(ln(1 + q(e^ε − 1)), q·δ): privacy of an (ε, δ)-DP algorithm run on a subsample that contains each record
+    with probability q. Valid for sampling m of n without replacement with q = m/n under replace-one neighbours
+    (Balle–Barthe–Gaboardi 2018 Thm 9) and for Poisson sampling with rate q under add/remove-one (ibid. Thm 8).
+    Not for sampling with replacement."""
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    qq = _as_float(q, "sampling rate q")
+    if not 0.0 < qq <= 1.0:
+        raise PrivacyParameterError(f"sampling rate q must satisfy 0 < q <= 1, got {q!r}")
+    return math.log1p(qq * math.expm1(eps)), qq * dlt
+
+
+def sampling_rate_for(target_epsilon: float, epsilon: float) -> float:
+    """Largest q with amplified_epsilon(ε, ·, q) ≤ target: q = (e^target − 1)/(e^ε − 1) (capped at 1).
+    E.g. a (1, δ)-DP learner on m = q·n records is (target, q·δ)-DP, q ≈ target·(e−1)⁻¹ — seed 000's 'factor 1/ε'."""
+    t = check_epsilon(target_epsilon, "target_epsilon")
+    eps = check_epsilon(epsilon)
+    return min(1.0, math.expm1(t) / math.expm1(eps))

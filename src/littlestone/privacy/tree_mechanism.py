@@ -1,0 +1,119 @@
+"""Binary (tree) mechanism for continual counting (Dwork et al. 2010; Chan–Shi–Song 2011) and the interval family
+of seed 004 Fact E.6: dyadic intervals of [1, T]."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import DomainError
+from .backends import Backend, check_backend
+from .budget import PrivacyBudget, charge_if
+from .params import _as_float, check_epsilon, check_probability, check_sensitivity
+
+
+def _check_horizon(T: int) -> int:
+    if isinstance(T, bool) or int(T) != T or int(T) < 1:
+        raise DomainError(f"time horizon T must be a positive integer, got {T!r}")
+    return int(T)
+
+
+def tree_levels(T: int) -> int:
+    """⌊log2 T⌋ + 1: the number of dyadic intervals of [1, T] containing any fixed t (at most)."""
+    return _check_horizon(T).bit_length()
+
+
+def dyadic_intervals(T: int) -> list[tuple[int, int]]:
+    """Fact E.6's family I: all (k·2^j + 1, (k+1)·2^j) ⊆ [1, T]. |I| ≤ 2T; each t lies in ≤ ⌊log2 T⌋+1 of them."""
+    T = _check_horizon(T)
+    out = []
+    for j in range(tree_levels(T)):
+        w = 1 << j
+        out.extend((k * w + 1, (k + 1) * w) for k in range(T // w))
+    return out
+
+
+def dyadic_decomposition(left: int, right: int) -> list[tuple[int, int]]:
+    """[left, right] (1-indexed, inclusive) as ≤ 2⌊log2(right-left+1)⌋+1 disjoint consecutive dyadic intervals
+    (Fact E.6, third property): greedily the largest aligned block starting at the current point."""
+    if not (isinstance(left, (int, np.integer)) and isinstance(right, (int, np.integer))) or not 1 <= left <= right:
+        raise DomainError(f"need integers 1 <= left <= right, got ({left!r}, {right!r})")
+    out = []
+    t = int(left)
+    while t <= right:
+        offset = t - 1
+        w = offset & -offset if offset else 1 << (int(right).bit_length())
+        while t + w - 1 > right:
+            w >>= 1
+        out.append((t, t + w - 1))
+        t += w
+    return out
+
+
+class BinaryMechanism:
+    """ε-DP continual counting of a stream x_1..x_T with x_t ∈ [0, Δ] (neighbours: one element changed).
+
+    Every dyadic interval's sum gets Lap(Δ·L/ε) noise, L = ⌊log2 T⌋+1 (each x_t is in ≤ L intervals, so the vector
+    of interval sums has L1 sensitivity Δ·L). All noise is data-independent and drawn at construction in one call.
+    :meth:`step` feeds x_t and returns the noisy prefix sum (a sum of ≤ L noisy intervals); :meth:`range_sum` answers
+    any [l, r] already seen from ≤ 2L intervals. Charges (ε, 0) once."""
+
+    def __init__(
+        self,
+        T: int,
+        epsilon: float,
+        *,
+        sensitivity: float = 1.0,
+        backend: Backend,
+        budget: PrivacyBudget | None = None,
+    ):
+        self.T = _check_horizon(T)
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+        backend = check_backend(backend)
+        self.levels = tree_levels(self.T)
+        self.noise_scale = self.sensitivity * self.levels / self.epsilon
+        charge_if(budget, self.epsilon, 0.0, f"binary mechanism (T={self.T})")
+        # level j holds T >> j intervals; one flat noise vector, level offsets in _offset
+        sizes = [self.T >> j for j in range(self.levels)]
+        self._offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._noise = np.asarray(backend.laplace(self.noise_scale, int(self._offset[-1])), dtype=float)
+        self._prefix = np.zeros(self.T + 1)
+        self.t = 0
+
+    def _node(self, left: int, right: int) -> float:
+        w = right - left + 1
+        j = w.bit_length() - 1
+        exact = self._prefix[right] - self._prefix[left - 1]
+        return float(exact + self._noise[self._offset[j] + (left - 1) // w])
+
+    def step(self, value: float) -> float:
+        """Feed x_t (0 ≤ x_t ≤ Δ) and return the noisy count x_1 + … + x_t."""
+        if self.t >= self.T:
+            raise DomainError(f"binary mechanism: the horizon T={self.T} is exhausted")
+        v = _as_float(value, "stream value")
+        if not 0.0 <= v <= self.sensitivity:
+            raise DomainError(f"stream value {value!r} outside [0, {self.sensitivity:g}] (the sensitivity)")
+        self.t += 1
+        self._prefix[self.t] = self._prefix[self.t - 1] + v
+        return self.prefix_sum(self.t)
+
+    def prefix_sum(self, t: int) -> float:
+        """Noisy x_1 + … + x_t for t already fed."""
+        return self.range_sum(1, t)
+
+    def range_sum(self, left: int, right: int) -> float:
+        """Noisy x_left + … + x_right (1-indexed, inclusive) from the dyadic decomposition; right ≤ steps fed."""
+        if not 1 <= left <= right <= self.t:
+            raise DomainError(f"range [{left}, {right}] is not inside the {self.t} elements fed so far")
+        return sum(self._node(a, b) for a, b in dyadic_decomposition(left, right))
+
+    def error_bound(self, beta: float, queries: int = 1) -> float:
+        """W.p. ≥ 1-β, each of ``queries`` range sums is off by ≤ u·b·ln(u·queries/β), u = 2L (union bound)."""
+        u = 2 * self.levels
+        return u * self.noise_scale * math.log(u * max(int(queries), 1) / check_probability(beta))
+
+    @property
+    def spent(self) -> tuple[float, float]:
+        return (self.epsilon, 0.0)

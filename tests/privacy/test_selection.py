@@ -1,0 +1,128 @@
+"""Exponential mechanism, report-noisy-max, sparse selection: distributions and utility bounds."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from littlestone.errors import EmptyDataError, PrivacyParameterError
+from littlestone.privacy import (
+    BOTTOM,
+    DataDependentParameterWarning,
+    PrivacyBudget,
+    SecureBackend,
+    SeededBackend,
+    exponential_mechanism,
+    exponential_probabilities,
+    report_noisy_max,
+    selection_error_bound,
+    sparse_selection,
+    sparse_selection_bottom_score,
+    sparse_selection_error_bound,
+)
+
+BACKENDS = [pytest.param(lambda: SeededBackend(5), id="seeded"), pytest.param(SecureBackend, id="opendp")]
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_exponential_mechanism_distribution(make):
+    be = make()
+    scores, eps, sens = np.array([0.0, 1.0, 3.0, 2.0]), 1.2, 1.0
+    runs = 3000
+    picks = np.bincount([exponential_mechanism(scores, eps, sensitivity=sens, backend=be) for _ in range(runs)], minlength=4)
+    p = exponential_probabilities(scores, eps, sensitivity=sens)
+    assert p[2] == pytest.approx(math.exp(1.8) / sum(math.exp(0.6 * s) for s in scores))
+    assert stats.chisquare(picks, runs * p).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_report_noisy_max_permute_and_flip_law(make):
+    # two candidates with scores 0 and 1, exponential noise of scale b = 2/ε: P(pick 1) = 1 - e^{-1/b}/2
+    be, eps = make(), 1.0
+    runs = 3000
+    hits = sum(report_noisy_max([0.0, 1.0], eps, backend=be) for _ in range(runs))
+    p1 = 1 - 0.5 * math.exp(-eps / 2)
+    assert stats.binomtest(hits, runs, p1).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("mech", [exponential_mechanism, report_noisy_max])
+def test_selection_utility_bound(mech):
+    # Dwork–Roth Thm 3.11: score ≥ OPT - 2Δ(ln|R| + ln(1/β))/ε with prob ≥ 1-β
+    be = SeededBackend(9)
+    rng = np.random.default_rng(0)
+    scores = rng.integers(0, 50, size=200).astype(float)
+    eps, beta = 0.5, 0.1
+    bound = selection_error_bound(scores.size, eps, beta)
+    bad = sum(scores.max() - scores[mech(scores, eps, backend=be)] > bound for _ in range(400))
+    assert bad / 400 <= beta
+
+
+def test_single_candidate_and_budget():
+    budget = PrivacyBudget(1.0)
+    assert exponential_mechanism([4.2], 0.5, backend=SecureBackend(), budget=budget) == 0
+    assert report_noisy_max([4.2], 0.5, backend=SeededBackend(0), budget=budget) == 0
+    assert budget.spent == (1.0, 0.0)
+
+
+# ----------------------------------------------------------------------------------------- sparse selection
+
+
+def test_sparse_selection_parameters():
+    assert sparse_selection_bottom_score(1.0, 1e-6, 5) == pytest.approx(10 * math.log(5e6) / 0.5)
+    with pytest.raises(EmptyDataError):
+        sparse_selection([], 1.0, 1e-6, backend=SeededBackend(0), max_list_size=1)
+    with pytest.raises(PrivacyParameterError, match="max_list_size"):
+        sparse_selection([[1, 2, 3]], 1.0, 1e-6, backend=SeededBackend(0), max_list_size=2)
+    with pytest.raises(PrivacyParameterError, match="delta"):
+        sparse_selection([[1]], 1.0, 0.0, backend=SeededBackend(0), max_list_size=2)
+    with pytest.warns(DataDependentParameterWarning):
+        sparse_selection([[1]], 1.0, 1e-6, backend=SeededBackend(0))
+
+
+def test_sparse_selection_bottom_is_an_ordinary_output():
+    be = SeededBackend(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sparse_selection([[], [], []], 1.0, 1e-3, backend=be, max_list_size=3) is BOTTOM
+        # a single user's element is essentially never output (that would break privacy)
+        outs = [sparse_selection([["secret"]], 1.0, 1e-3, backend=be, max_list_size=1) for _ in range(300)]
+    assert all(o is BOTTOM for o in outs)
+    assert repr(BOTTOM) == "BOTTOM"
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_sparse_selection_finds_the_popular_element(make):
+    be = make()
+    eps, delta, s = 1.0, 1e-6, 3
+    m = 400
+    lists = [["popular", f"noise{i}", f"other{i % 7}"] for i in range(m)]
+    outs = [sparse_selection(lists, eps, delta, backend=be, max_list_size=s) for _ in range(50)]
+    assert outs.count("popular") >= 48
+
+
+def test_sparse_selection_error_bound_and_support():
+    # outputs are always in some list or ⊥; count error ≤ B + τ with prob ≥ 1-β (spec §2)
+    be = SeededBackend(11)
+    rng = np.random.default_rng(3)
+    eps, delta, s, beta = 2.0, 1e-3, 4, 0.1
+    m = 120
+    lists = [list(rng.choice(30, size=s, replace=False, p=np.r_[0.3, np.full(29, 0.7 / 29)])) for _ in range(m)]
+    present = {x for lst in lists for x in lst}
+    counts = {x: sum(x in lst for lst in lists) for x in present}
+    opt = max(counts.values())
+    bound = sparse_selection_error_bound(m, s, eps, delta, beta)
+    errors = []
+    for _ in range(200):
+        out = sparse_selection(lists, eps, delta, backend=be, max_list_size=s)
+        assert out is BOTTOM or out in present
+        errors.append(opt - (0 if out is BOTTOM else counts[out]))
+    assert np.mean(np.array(errors) > bound) <= beta
+
+
+def test_sparse_selection_reproducible_with_seed():
+    lists = [["a", "b"], ["b", "c"], ["b"]] * 30
+    r1 = [sparse_selection(lists, 3.0, 1e-2, backend=SeededBackend(4), max_list_size=2) for _ in range(1)]
+    r2 = [sparse_selection(lists, 3.0, 1e-2, backend=SeededBackend(4), max_list_size=2) for _ in range(1)]
+    assert r1 == r2
