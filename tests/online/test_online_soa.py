@@ -235,3 +235,16 @@ def test_reset_forgets_examples():
     soa.reset()
     assert soa.mistakes == 0 and soa.n_learned == 0 and soa.version_space.size() == 101
     assert soa.label_coding == (-1, 1)
+
+
+@pytest.mark.slow
+def test_soa_and_halving_bounds_on_larger_random_classes():
+    for seed in range(6):
+        F = random_class(seed, 256, 20)
+        d = F.ldim()
+        assert play(SOA(F), TreeAdversary(F), d + 20).mistakes == d
+        rng = np.random.default_rng(seed)
+        for _ in range(20):
+            target = F.hypothesis(int(rng.integers(F.n_hypotheses)))
+            res = play(SOA(F), IIDRealizable(F, target, range(20)), 300, seed=rng)
+            assert res.mistakes <= d
