@@ -1,0 +1,82 @@
+"""Shared CLI pieces: the console, common options, class loading, atomic figure output and progress bars."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from enum import Enum
+from pathlib import Path
+from typing import Any, Iterator
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from ..classes.base import HypothesisClass
+from ..errors import LittlestoneError
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False)
+
+
+class BackendKind(str, Enum):
+    """Noise source: OpenDP's floating-point-safe samplers, or seeded numpy (reproducible, not FP-safe)."""
+
+    secure = "secure"
+    seeded = "seeded"
+
+
+SEED_OPTION = typer.Option(None, "--seed", help="Seed for every random choice (same seed ⇒ same result).")
+JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=-1, help="Parallel workers for independent runs (-1 = all cores).")
+BACKEND_OPTION = typer.Option(BackendKind.secure, "--backend", case_sensitive=False,
+                              help="Noise backend: 'secure' (OpenDP, FP-safe) or 'seeded' (numpy, reproducible).")
+CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",
+                            help="Hypothesis class: thresholds:1000, points, intervals:64, conjunctions:5,2, "
+                                 "allfunctions:4, random:256x20:7, or a CSV file of a 0/1 matrix.")
+
+
+def load_class(spec: str) -> HypothesisClass:
+    """Parse a class spec (clear ClassSpecError on failure)."""
+    from ..pac._sklearn import resolve_class
+
+    return resolve_class(spec)
+
+
+def need(module: str, what: str) -> Any:
+    """Import an optional part of the package or fail with a clear message."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise LittlestoneError(f"{what} is not available in this installation ({module}: {exc})") from None
+
+
+def write_figure_atomically(draw: Any, path: Path) -> Path:
+    """Call ``draw(tmp_path)`` to produce a file, then move it to ``path`` (nothing half-written on failure)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix or '.png'}")
+    try:
+        draw(tmp)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    return path
+
+
+def progress(transient: bool = True) -> Progress:
+    """A rich progress bar (description, bar, m/n, elapsed) on stderr."""
+    return Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=err_console, transient=transient,
+                    disable=not err_console.is_terminal)
+
+
+@contextlib.contextmanager
+def working(description: str) -> Iterator[None]:
+    """A spinner with elapsed time for one long step whose progress cannot be counted."""
+    with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console,
+                  transient=True, disable=not err_console.is_terminal) as p:
+        p.add_task(description, total=None)
+        yield

@@ -1,0 +1,76 @@
+"""``littlestone audit``: empirical privacy audits of the built-in mechanisms (lower bounds on ε)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, List, Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import LittlestoneError
+from ._common import JOBS_OPTION, SEED_OPTION, console, progress
+
+AUDIT_EPILOG = """Examples:
+
+  littlestone audit --list
+
+  littlestone audit laplace --runs 20000 --seed 1
+
+  littlestone audit --all --runs 5000 --jobs 2
+
+Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mechanism)."""
+
+
+def _audit_module() -> Any:
+    try:
+        return importlib.import_module("littlestone.audit")
+    except ImportError as exc:
+        raise LittlestoneError(f"the audit module is not available in this installation ({exc})") from None
+
+
+def audit(
+    names: Optional[List[str]] = typer.Argument(None, metavar="[MECHANISM]...", help="Built-in audits to run."),
+    all_: bool = typer.Option(False, "--all", help="Run every built-in audit."),
+    list_: bool = typer.Option(False, "--list", help="List the built-in audits and exit."),
+    runs: int = typer.Option(10_000, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour."),
+    seed: Optional[int] = SEED_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Audit built-in mechanisms: run them on neighbouring datasets and bound ε from below, with confidence."""
+    mod = _audit_module()
+    available = list(mod.list_builtin_audits())
+    if list_:
+        for name in available:
+            console.print(name)
+        return
+    chosen = available if all_ else list(names or [])
+    if not chosen:
+        raise LittlestoneError(f"name a mechanism to audit or pass --all (available: {', '.join(available)})")
+    unknown = [n for n in chosen if n not in available]
+    if unknown:
+        raise LittlestoneError(f"unknown audit {unknown[0]!r} (available: {', '.join(available)})")
+    table = Table(title=f"privacy audits ({runs} runs per neighbour)", title_justify="left")
+    for col in ("mechanism", "claimed ε", "ε lower bound", "δ lower bound", "runs", "verdict"):
+        table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
+    failed = []
+    with progress() as bar:
+        task = bar.add_task("auditing", total=len(chosen))
+        for name in chosen:
+            bar.update(task, description=f"auditing {name}")
+            rep = mod.run_builtin_audit(name, runs=runs, seed=seed, jobs=jobs)
+            passed = bool(getattr(rep, "passed", True))
+            if not passed:
+                failed.append(name)
+            table.add_row(name, f"{getattr(rep, 'claimed_epsilon', float('nan')):.4g}", f"{rep.epsilon_lb:.4g}",
+                          f"{getattr(rep, 'delta_lb', 0.0):.3g}", str(getattr(rep, "runs", runs)),
+                          "[green]consistent[/]" if passed else "[red]VIOLATION[/]")
+            bar.advance(task)
+    console.print(table)
+    console.print("An audit gives a lower bound on ε: 'consistent' means it does not exceed the claimed ε.")
+    if failed:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(epilog=AUDIT_EPILOG)(audit)

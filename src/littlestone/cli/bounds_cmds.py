@@ -1,0 +1,112 @@
+"""``littlestone bounds``: theorem sample sizes, every stage with its formula (generic learner; BLM20)."""
+
+from __future__ import annotations
+
+import importlib
+from enum import Enum
+from typing import Any, Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import LittlestoneError
+from ._common import console, load_class
+
+bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True)
+
+GENERIC_EPILOG = """Examples:
+
+  littlestone bounds generic --class thresholds:1000 --alpha 0.1 --epsilon 1 --beta 0.05
+
+  littlestone bounds generic --hypotheses 1e6 --mode agnostic --alpha 0.05 --epsilon 0.5"""
+
+BLM20_EPILOG = """Examples:
+
+  littlestone bounds blm20 --d 3 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05
+
+  littlestone bounds blm20 --d 2 --theorem theorem10 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05"""
+
+
+class Mode(str, Enum):
+    realizable = "realizable"
+    agnostic = "agnostic"
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        if v == int(v) and abs(v) < 1e15:
+            return f"{int(v):,}"
+        return f"{v:,.4g}" if abs(v) < 1e15 else f"{v:.4e}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
+
+
+def print_report(title: str, report: Any) -> None:
+    """A bound report as a table (stage, quantity, value, formula) with the total last."""
+    table = Table(title=title, title_justify="left")
+    for col, just in (("stage", "left"), ("quantity", "left"), ("value", "right"), ("formula", "left")):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for row in report.rows():
+        stage, quantity, value, formula = (list(row) + ["", "", "", ""])[:4]
+        table.add_row(str(stage), str(quantity), _fmt(value), str(formula))
+    console.print(table)
+    console.print(f"total sample size: [bold]{_fmt(report.total)}[/]")
+
+
+@bounds_app.command("generic", epilog=GENERIC_EPILOG)
+def generic(
+    hclass: Optional[str] = typer.Option(None, "--class", "-c", metavar="SPEC", help="Class whose size |H| is used."),
+    hypotheses: Optional[float] = typer.Option(None, "--hypotheses", "-H", help="|H| directly (instead of --class)."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
+    mode: Mode = typer.Option(Mode.realizable, "--mode", help="realizable (seed 000 Lemma 16) or agnostic "
+                              "(seed 003 §3 Theorem 1)."),
+) -> None:
+    """Sample size of the pure-DP generic learner (exponential mechanism over a finite class)."""
+    from ..bounds.generic import sample_size
+
+    if (hclass is None) == (hypotheses is None):
+        raise LittlestoneError("give exactly one of --class or --hypotheses")
+    if hclass is not None:
+        H = load_class(hclass)
+        size = H.version_space().size()
+        name = H.name
+    else:
+        size, name = float(hypotheses), f"|H| = {hypotheses:g}"  # type: ignore[arg-type]
+    report = sample_size(size, alpha, epsilon, beta, mode.value)
+    print_report(f"generic learner on {name}: {report.theorem} ({report.guarantee})", report)
+
+
+class Blm20Theorem(str, Enum):
+    theorem1 = "theorem1"
+    theorem10 = "theorem10"
+    theorem17 = "theorem17"
+    corollary2 = "corollary2"
+
+
+@bounds_app.command("blm20", epilog=BLM20_EPILOG)
+def blm20(
+    d: int = typer.Option(..., "--d", min=0, help="Littlestone dimension d of the class."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
+    beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
+    theorem: Blm20Theorem = typer.Option(Blm20Theorem.theorem1, "--theorem", help="Which statement of seed 000."),
+) -> None:
+    """Every stage's sample size in Bun–Livni–Moran's private learner (seed 000)."""
+    try:
+        mod = importlib.import_module("littlestone.bounds.blm20")
+    except ImportError as exc:
+        raise LittlestoneError(f"BLM20 bounds are not available in this installation ({exc})") from None
+    fn = getattr(mod, theorem.value, None)
+    if fn is None:
+        raise LittlestoneError(f"littlestone.bounds.blm20 has no {theorem.value}")
+    report = fn(d, alpha, epsilon, delta, beta)
+    print_report(f"BLM20 {theorem.value}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
+                 report)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(bounds_app, name="bounds")

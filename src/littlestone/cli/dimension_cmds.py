@@ -1,0 +1,96 @@
+"""``littlestone ldim`` and ``littlestone tree``: dimensions of a class and its deepest shattered mistake tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import LittlestoneError
+
+from ._common import CLASS_OPTION, console, load_class, need, working, write_figure_atomically
+
+LDIM_EPILOG = """Examples:
+
+  littlestone ldim --class thresholds:1000
+
+  littlestone ldim --class points --vc --dual
+
+  littlestone ldim --class conjunctions:5,2 --tree tree.png
+
+  littlestone ldim --class matrix.csv          (rows = hypotheses, columns = points)"""
+
+TREE_EPILOG = """Examples:
+
+  littlestone tree --class thresholds:15
+
+  littlestone tree --class intervals:8 --out tree.png --max-depth 4"""
+
+
+def ldim(
+    hclass: str = CLASS_OPTION,
+    tree: Optional[Path] = typer.Option(None, "--tree", metavar="PNG", help="Draw a witness mistake tree to this PNG."),
+    vc: bool = typer.Option(False, "--vc", help="Also print the VC dimension."),
+    dual: bool = typer.Option(False, "--dual", help="Also print the dual Littlestone (and with --vc, dual VC) dimension."),
+    threshold: bool = typer.Option(False, "--threshold", help="Also print the threshold dimension."),
+) -> None:
+    """Print the Littlestone dimension of a class (exact; Ldim(∅) = −1)."""
+    H = load_class(hclass)
+    dims = need("littlestone.dimensions", "the dimensions module")
+    with working(f"computing Ldim of {H.name}"):
+        if tree is not None:
+            d, witness = dims.ldim(H, witness=True)
+        else:
+            d, witness = dims.ldim(H), None
+    console.print(f"Ldim({H.name}) = [bold]{d}[/]")
+    extras = []
+    if vc:
+        extras.append(("VC", "vc_dim"))
+    if dual:
+        extras.append(("dual Ldim", "dual_ldim"))
+    if dual and vc:
+        extras.append(("dual VC", "dual_vc_dim"))
+    if threshold:
+        extras.append(("threshold dim", "threshold_dim"))
+    for label, fn_name in extras:
+        fn = getattr(dims, fn_name, None)
+        if fn is None:
+            raise LittlestoneError(f"the {label} dimension is not available in this installation")
+        with working(f"computing {label} of {H.name}"):
+            value = fn(H)
+        console.print(f"{label}({H.name}) = [bold]{value}[/]")
+    if tree is not None:
+        if witness is None:
+            console.print("the class is empty: no tree to draw")
+            return
+        write_figure_atomically(lambda p: witness.to_png(p, title=f"mistake tree shattered by {H.name} (depth {d})"),
+                                tree)
+        console.print(f"witness tree (depth {d}) drawn to {tree}")
+
+
+def tree(
+    hclass: str = CLASS_OPTION,
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="PNG", help="Also draw the tree to this PNG."),
+    max_depth: int = typer.Option(6, "--max-depth", min=0, help="Levels drawn (deeper subtrees shown as '…')."),
+) -> None:
+    """Print a deepest mistake tree shattered by the class (the witness of its Littlestone dimension)."""
+    H = load_class(hclass)
+    dims = need("littlestone.dimensions", "the dimensions module")
+    with working(f"finding a shattered tree of {H.name}"):
+        d, witness = dims.ldim(H, witness=True)
+    if witness is None:
+        console.print(f"{H.name} is empty (Ldim = −1): no tree")
+        return
+    console.print(f"Ldim({H.name}) = {d}; a shattered mistake tree (label-0 child first):")
+    console.print(witness.to_text(max_depth=max_depth), markup=False)
+    if out is not None:
+        write_figure_atomically(
+            lambda p: witness.to_png(p, max_depth=max_depth, title=f"mistake tree shattered by {H.name} (depth {d})"),
+            out)
+        console.print(f"drawn to {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(epilog=LDIM_EPILOG)(ldim)
+    app.command(epilog=TREE_EPILOG)(tree)

@@ -1,0 +1,129 @@
+"""``littlestone experiment`` (registered experiments: a CSV table and a PNG plot each) and ``littlestone demo``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import LittlestoneError
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, working
+
+EXPERIMENT_EPILOG = """Examples:
+
+  littlestone experiment --list
+
+  littlestone experiment <name> --seed 0 --jobs 2 --out results/
+
+  littlestone experiment <name> --set runs=50 --set epsilon=0.5"""
+
+DEMO_EPILOG = """Examples:
+
+  littlestone demo                       (writes ./littlestone-report/index.html)
+
+  littlestone demo --out /tmp/report --seed 7 --jobs 2
+
+  littlestone demo --fast                (a small version, a few seconds)"""
+
+
+def _parse_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if "," in text:
+        return [_parse_value(t) for t in text.split(",") if t]
+    return text
+
+
+def _registry() -> dict:
+    try:
+        return dict(importlib.import_module("littlestone.experiments").REGISTRY)
+    except (ImportError, AttributeError) as exc:
+        raise LittlestoneError(f"no experiments are available in this installation ({exc})") from None
+
+
+def experiment(
+    name: Optional[str] = typer.Argument(None, help="Experiment to run (see --list)."),
+    list_: bool = typer.Option(False, "--list", help="List the experiments and exit."),
+    out: Path = typer.Option(Path("littlestone-experiments"), "--out", "-o", help="Directory for tables and plots."),
+    settings: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE",
+                                                 help="Extra parameter of the experiment (repeatable)."),
+    seed: Optional[int] = SEED_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Run a registered experiment: it writes a CSV table and a PNG plot, and prints the table."""
+    registry = _registry()
+    if list_ or name is None:
+        if not list_:
+            raise LittlestoneError(f"name an experiment (available: {', '.join(sorted(registry))})")
+        for key in sorted(registry):
+            doc = (inspect.getdoc(registry[key]) or "").splitlines()
+            console.print(f"[bold]{key}[/]  {doc[0] if doc else ''}")
+        return
+    if name not in registry:
+        raise LittlestoneError(f"unknown experiment {name!r} (available: {', '.join(sorted(registry))})")
+    kwargs: dict[str, Any] = {}
+    for item in settings or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise LittlestoneError(f"--set needs KEY=VALUE, got {item!r}")
+        kwargs[key.strip()] = _parse_value(value.strip())
+    fn = registry[name]
+    params = inspect.signature(fn).parameters
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        bad = [k for k in kwargs if k not in params]
+        if bad:
+            raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
+                                   f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir'))})")
+    out.mkdir(parents=True, exist_ok=True)
+    with working(f"running experiment {name}"):
+        result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
+    _print_result(name, result)
+
+
+def _print_result(name: str, result: Any) -> None:
+    rows = list(getattr(result, "rows", None) or getattr(result, "table", None) or [])
+    if rows and isinstance(rows[0], dict):
+        cols = list(rows[0].keys())
+        table = Table(title=f"experiment {name}", title_justify="left")
+        for c in cols:
+            table.add_column(str(c), justify="right")
+        for r in rows[:40]:
+            table.add_row(*[f"{r.get(c):.4g}" if isinstance(r.get(c), float) else str(r.get(c)) for c in cols])
+        console.print(table)
+        if len(rows) > 40:
+            console.print(f"… {len(rows) - 40} more rows in the CSV table")
+    for attr in ("table_path", "csv_path"):
+        p = getattr(result, attr, None)
+        if p:
+            console.print(f"table: {p}")
+    for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
+        console.print(f"figure: {p}")
+
+
+def demo(
+    out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
+    fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
+    backend: BackendKind = BACKEND_OPTION,
+    seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
+    from ..experiments import demo as demo_module
+
+    path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
+                                console=console)
+    console.print(f"report written to [bold]{path.resolve()}[/]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(epilog=EXPERIMENT_EPILOG)(experiment)
+    app.command(epilog=DEMO_EPILOG)(demo)

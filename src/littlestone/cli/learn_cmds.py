@@ -1,0 +1,162 @@
+"""``littlestone learn`` (CSV in, model JSON out, privacy budget printed) and ``littlestone predict``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import typer
+
+from ..errors import LittlestoneError
+from ..io import atomic_write_json, atomic_write_text
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, working
+from .csvdata import read_csv, split_columns
+
+LEARN_EPILOG = """Examples:
+
+  littlestone learn train.csv --class thresholds:100 --learner generic --epsilon 1 --out model.json
+
+  littlestone learn train.csv --class thresholds:100 --learner erm --out erm.json --label y
+
+  littlestone learn train.csv --class matrix.csv --learner blm20 --epsilon 1 --delta 1e-6 --out model.json
+
+The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns are the
+point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values."""
+
+PREDICT_EPILOG = """Examples:
+
+  littlestone predict model.json test.csv
+
+  littlestone predict model.json test.csv --out predictions.csv"""
+
+
+class LearnerKind(str, Enum):
+    generic = "generic"
+    blm20 = "blm20"
+    soa = "soa"
+    erm = "erm"
+
+
+class Mode(str, Enum):
+    realizable = "realizable"
+    agnostic = "agnostic"
+
+
+def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: float, alpha: float, beta: float,
+                  mode: Mode, backend: BackendKind, seed: int | None, jobs: int) -> Any:
+    """The estimator behind each ``--learner`` choice."""
+    from .. import pac
+
+    if kind == LearnerKind.generic:
+        return pac.GenericLearnerClassifier(hypothesis_class=hclass, epsilon=epsilon, mode=mode.value, alpha=alpha,
+                                            beta=beta, backend=backend.value, random_state=seed)
+    if kind == LearnerKind.blm20:
+        try:
+            cls = pac.BLM20Classifier
+        except ImportError as exc:
+            raise LittlestoneError(f"the BLM20 learner is not available in this installation ({exc})") from None
+        return cls(hypothesis_class=hclass, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta,
+                   backend=backend.value, random_state=seed, n_jobs=jobs)
+    if kind == LearnerKind.soa:
+        return pac.SOAClassifier(hypothesis_class=hclass, random_state=seed)
+    return pac.ERMClassifier(hypothesis_class=hclass, random_state=seed)
+
+
+def privacy_spent(est: Any) -> tuple[float, float] | None:
+    """(ε, δ) a fitted private estimator reports as spent (None for non-private baselines)."""
+    res = getattr(est, "result_", None)
+    for obj in (res, getattr(res, "budget", None), getattr(est, "budget_", None)):
+        spent = getattr(obj, "spent", None)
+        if spent is not None:
+            return float(spent[0]), float(spent[1])
+    return None
+
+
+def learn(
+    data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
+    hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
+    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically)."),
+    learner: LearnerKind = typer.Option(LearnerKind.generic, "--learner", "-l", help="generic (ε-DP), blm20 "
+                                        "((ε,δ)-DP), soa or erm (non-private baselines)."),
+    label: Optional[str] = typer.Option(None, "--label", help="Label column (default: label / y / last column)."),
+    features: Optional[str] = typer.Option(None, "--features", help="Comma-separated point columns "
+                                           "(default: all but the label)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy parameter ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy parameter 0 ≤ δ < 1 (blm20)."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
+    beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
+    mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
+    backend: BackendKind = BACKEND_OPTION,
+    seed: Optional[int] = SEED_OPTION,
+    jobs: int = JOBS_OPTION,
+) -> None:
+    """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
+    table = read_csv(data)
+    names, label_col = split_columns(table, label, features)
+    X = table.columns(names)
+    y = table.column(label_col)
+    spec_path = Path(hclass)
+    H: Any = load_class(hclass) if spec_path.suffix.lower() == ".csv" and spec_path.exists() else hclass
+    if isinstance(H, str):
+        load_class(H)  # fail early with the parser's message
+    est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
+                        backend=backend, seed=seed, jobs=jobs)
+    with working(f"fitting {learner.value} on {len(y)} examples"):
+        est.fit(X, y)
+    model = est.to_dict()
+    model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}
+    atomic_write_json(out, model)
+    console.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
+    spent = privacy_spent(est)
+    if spent is None:
+        acc = float(np.mean(est.predict(X) == y))
+        console.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
+    else:
+        console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        theory = getattr(est.result_, "theory_n", None)
+        if theory is not None:
+            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory} "
+                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y)})")
+
+
+def predict(
+    model: Path = typer.Argument(..., metavar="MODEL.json", help="A model written by 'littlestone learn'."),
+    data: Path = typer.Argument(..., metavar="DATA.csv", help="Points to label (CSV with the training columns)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write predictions here (CSV, atomically) "
+                                       "instead of printing them."),
+) -> None:
+    """Label the points of a CSV file with a saved model (prints accuracy if the label column is present)."""
+    import json
+
+    from ..pac._sklearn import LittlestoneClassifier
+
+    est = LittlestoneClassifier.from_json(model)
+    meta = json.loads(Path(model).read_text(encoding="utf-8")).get("cli", {})
+    table = read_csv(data)
+    names = meta.get("features") or [h for h in table.header if h != meta.get("label")][: est.n_features_in_]
+    X = table.columns(names)
+    pred = est.predict(X)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*names, "prediction"])
+    for row, p in zip(X.tolist(), pred.tolist()):
+        writer.writerow([*row, p])
+    if out is None:
+        console.print(buf.getvalue(), end="", markup=False)
+    else:
+        atomic_write_text(out, buf.getvalue())
+        console.print(f"{len(pred)} predictions → {out}")
+    label_col = meta.get("label")
+    if label_col and label_col in table.header:
+        y = table.column(label_col)
+        acc = float(np.mean(pred.astype(object) == y.astype(object)))
+        (console if out is not None else err_console).print(f"accuracy on {data}: {acc:.3f}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command(epilog=LEARN_EPILOG)(learn)
+    app.command(epilog=PREDICT_EPILOG)(predict)

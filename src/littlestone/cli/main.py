@@ -1,0 +1,132 @@
+"""The ``littlestone`` command: typer app, one-line errors (exit 2), Ctrl-C → exit 130, tracebacks only with --debug."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import typer
+from typer._click import exceptions as cexc  # typer vendors click
+from typer.core import TyperGroup
+
+from ..errors import LittlestoneError
+from ._common import err_console
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+class LittlestoneGroup(TyperGroup):
+    """Root command group: turns every anticipated error into one red line and a documented exit code."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        debug = "--debug" in argv or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
+        code = EXIT_OK
+        try:
+            rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
+                              standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
+            if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
+                _error("interrupted")
+        except typer.Exit as e:  # raised outside a command context
+            code = e.exit_code
+        except cexc.NoArgsIsHelpError as e:
+            e.show()
+            code = EXIT_BAD_INPUT
+        except cexc.UsageError as e:
+            if debug:
+                raise
+            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            _error(f"{_one_line(e.format_message())}{hint}")
+            code = EXIT_BAD_INPUT
+        except (typer.Abort, KeyboardInterrupt):
+            if debug:
+                raise
+            _error("interrupted")
+            code = EXIT_INTERRUPTED
+        except cexc.ClickException as e:
+            if debug:
+                raise
+            _error(_one_line(e.format_message()))
+            code = EXIT_BAD_INPUT
+        except (LittlestoneError, OSError, UnicodeDecodeError) as e:
+            if debug:
+                raise
+            _error(_describe(e))
+            code = EXIT_BAD_INPUT
+        except Exception as e:  # an unanticipated failure: still one line, with a pointer to --debug
+            if debug:
+                raise
+            _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} (rerun with --debug for the traceback)")
+            code = EXIT_FAILED
+        if not standalone_mode:
+            return code
+        sys.exit(code)
+
+
+def _describe(e: BaseException) -> str:
+    if isinstance(e, FileNotFoundError):
+        return f"file not found: {e.filename}"
+    if isinstance(e, IsADirectoryError):
+        return f"is a directory, not a file: {e.filename}"
+    if isinstance(e, PermissionError):
+        return f"permission denied: {e.filename}"
+    if isinstance(e, OSError) and e.filename:
+        return f"cannot use {e.filename}: {e.strerror}"
+    if isinstance(e, UnicodeDecodeError):
+        return "file is not UTF-8 text"
+    return _one_line(str(e))
+
+
+def _error(message: str) -> None:
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True, markup=True, highlight=False)
+
+
+app = typer.Typer(
+    cls=LittlestoneGroup,
+    name="littlestone",
+    help="Online and differentially-private learning of Littlestone classes.\n\n"
+         "Examples:  littlestone ldim --class thresholds:1000   ·   littlestone demo",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"littlestone {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show full tracebacks instead of one-line errors."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
+    """Online and differentially-private learning of Littlestone classes."""
+
+
+from . import audit_cmds, bounds_cmds, dimension_cmds, experiment_cmds, learn_cmds, online_cmds  # noqa: E402
+
+for _module in (dimension_cmds, online_cmds, learn_cmds, bounds_cmds, audit_cmds, experiment_cmds):
+    _module.register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
