@@ -96,6 +96,15 @@ def test_play_argument_errors():
         play(object(), TreeAdversary(H), 3)
     with pytest.raises(TypeError):
         play(SOA(H), [(1, 0)], 3)
+    class Bad:
+        def predict_one(self, x):
+            return 0.5
+
+        def learn_one(self, x, y):
+            return self
+
+    with pytest.raises(LabelError, match="predicted 0.5"):
+        play(Bad(), TreeAdversary(H), 3)
     with pytest.raises(EmptyDataError):
         FixedSequence([], [])
     with pytest.raises(LittlestoneError):

@@ -67,7 +67,8 @@ def _structured(spec: str):
         pytest.skip(f"class spec {spec!r} unavailable: {exc}")
 
 
-@pytest.mark.parametrize("spec", ["intervals:24", "allfunctions:4", "conjunctions:4,2", "points"])
+@pytest.mark.parametrize("spec", ["intervals:24", "allfunctions:4", "conjunctions:4,2", "points", "points:10",
+                                  "pointsneg", "affine:2,3,1", "random:64x12:7", "thresholds:2^60"])
 def test_soa_mistake_bound_on_structured_classes(spec):
     H = _structured(spec)
     try:
@@ -97,7 +98,7 @@ def test_tree_adversary_forces_exactly_ldim_on_thresholds(n):
     d = H.ldim()
     assert d == math.floor(math.log2(n + 1))
     res = play(SOA(H), TreeAdversary(H), d + 25)
-    assert res.mistakes == d
+    assert res.mistakes == d == SOA(H).mistake_bound()
     assert res.mistake_rounds.tolist() == list(range(d))
     # the sequence is realizable: some threshold is consistent with all examples
     V, k = H.version_space().restrict_sample(np.array(res.points, dtype=object), res.labels)

@@ -1,4 +1,4 @@
-"""The online-learner protocol (river conventions): ``predict_one(x)`` then ``learn_one(x, y)``, labels {0,1} or {−1,+1}.
+"""The online-learner protocol (river conventions): ``predict_one(x)``, then ``learn_one(x, y)``; labels {0,1}/{±1}.
 
 Subclasses implement the two hooks :meth:`OnlineLearner._predict01` and :meth:`OnlineLearner._learn01` on validated
 points and 0/1 labels; this base class validates input, remembers the user's label coding and counts mistakes.

@@ -11,7 +11,7 @@ from joblib import Parallel, delayed
 from .._labels import check_label01
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..classes.base import Point
-from ..errors import LittlestoneError
+from ..errors import LabelError, LittlestoneError
 from .adversaries import Adversary
 
 
@@ -76,7 +76,7 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     preds = np.empty(T, dtype=np.int8)
     for t in range(T):
         x = adversary.propose(t)
-        p = check_label01(learner.predict_one(x))
+        p = _prediction01(learner.predict_one(x))
         y = int(adversary.reveal(t, x, p))
         if y not in (0, 1):
             raise LittlestoneError(f"adversary revealed label {y!r}; adversaries reveal 0/1 labels")
@@ -88,6 +88,13 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     for a in (labels, preds, cum):
         a.setflags(write=False)
     return GameResult(tuple(points), labels, preds, cum)
+
+
+def _prediction01(p: Any) -> int:
+    try:
+        return check_label01(p)
+    except LabelError:
+        raise LabelError(f"the learner predicted {p!r}; predictions must be in {{0,1}} or {{-1,+1}}") from None
 
 
 def _coding_for(learner: Any, adversary: Adversary) -> tuple[Any, Any]:

@@ -71,6 +71,10 @@ class SOA(OnlineLearner):
         self._patches.pop(x, None)
         self._patches[x] = y
 
+    def mistake_bound(self) -> int:
+        """Ldim of the initial version space: the SOA's worst-case number of mistakes on realizable sequences."""
+        return self.initial_version_space.ldim()
+
     def hypothesis(self) -> Hypothesis:
         """The current predictor: SOA of the version space, patched at the non-realizable examples (seed 000 Def 8)."""
         h = self.version_space.soa()
