@@ -155,3 +155,18 @@ def test_binary_mechanism_noise_level_and_error_bound(make):
     assert np.var(errors_t64) == pytest.approx(2 * b * b, rel=0.5)
     assert np.mean(np.array(worst) > bm.error_bound(beta, queries=T)) <= beta
     assert bm.spent == (eps, 0.0)
+
+
+@pytest.mark.parametrize("make", [lambda: SeededBackend(6), SecureBackend])
+def test_binary_mechanism_discrete_counting(make):
+    be = make()
+    bm = BinaryMechanism(32, 2.0, backend=be, discrete=True)
+    outs = [bm.step(1) for _ in range(32)]
+    assert all(isinstance(o, int) for o in outs)
+    assert isinstance(bm.range_sum(3, 9), int)
+    with pytest.raises(DomainError, match="not an integer"):
+        BinaryMechanism(4, 1.0, backend=be, discrete=True).step(0.5)
+    with pytest.raises(DomainError, match="integer sensitivity"):
+        BinaryMechanism(4, 1.0, sensitivity=0.5, backend=be, discrete=True)
+    exact = BinaryMechanism(8, 1e6, backend=be, discrete=True)
+    assert [exact.step(1) for _ in range(8)] == list(range(1, 9))

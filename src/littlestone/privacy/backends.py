@@ -120,6 +120,15 @@ def _float_laplace(scale: float) -> Any:
 
 
 @lru_cache(maxsize=256)
+def _float_laplace_sized(scale: float, n: int) -> Any:
+    # Same Laplace on a sized domain with an explicit noise granularity 2^-60: ~3x faster sampling in OpenDP 0.16.
+    # Only used on a zero vector (already on the grid), so the granularity changes nothing but the output's grid.
+    dp = _dp()
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False), size=n), dp.l1_distance(T=float)
+    return dp.m.make_laplace(*space, scale=scale, k=-60)
+
+
+@lru_cache(maxsize=256)
 def _int_laplace(scale: float) -> Any:
     dp = _dp()
     space = dp.vector_domain(dp.atom_domain(T="i64")), dp.l1_distance(T="i64")
@@ -152,7 +161,8 @@ class SecureBackend(Backend):
         n = _count(size)
         # Laplace noise added to the zero vector is the noise itself: OpenDP's measurement returns x + Z with Z drawn
         # independently of x (exact discrete sampling on a 2^k grid), so at x = 0 it returns Z.
-        return _shape(np.asarray(_float_laplace(b)([0.0] * n), dtype=float), size)
+        meas = _float_laplace_sized(b, n) if n >= 32 and b >= 2.0**-30 else _float_laplace(b)
+        return _shape(np.asarray(meas([0.0] * n), dtype=float), size)
 
     def add_laplace(self, values: Any, scale: float) -> np.ndarray:
         b = check_scale(scale)

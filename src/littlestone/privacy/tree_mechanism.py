@@ -57,7 +57,11 @@ class BinaryMechanism:
     Every dyadic interval's sum gets Lap(Δ·L/ε) noise, L = ⌊log2 T⌋+1 (each x_t is in ≤ L intervals, so the vector
     of interval sums has L1 sensitivity Δ·L). All noise is data-independent and drawn at construction in one call.
     :meth:`step` feeds x_t and returns the noisy prefix sum (a sum of ≤ L noisy intervals); :meth:`range_sum` answers
-    any [l, r] already seen from ≤ 2L intervals. Charges (ε, 0) once."""
+    any [l, r] already seen from ≤ 2L intervals. Charges (ε, 0) once.
+
+    ``discrete=True`` (counting streams: integer x_t and Δ) uses discrete Laplace noise and exact integer arithmetic,
+    so on the SecureBackend no floating-point operation touches the data; with ``discrete=False`` the exactly
+    sampled OpenDP noise is added to the interval sums in float arithmetic."""
 
     def __init__(
         self,
@@ -67,26 +71,35 @@ class BinaryMechanism:
         sensitivity: float = 1.0,
         backend: Backend,
         budget: PrivacyBudget | None = None,
+        discrete: bool = False,
     ):
         self.T = _check_horizon(T)
+        self.discrete = bool(discrete)
         self.epsilon = check_epsilon(epsilon)
         self.sensitivity = check_sensitivity(sensitivity)
         backend = check_backend(backend)
+        if self.discrete and self.sensitivity != int(self.sensitivity):
+            raise DomainError(f"discrete binary mechanism needs an integer sensitivity, got {sensitivity!r}")
         self.levels = tree_levels(self.T)
         self.noise_scale = self.sensitivity * self.levels / self.epsilon
         charge_if(budget, self.epsilon, 0.0, f"binary mechanism (T={self.T})")
         # level j holds T >> j intervals; one flat noise vector, level offsets in _offset
         sizes = [self.T >> j for j in range(self.levels)]
         self._offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self._noise = np.asarray(backend.laplace(self.noise_scale, int(self._offset[-1])), dtype=float)
-        self._prefix = np.zeros(self.T + 1)
+        n_nodes = int(self._offset[-1])
+        if self.discrete:
+            self._noise = np.asarray(backend.discrete_laplace(self.noise_scale, n_nodes), dtype=np.int64).reshape(-1)
+            self._prefix = np.zeros(self.T + 1, dtype=np.int64)
+        else:
+            self._noise = np.asarray(backend.laplace(self.noise_scale, n_nodes), dtype=float).reshape(-1)
+            self._prefix = np.zeros(self.T + 1)
         self.t = 0
 
     def _node(self, left: int, right: int) -> float:
         w = right - left + 1
         j = w.bit_length() - 1
-        exact = self._prefix[right] - self._prefix[left - 1]
-        return float(exact + self._noise[self._offset[j] + (left - 1) // w])
+        noisy = self._prefix[right] - self._prefix[left - 1] + self._noise[self._offset[j] + (left - 1) // w]
+        return int(noisy) if self.discrete else float(noisy)
 
     def step(self, value: float) -> float:
         """Feed x_t (0 ≤ x_t ≤ Δ) and return the noisy count x_1 + … + x_t."""
@@ -95,8 +108,10 @@ class BinaryMechanism:
         v = _as_float(value, "stream value")
         if not 0.0 <= v <= self.sensitivity:
             raise DomainError(f"stream value {value!r} outside [0, {self.sensitivity:g}] (the sensitivity)")
+        if self.discrete and v != int(v):
+            raise DomainError(f"discrete binary mechanism: stream value {value!r} is not an integer")
         self.t += 1
-        self._prefix[self.t] = self._prefix[self.t - 1] + v
+        self._prefix[self.t] = self._prefix[self.t - 1] + (int(v) if self.discrete else v)
         return self.prefix_sum(self.t)
 
     def prefix_sum(self, t: int) -> float:
