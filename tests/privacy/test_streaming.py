@@ -170,3 +170,12 @@ def test_binary_mechanism_discrete_counting(make):
         BinaryMechanism(4, 1.0, sensitivity=0.5, backend=be, discrete=True)
     exact = BinaryMechanism(8, 1e6, backend=be, discrete=True)
     assert [exact.step(1) for _ in range(8)] == list(range(1, 9))
+
+
+def test_binary_mechanism_prefix_equals_sum_of_decomposition_nodes():
+    bm = BinaryMechanism(100, 0.5, backend=SeededBackend(12))
+    for x in np.random.default_rng(1).random(100):
+        bm.step(x)
+    for t in [1, 2, 3, 37, 64, 99, 100]:
+        assert bm.prefix_sum(t) == pytest.approx(bm.range_sum(1, t), abs=1e-9)
+    assert len(dyadic_decomposition(1, 100)) == bin(100).count("1")

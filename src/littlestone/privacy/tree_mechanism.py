@@ -93,6 +93,13 @@ class BinaryMechanism:
         else:
             self._noise = np.asarray(backend.laplace(self.noise_scale, n_nodes), dtype=float).reshape(-1)
             self._prefix = np.zeros(self.T + 1)
+        # Noise part of every prefix sum [1, t]: its dyadic decomposition is one node per set bit j of t (node index
+        # (t >> j) - 1 on level j). Data-independent, so precomputed for all t at once.
+        ts = np.arange(self.T + 1, dtype=np.int64)
+        self._prefix_noise = np.zeros(self.T + 1, dtype=self._noise.dtype)
+        for j in range(self.levels):
+            has = ((ts >> j) & 1).astype(bool)
+            self._prefix_noise[has] += self._noise[self._offset[j] + (ts[has] >> j) - 1]
         self.t = 0
 
     def _node(self, left: int, right: int) -> float:
@@ -115,8 +122,11 @@ class BinaryMechanism:
         return self.prefix_sum(self.t)
 
     def prefix_sum(self, t: int) -> float:
-        """Noisy x_1 + … + x_t for t already fed."""
-        return self.range_sum(1, t)
+        """Noisy x_1 + … + x_t for t already fed (the sum of the ≤ L noisy dyadic nodes covering [1, t])."""
+        if not 1 <= t <= self.t:
+            raise DomainError(f"prefix [1, {t}] is not inside the {self.t} elements fed so far")
+        noisy = self._prefix[t] + self._prefix_noise[t]
+        return int(noisy) if self.discrete else float(noisy)
 
     def range_sum(self, left: int, right: int) -> float:
         """Noisy x_left + … + x_right (1-indexed, inclusive) from the dyadic decomposition; right ≤ steps fed."""
