@@ -102,3 +102,13 @@ def test_atomic_write_leaves_no_partial_file(tmp_path):
                 raise exc
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_candidate_list_without_class_round_trips():
+    from littlestone.classes.thresholds import Threshold
+
+    X, y01 = _threshold_data()
+    est = ERMClassifier(candidates=[Threshold(t) for t in range(0, 101, 5)]).fit(X, y01)
+    assert est.hypothesis_ == Threshold(35) or est.hypothesis_ == Threshold(40)
+    loaded = ERMClassifier.from_json(est.to_json())
+    assert (loaded.predict(X) == est.predict(X)).all()

@@ -11,15 +11,15 @@ from typing import Any, Callable
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._labels import LabelCoding, encode_labels
 from .._random import as_generator
 from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
 from ..classes.thresholds import Threshold, Thresholds
-from ..errors import ClassSpecError, DomainError, LittlestoneError
+from ..errors import ClassSpecError, DomainError, LabelError, LittlestoneError
 
 JSON_FORMAT = "littlestone-model/1"
 
@@ -177,7 +177,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     Subclasses define ``__init__`` (parameters only, sklearn rules) and ``_fit01(points, y01, rng) -> (hypothesis,
     result)``. X is a 2-D array: one column gives scalar points, several columns give tuple points (override
     :meth:`_points_from_X` to featurize differently). Fitted attributes: ``classes_``, ``hypothesis_``, ``result_``,
-    ``hclass_``, ``n_features_in_``.
+    ``hclass_``, ``n_features_in_``, ``row_points_`` (hypotheses take whole rows).
     """
 
     #: whether fitting without a hypothesis_class is an error (subclasses with a default set False)
@@ -199,10 +199,13 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return None
         return resolve_class(self.hypothesis_class)
 
+    def _wants_rows(self) -> bool:
+        """Whether hypotheses take whole rows of X (2-D array) rather than scalar / tuple points."""
+        return bool(getattr(getattr(self, "hclass_", None), "accepts_rows", False))
+
     def _points_from_X(self, X: np.ndarray) -> Any:
         """Rows of X as points of the class: 1 column → scalars (integral floats → ints); more → tuples."""
-        hclass = getattr(self, "hclass_", None)
-        if hclass is None or getattr(hclass, "accepts_rows", False):
+        if self.row_points_:
             return X
         if X.shape[1] == 1:
             col = X[:, 0]
@@ -240,17 +243,23 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     # ---------------------------------------------------------------- sklearn API
     def fit(self, X: Any, y: Any) -> "LittlestoneClassifier":
         """Learn from (X, y); y has two label values (kept as given in ``classes_``)."""
-        X = self._check_X(X, reset=True)
+        if y is None:
+            raise LabelError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
+            y = column_or_1d(y, warn=True)
         if y.ndim != 1:
-            raise LittlestoneError(f"y must be 1-D (one label per row), got shape {y.shape}")
+            raise LabelError(f"y must be 1-D (one label per row), got shape {y.shape}")
+        X = self._check_X(X, reset=True)
         if y.shape[0] != X.shape[0]:
             raise LittlestoneError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels")
         check_classification_targets(y)
+        if type_of_target(y) == "multiclass":
+            raise LabelError(f"Only binary classification is supported: littlestone learns binary labels, got "
+                             f"{len(np.unique(y))} distinct labels")
         y01, coding = encode_labels(y, allow_any_pair=True)
         self.hclass_ = self._resolve_class()
+        self.row_points_ = self._wants_rows()
         points = self._validated_points(X)
         rng = _to_generator(self.random_state)
         self.coding_ = coding
@@ -300,6 +309,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             "unsaved_params": skipped,
             "classes": [as_python_point(c) for c in self.classes_],
             "n_features_in": int(self.n_features_in_),
+            "row_points": bool(self.row_points_),
             "hypothesis": hypothesis_to_json(self.hypothesis_, self.hclass_),
             "result": _jsonable(self.result_),
         }
@@ -339,6 +349,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         est.coding_ = LabelCoding(classes[0], classes[1])
         est.classes_ = np.array(classes)
         est.n_features_in_ = int(obj["n_features_in"])
+        est.row_points_ = bool(obj.get("row_points", False))
         est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
         est.result_ = obj.get("result")
         return est

@@ -11,7 +11,7 @@ import numpy as np
 from ..classes.base import Hypothesis
 from ..online.extended_soa import extended_soa
 from ._sklearn import LittlestoneClassifier
-from .candidates import candidate_errors, candidate_list
+from .candidates import candidate_errors, candidate_list, uses_rows
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,9 @@ class ERMClassifier(LittlestoneClassifier):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
         self.random_state = random_state
+
+    def _wants_rows(self) -> bool:
+        return uses_rows(getattr(self, "hclass_", None), self.candidates)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BaselineResult]:
         cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)

@@ -51,6 +51,13 @@ def stump_candidates(n_features: int, grid: Sequence[float] = DEFAULT_STUMP_GRID
     return out
 
 
+def uses_rows(hclass: HypothesisClass | None, candidates: Sequence[Hypothesis] | None) -> bool:
+    """Default stumps (no class, no candidates) or a list of stumps evaluate whole rows of X."""
+    if hclass is not None:
+        return bool(getattr(hclass, "accepts_rows", False))
+    return candidates is None or all(isinstance(h, Stump) for h in candidates)
+
+
 @dataclass
 class CandidateSet:
     """A finite list of hypotheses with a (vectorized where possible) count of training errors for each."""

@@ -13,7 +13,7 @@ from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError
 from ._sklearn import LittlestoneClassifier
-from .candidates import candidate_list
+from .candidates import candidate_list, uses_rows
 
 MODES = ("realizable", "agnostic")
 
@@ -68,6 +68,9 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         self.beta = beta
         self.backend = backend
         self.random_state = random_state
+
+    def _wants_rows(self) -> bool:
+        return uses_rows(getattr(self, "hclass_", None), self.candidates)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
         privacy = importlib.import_module("littlestone.privacy")
