@@ -1,0 +1,225 @@
+"""Sample sizes of Bun–Livni–Moran (seed 001): Theorem 10 (G), Theorem 17 (M), Theorem 1 and Corollary 2.
+
+Every constant is written out with its one-line derivation; the learner's "theory" defaults come from these
+functions, so the calculators and :class:`littlestone.pac.blm20.BLM20Classifier` always agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..errors import LittlestoneError, PrivacyParameterError
+
+
+@dataclass(frozen=True)
+class BoundReport:
+    """Stage-by-stage sizes: ``rows()`` → (stage, quantity, value, formula); ``total`` = examples needed."""
+
+    title: str
+    parameters: dict
+    entries: tuple[tuple[str, str, float, str], ...]
+    total: int
+    values: dict = field(default_factory=dict)
+
+    def rows(self) -> list[tuple[str, str, float, str]]:
+        return list(self.entries)
+
+    def __getitem__(self, name: str):
+        return self.values[name]
+
+    def as_text(self) -> str:
+        head = f"{self.title}  (" + ", ".join(f"{k}={v}" for k, v in self.parameters.items()) + ")"
+        w1 = max(len(r[0]) for r in self.entries)
+        w2 = max(len(r[1]) for r in self.entries)
+        lines = [head]
+        for stage, q, v, formula in self.entries:
+            vs = f"{v:,}" if isinstance(v, int) else f"{v:.6g}"
+            lines.append(f"  {stage:<{w1}}  {q:<{w2}}  {vs:>18}   {formula}")
+        lines.append(f"  {'total':<{w1}}  {'examples':<{w2}}  {self.total:>18,}")
+        return "\n".join(lines)
+
+    __str__ = as_text
+
+
+# ------------------------------------------------------------------------------------------------- parameter checks
+
+def _check_d(d: int) -> int:
+    if isinstance(d, bool) or not isinstance(d, (int,)) and not hasattr(d, "__index__"):
+        raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
+    d = int(d)
+    if d < 1:
+        raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (seed 001 Theorem 10), got {d}")
+    return d
+
+
+def _check_unit(name: str, v: float, *, upper: float = 1.0) -> float:
+    v = float(v)
+    if not (0.0 < v < upper) or math.isnan(v):
+        raise LittlestoneError(f"{name} must lie in (0, {upper}), got {v}")
+    return v
+
+
+def _check_eps_delta(epsilon: float, delta: float) -> tuple[float, float]:
+    epsilon, delta = float(epsilon), float(delta)
+    if not epsilon > 0 or math.isinf(epsilon) or math.isnan(epsilon):
+        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon}")
+    if not 0.0 < delta < 1.0:
+        raise PrivacyParameterError(f"delta must lie in (0, 1) for the BLM20 learner (stable histogram), got {delta}")
+    return epsilon, delta
+
+
+# ---------------------------------------------------------------------------------------------------- Theorem 10
+
+def stability(d: int) -> float:
+    """η = 2^{-(d+1)}/(d+1): G's stability (seed 001 Theorem 10 / proof, Markov on Lemma 14)."""
+    d = _check_d(d)
+    return 1.0 / ((d + 1) * 2 ** (d + 1))
+
+
+def aux_size(d: int, alpha: float) -> int:
+    """n = ⌈d/α⌉, the auxiliary sample size of D_k (seed 001 §IV-C2, Algorithm G step 1; Lemma 13 ⇒ loss ≤ d/n ≤ α)."""
+    return math.ceil(_check_d(d) / _check_unit("alpha", alpha))
+
+
+def sample_cap(d: int, n: int) -> int:
+    """N = 8^{d+1}·n, the cap on examples drawn by D̃_k (seed 001 §IV-C2; Markov: Pr[M_k > 2^{d+1}4^{k+1}n] ≤ 2^{-(d+1)})."""
+    return 8 ** (_check_d(d) + 1) * int(n)
+
+
+def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float | None = None,
+              beta: float | None = None) -> BoundReport:
+    """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (seed 001 Theorem 10; G is not private, ε/δ/β unused)."""
+    n = aux_size(d, alpha)
+    N = sample_cap(d, n)
+    m = N + n
+    eta = stability(d)
+    entries = (
+        ("G", "aux sample n", n, "⌈d/α⌉"),
+        ("G", "cap N", N, "8^(d+1)·n"),
+        ("G", "sample size m", m, "N + n = (8^(d+1)+1)·⌈d/α⌉"),
+        ("G", "stability η", eta, "2^-(d+1)/(d+1)"),
+        ("G", "loss of frequent f", d / n, "d/n ≤ α (Lemma 13)"),
+    )
+    return BoundReport("Theorem 10 (globally-stable G)", {"d": d, "alpha": alpha}, entries, m,
+                       {"n": n, "N": N, "m": m, "eta": eta})
+
+
+# ---------------------------------------------------------------------------------------------------- Theorem 17
+
+def generalization_batches(eta: float, beta: float) -> int:
+    """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (seed 001 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
+    return math.ceil(128.0 * math.log(3.0 / beta) / eta)
+
+
+def histogram_batches(eta: float, epsilon: float, delta: float, beta: float) -> int:
+    """Smallest k with 7kη/8 ≥ τ + b·ln(6k/β), b = 4/ε, τ = 1 + b·ln(2/δ): the (ε/2, δ) stable histogram (spec §3;
+    (discrete) Laplace tail P[|Z|>a] ≤ 2e^{-a/b}, union over ≤ k values) releases h* (freq ≥ 7η/8) with every
+    estimate within b·ln(6k/β) ≤ kη/8."""
+    b = 2.0 / (epsilon / 2.0)
+    tau = 1.0 + b * math.log(2.0 / delta)
+
+    def ok(k: int) -> bool:
+        err = b * math.log(6.0 * k / beta)
+        return 7.0 * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
+
+    k = max(1, math.ceil(8.0 * tau / (7.0 * eta)))
+    while not ok(k):  # the gap grows linearly vs logarithmically: doubling then bisection
+        k *= 2
+    lo, hi = k // 2, k
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi if not ok(lo) or lo < 1 else lo
+
+
+def candidate_list_bound(eta: float) -> int:
+    """|L| ≤ 2/η: kept estimates ≥ 3η/4 have true frequency ≥ 5η/8 (seed 001 Theorem 17 proof)."""
+    return math.floor(2.0 / eta)
+
+
+def generic_sample_size(list_size: int, alpha: float, epsilon: float, beta: float) -> int:
+    """n′ for GenericLearner on |L| hypotheses with accuracy α (target loss α/2 ⇒ output loss α), ε, β (seed 001
+    Lemma 16 proof with explicit multiplicative-Chernoff constants, a = α/2):
+      (1) loss_D > 2a ⇒ loss_S > 5a/3:  e^{-(1/6)²·2an/2} ≤ β/(4|L|)  ⇒ n ≥ 36·ln(4|L|/β)/a
+      (2) loss_D(h*) ≤ a ⇒ loss_S ≤ 4a/3:  e^{-(1/3)²·an/3} ≤ β/4     ⇒ n ≥ 27·ln(4/β)/a
+      (3) exponential mechanism: |L|·e^{-εan/6} ≤ β/2                 ⇒ n ≥ 6·ln(2|L|/β)/(εa)."""
+    a = alpha / 2.0
+    L = max(1, int(list_size))
+    n1 = 36.0 * math.log(4.0 * L / beta) / a
+    n2 = 27.0 * math.log(4.0 / beta) / a
+    n3 = 6.0 * math.log(2.0 * L / beta) / (epsilon * a)
+    return math.ceil(max(n1, n2, n3))
+
+
+def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: float, *, m: int | None = None,
+              eta: float | None = None) -> BoundReport:
+    """Learner M from a (m, η)-globally-stable G: k batches, (ε/2, δ) histogram at (η/8, β/3), generic learner
+    with ε/2 at (α/2, β/3) on n′ fresh examples (seed 001 Theorem 17). Default G: Theorem 10 at α/2 for d."""
+    if m is None or eta is None:
+        g = theorem10(_check_d(d), _check_unit("alpha", alpha) / 2.0)
+        m = g["m"] if m is None else m
+        eta = g["eta"] if eta is None else eta
+    alpha = _check_unit("alpha", alpha)
+    beta = _check_unit("beta", beta)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    if not 0.0 < eta <= 1.0:
+        raise LittlestoneError(f"eta must lie in (0, 1], got {eta}")
+    m = int(m)
+    k_gen = generalization_batches(eta, beta)
+    k_hist = histogram_batches(eta, epsilon, delta, beta)
+    k = max(k_gen, k_hist)
+    L = candidate_list_bound(eta)
+    n_generic = generic_sample_size(L, alpha, epsilon / 2.0, beta / 3.0)
+    tau = 1.0 + (4.0 / epsilon) * math.log(2.0 / delta)
+    entries = (
+        ("M: G batches", "k (generalization)", k_gen, "⌈128·ln(3/β)/η⌉"),
+        ("M: G batches", "k (stable histogram)", k_hist, "min k: 7kη/8 ≥ 1+(4/ε)ln(2/δ)+(4/ε)ln(6k/β), kη/8 ≥ (4/ε)ln(6k/β)"),
+        ("M: G batches", "k", k, "max of the two"),
+        ("M: G batches", "examples k·m", k * m, "k·m"),
+        ("M: histogram", "threshold τ (counts)", tau, "1 + (4/ε)·ln(2/δ)  [(ε/2,δ), Laplace(4/ε)]"),
+        ("M: histogram", "keep estimate ≥", 3 * eta / 4, "3η/4"),
+        ("M: generic", "|L| ≤", L, "⌊2/η⌋"),
+        ("M: generic", "examples n′", n_generic, "max(36ln(4|L|/β')/a, 27ln(4/β')/a, 6ln(2|L|/β')/(ε'a)), "
+                                                  "a=α/2, ε'=ε/2, β'=β/3"),
+    )
+    total = k * m + n_generic
+    return BoundReport("Theorem 17 (private learner M)",
+                       {"m": m, "eta": eta, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+                       entries, total,
+                       {"k": k, "k_gen": k_gen, "k_hist": k_hist, "n_generic": n_generic, "list_bound": L,
+                        "threshold": tau, "m": m, "eta": eta})
+
+
+# ----------------------------------------------------------------------------------------------------- Theorem 1
+
+def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float) -> BoundReport:
+    """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (seed 001 §VI)."""
+    d = _check_d(d)
+    alpha = _check_unit("alpha", alpha)
+    beta = _check_unit("beta", beta)
+    epsilon, delta = _check_eps_delta(epsilon, delta)
+    g = theorem10(d, alpha / 2.0)
+    m17 = theorem17(d, alpha, epsilon, delta, beta, m=g["m"], eta=g["eta"])
+    entries = (
+        ("G (at α/2)", "aux sample n", g["n"], "⌈d/(α/2)⌉"),
+        ("G (at α/2)", "cap N", g["N"], "8^(d+1)·n"),
+        ("G (at α/2)", "batch size m", g["m"], "N + n"),
+        ("G (at α/2)", "stability η", g["eta"], "2^-(d+1)/(d+1)"),
+    ) + m17.entries
+    asym = 16 ** d * d * d * (d + math.log(1.0 / (beta * delta))) / (alpha * epsilon)
+    entries = entries + (("(paper)", "O(·) expression", asym, "16^d·d²·(d+ln(1/βδ))/(αε), constants dropped"),)
+    return BoundReport("Theorem 1 (BLM20 private learner)",
+                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+                       entries, m17.total, {**g.values, **m17.values, "total": m17.total})
+
+
+def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
+    """Agnostic learner (seed 001 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
+    N = max(m_real/q, ⌈8(VC·ln(2eN/VC)+ln(8/β))/α²⌉) with subsampling rate q = ε/(4(e^{ε0}... ) — see pac/agnostic.py."""
+    from ..pac.agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants
+
+    return agnostic_sizes(d, alpha, epsilon, delta, beta, vc=vc)

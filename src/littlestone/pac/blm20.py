@@ -1,0 +1,273 @@
+"""The Bun–Livni–Moran private learner M (seed 001 Theorem 17 with G of Theorem 10 ⇒ Theorem 1).
+
+M: k disjoint batches of m examples → G on each (independent seeds, joblib) → stable histogram of the k outputs with
+(ε/2, δ) → keep hypotheses with estimate ≥ 3η/4 (Fail is counted like any item, then dropped: never a candidate) →
+exponential mechanism with ε/2, score −#errors (sensitivity 1), on n′ fresh examples. If no candidate survives, the
+output is the class's SOA classifier (a fixed, data-independent hypothesis).
+
+Privacy holds for every parameter setting: one changed example lies in at most one batch (or in the fresh sample),
+G's coins do not depend on the data, so at most one histogram item changes (replace-one, (ε/2, δ)); the generic
+stage is ε/2-DP on disjoint data; the rest is post-processing. Basic composition: (ε, δ).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..bounds.blm20 import aux_size as theory_aux_size
+from ..bounds.blm20 import sample_cap, stability, theorem17
+from ..classes.base import Hypothesis, HypothesisClass
+from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
+from ..privacy import PrivacyBudget, exponential_mechanism, make_backend, stable_histogram
+from ..privacy.backends import Backend
+from ._sklearn import LittlestoneClassifier
+from .global_stable import GlobalStableLearner, GRun, run_batches
+from .sources import ArraySource, ExampleSource, ValidatedSource
+from .tournament import FAIL
+
+
+@dataclass(frozen=True)
+class BLM20Sizes:
+    """The stage sizes M uses: k batches of m = N + n for G, n′ fresh examples for the generic learner."""
+
+    d: int
+    n_batches: int
+    aux_size: int
+    cap: int
+    n_generic: int
+    eta: float
+    theory: bool
+
+    @property
+    def batch_size(self) -> int:
+        return self.cap + self.aux_size
+
+    @property
+    def total(self) -> int:
+        return self.n_batches * self.batch_size + self.n_generic
+
+
+@dataclass(frozen=True)
+class BLM20Result:
+    """What a fit of M spent, used and released.
+
+    Everything here is differentially private (post-processing of the released histogram and choice) except the
+    ``diagnostics`` (G's raw output counts, exact Fail rate, examples read) filled only when asked for.
+    """
+
+    epsilon: float
+    delta: float
+    spent: tuple[float, float]
+    ledger: tuple
+    backend: str
+    sizes: BLM20Sizes
+    examples_given: int
+    examples_g: int
+    examples_generic: int
+    examples_unused: int
+    released: tuple[tuple[Any, float], ...]
+    fail_estimate: float
+    candidates: tuple[tuple[Hypothesis, float], ...]
+    chosen: Hypothesis
+    fallback: bool
+    wall_time: float
+    diagnostics: dict | None = field(default=None)
+
+    @property
+    def fail_rate(self) -> float | None:
+        """Exact fraction of G runs that failed (diagnostics only; else None)."""
+        return None if self.diagnostics is None else self.diagnostics["fail_rate"]
+
+    def summary(self) -> str:
+        s = self.sizes
+        lines = [
+            f"BLM20 M: d={s.d}, k={s.n_batches} batches of m={s.batch_size:,} (n={s.aux_size}, N={s.cap:,}), "
+            f"n′={s.n_generic:,} ({'theory sizes' if s.theory else 'user sizes'})",
+            f"  spent (ε, δ) = ({self.spent[0]:.6g}, {self.spent[1]:.3g}) of ({self.epsilon:g}, {self.delta:g}); "
+            f"backend {self.backend}",
+            f"  examples: given {self.examples_given:,}, G batches {self.examples_g:,}, generic {self.examples_generic:,},"
+            f" unused {self.examples_unused:,}",
+            f"  released {len(self.released)} histogram items; {len(self.candidates)} candidates ≥ 3η/4; chosen "
+            f"{self.chosen!r}{' (fallback: SOA of the class)' if self.fallback else ''}",
+        ]
+        if self.diagnostics is not None:
+            dg = self.diagnostics
+            lines.append(f"  [non-private diagnostics] Fail rate {dg['fail_rate']:.3f}, G read "
+                         f"{dg['examples_read_by_g']:,} examples, top G outputs {dg['g_histogram'][:3]}")
+        return "\n".join(lines)
+
+
+def _check_privacy(epsilon: float, delta: float) -> tuple[float, float]:
+    try:
+        eps, dlt = float(epsilon), float(delta)
+    except (TypeError, ValueError):
+        raise PrivacyParameterError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
+    if not eps > 0 or not np.isfinite(eps):
+        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if not 0.0 <= dlt < 1.0:
+        raise PrivacyParameterError(f"delta must satisfy 0 ≤ δ < 1, got {delta!r}")
+    if dlt == 0.0:
+        raise PrivacyParameterError("the BLM20 learner needs δ > 0 (its stable histogram is (ε/2, δ)-DP); "
+                                    "use the pure-DP generic learner for δ = 0")
+    return eps, dlt
+
+
+def plan_sizes(d: int, *, epsilon: float, delta: float, alpha: float, beta: float, n_batches: int | None = None,
+               aux_size: int | None = None, cap: int | None = None, n_generic: int | None = None,
+               eta: float | None = None) -> BLM20Sizes:
+    """Stage sizes: Theorem 1's (G at α/2, Theorem 17) unless overridden (seed 001 §VI)."""
+    n = theory_aux_size(d, alpha / 2.0) if aux_size is None else int(aux_size)
+    N = sample_cap(d, n) if cap is None else int(cap)
+    eta_ = stability(d) if eta is None else float(eta)
+    rep = theorem17(d, alpha, epsilon, delta, beta, m=N + n, eta=eta_)
+    k = rep["k"] if n_batches is None else int(n_batches)
+    n2 = rep["n_generic"] if n_generic is None else int(n_generic)
+    if k < 1 or n < 1 or N < 0 or n2 < 1:
+        raise LittlestoneError(f"sizes must be positive: n_batches={k}, aux_size={n}, cap={N}, n_generic={n2}")
+    theory = all(v is None for v in (n_batches, aux_size, cap, n_generic, eta))
+    return BLM20Sizes(int(d), k, n, N, n2, eta_, theory)
+
+
+def resolve_backend(backend: Any, rng: np.random.Generator) -> Backend:
+    """'secure' (OpenDP), 'seeded' (NumPy, seeded from rng: reproducible, not FP-safe) or a Backend object."""
+    if isinstance(backend, Backend):
+        return backend
+    if backend == "secure":
+        return make_backend("secure")
+    if backend == "seeded":
+        return make_backend("seeded", seed=int(rng.integers(0, 2**63 - 1)))
+    raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
+
+
+def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float, alpha: float = 0.1,
+                beta: float = 0.05, d: int | None = None, n_batches: int | None = None, aux_size: int | None = None,
+                cap: int | None = None, n_generic: int | None = None, eta: float | None = None,
+                backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
+                diagnostics: bool = False) -> BLM20Result:
+    """Run M (seed 001 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels."""
+    t0 = time.perf_counter()
+    epsilon, delta = _check_privacy(epsilon, delta)
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0.0 < float(v) < 1.0:
+            raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
+    d = int(hclass.ldim() if d is None else d)
+    if d < 1:
+        raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1")
+    sizes = plan_sizes(d, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, n_batches=n_batches,
+                       aux_size=aux_size, cap=cap, n_generic=n_generic, eta=eta)
+    given = len(source)
+    if given < sizes.total:
+        how = ("Theorem 1 at these (α, β, ε, δ)" if sizes.theory else "the sizes you chose")
+        raise InsufficientSampleError(
+            f"BLM20 on {hclass.name} (d={d}) needs {sizes.total:,} examples for {how}: k={sizes.n_batches:,} batches "
+            f"of m={sizes.batch_size:,} for G plus n′={sizes.n_generic:,} for the generic learner; got {given:,}. "
+            "Give more data, or override the sizes (n_batches=, aux_size=, cap=, n_generic=): privacy holds for "
+            "every setting, the accuracy guarantee only at the theory sizes.")
+    rng = as_generator(seed)
+    g_seed = int(rng.integers(0, 2**63 - 1))
+    noise = resolve_backend(backend, rng)
+    budget = PrivacyBudget(epsilon, delta)
+
+    # Stage 1: G on k disjoint batches (seed 001 Theorem 17 step 1).
+    G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
+    m, k = sizes.batch_size, sizes.n_batches
+    runs: list[GRun] = run_batches(G, source, [(i * m, (i + 1) * m) for i in range(k)], g_seed, n_jobs=n_jobs)
+
+    # Stage 2: stable histogram with (ε/2, δ); keep estimates ≥ 3η/4, never Fail (step 2).
+    release = stable_histogram([r.output for r in runs], epsilon / 2.0, delta, backend=noise, budget=budget)
+    released = tuple(sorted(((h, float(c)) for h, c in release.items()), key=lambda hc: (-hc[1], hc[0])))
+    fail_estimate = float(release.estimate(FAIL)) / k
+    keep = 3.0 * sizes.eta / 4.0
+    candidates = tuple(sorted(((h, c / k) for h, c in release.items() if h is not FAIL and c / k >= keep),
+                              key=lambda hc: hc[0]))
+
+    # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; seed 001 Lemma 16).
+    start = k * m
+    if candidates:
+        X, y = source.batch(start, start + sizes.n_generic)
+        y = np.asarray(y, dtype=np.int8)
+        scores = np.array([-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y))
+                           for h, _ in candidates], dtype=float)
+        idx = exponential_mechanism(scores, epsilon / 2.0, sensitivity=1.0, backend=noise, budget=budget)
+        chosen, fallback = candidates[idx][0], False
+    else:
+        chosen, fallback = hclass.soa(), True  # data-independent output when the histogram keeps nothing
+
+    diag = None
+    if diagnostics:
+        counts = Counter(r.output for r in runs)
+        diag = {
+            "fail_rate": counts.get(FAIL, 0) / k,
+            "g_histogram": [(h, c) for h, c in counts.most_common(10)],
+            "distinct_outputs": len(counts),
+            "examples_read_by_g": int(sum(r.examples_read for r in runs)),
+            "depths": dict(sorted(Counter(r.k for r in runs).items())),
+        }
+    used_g = k * m
+    return BLM20Result(
+        epsilon=epsilon, delta=delta, spent=budget.spent, ledger=tuple(budget.ledger), backend=noise.name,
+        sizes=sizes, examples_given=given, examples_g=used_g, examples_generic=sizes.n_generic,
+        examples_unused=given - used_g - sizes.n_generic, released=released, fail_estimate=fail_estimate,
+        candidates=candidates, chosen=chosen, fallback=fallback, wall_time=time.perf_counter() - t0,
+        diagnostics=diag)
+
+
+class BLM20Classifier(LittlestoneClassifier):
+    """(ε, δ)-DP learner of any class of finite Littlestone dimension (seed 001 Theorem 1), scikit-learn style.
+
+    Defaults are Theorem 1's sizes (see ``littlestone bounds blm20``); ``n_batches``, ``aux_size``, ``cap``,
+    ``n_generic``, ``eta`` override them (privacy holds for every setting). ``backend``: 'secure' (OpenDP) or
+    'seeded' (reproducible from ``random_state``). ``diagnostics=True`` adds non-private statistics of G's outputs
+    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples).
+    """
+
+    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
+                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
+                 n_batches: int | None = None, aux_size: int | None = None, cap: int | None = None,
+                 n_generic: int | None = None, eta: float | None = None, backend: Any = "secure",
+                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+        self.hypothesis_class = hypothesis_class
+        self.epsilon = epsilon
+        self.delta = delta
+        self.alpha = alpha
+        self.beta = beta
+        self.ldim = ldim
+        self.n_batches = n_batches
+        self.aux_size = aux_size
+        self.cap = cap
+        self.n_generic = n_generic
+        self.eta = eta
+        self.backend = backend
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.diagnostics = diagnostics
+
+    def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
+        res = blm20_learn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha, beta=self.beta,
+                          d=self.ldim, n_batches=self.n_batches, aux_size=self.aux_size, cap=self.cap,
+                          n_generic=self.n_generic, eta=self.eta, backend=self.backend, seed=rng,
+                          n_jobs=self.n_jobs, diagnostics=self.diagnostics)
+        return res.chosen, res
+
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
+        return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":
+        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
+        Points are validated through the class as they are read unless ``validate=False``."""
+        from .._labels import LabelCoding
+        from ._sklearn import _to_generator
+
+        self.hclass_ = self._resolve_class()
+        src = ValidatedSource(source, self.hclass_) if validate else source
+        self.coding_ = LabelCoding(0, 1)
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = 1
+        self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
+        return self

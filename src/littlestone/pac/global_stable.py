@@ -1,0 +1,98 @@
+"""Algorithm G, the globally-stable learner of Littlestone classes (seed 001 §IV-C2, Theorem 10), and parallel runs.
+
+G(S): n = ⌈d/α⌉, N = 8^{d+1}·n, k uniform in {0,…,d}; draw S' ∼ D̃_k from the batch (in order), then T ∼ D^n
+(the next n examples) and output SOA(S'∘T), or Fail if D̃_k needed more than N examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..bounds.blm20 import aux_size, sample_cap, stability
+from ..classes.base import Hypothesis, HypothesisClass, VersionSpace
+from ..errors import LittlestoneError
+from .sources import ArraySource, Cursor, ExampleSource, SampleCapExceeded
+from .tournament import FAIL, sample_tournament
+
+
+@dataclass(frozen=True)
+class GRun:
+    """One run of G: its output (a hypothesis or FAIL), the drawn depth k and how many examples it read."""
+
+    output: Any
+    k: int
+    examples_read: int
+
+    @property
+    def failed(self) -> bool:
+        return self.output is FAIL
+
+
+class GlobalStableLearner:
+    """Algorithm G of seed 001 Theorem 10 for a class of Littlestone dimension d (defaults: the theorem's n, N).
+
+    ``n`` (auxiliary size) and ``cap`` (N) may be overridden; ``depth`` fixes k instead of drawing it.
+    """
+
+    def __init__(self, hclass: HypothesisClass, alpha: float, *, d: int | None = None, n: int | None = None,
+                 cap: int | None = None):
+        self.hclass = hclass
+        self.d = int(hclass.ldim() if d is None else d)
+        if self.d < 1:
+            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {self.d}; G needs d ≥ 1 "
+                                   "(a class with d = 0 is a single function)")
+        self.alpha = float(alpha)
+        self.n = aux_size(self.d, alpha) if n is None else int(n)
+        self.cap = sample_cap(self.d, self.n) if cap is None else int(cap)
+        if self.n < 1 or self.cap < 0:
+            raise LittlestoneError(f"need n ≥ 1 and cap ≥ 0, got n={self.n}, cap={self.cap}")
+        self.eta = stability(self.d)
+        self._V: VersionSpace = hclass.version_space()
+
+    @property
+    def m(self) -> int:
+        """Sample size m = N + n (seed 001 Theorem 10)."""
+        return self.cap + self.n
+
+    def run(self, source: ExampleSource, start: int, stop: int, seed: SeedLike, *, depth: int | None = None) -> GRun:
+        """G on the batch source[start:stop], read in order (seed 001 §IV-C2, Algorithm G)."""
+        rng = as_generator(seed)
+        k = int(rng.integers(0, self.d + 1)) if depth is None else int(depth)   # step 2: k ∼ U{0..d}
+        cursor = Cursor(source, start, stop, cap=self.cap)
+        try:
+            S = sample_tournament(self.hclass, cursor, k, self.n, rng, V=self._V)  # S ∼ D̃_k (cap N)
+            cursor.cap = None
+            a = cursor.position
+            X, y = cursor.take(self.n)                                            # T ∼ D^n
+        except SampleCapExceeded:
+            return GRun(FAIL, k, cursor.used)
+        return GRun(S.then(X, y, a, a + self.n).state.hypothesis(), k, cursor.used)  # step 3: SOA(S∘T)
+
+    def __call__(self, X: Any, y: Any, seed: SeedLike = None, *, depth: int | None = None) -> GRun:
+        """G on an in-memory sample (validated points, 0/1 labels)."""
+        return self.run(ArraySource(X, y), 0, len(y), seed, depth=depth)
+
+
+def _run_chunk(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
+               seeds: Sequence[np.random.SeedSequence]) -> list[GRun]:
+    return [learner.run(source, a, b, s) for (a, b), s in zip(batches, seeds)]
+
+
+def run_batches(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
+                seed: SeedLike, *, n_jobs: int = 1) -> list[GRun]:
+    """G on each (disjoint) batch with independent seeds spawned from ``seed``: identical results for any n_jobs."""
+    seeds = spawn_seeds(seed, len(batches))
+    if n_jobs == 1 or len(batches) < 2:
+        return _run_chunk(learner, source, batches, seeds)
+    n_workers = len(batches) if n_jobs < 0 else min(n_jobs, len(batches))
+    n_chunks = min(len(batches), 8 * max(1, n_workers))
+    bounds = np.linspace(0, len(batches), n_chunks + 1).astype(int)
+    parts = Parallel(n_jobs=n_jobs)(
+        delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b]) for a, b in zip(bounds[:-1], bounds[1:])
+        if b > a)
+    return [r for part in parts for r in part]

@@ -1,0 +1,235 @@
+"""The tournament distributions D_k and their Monte-Carlo variant D̃_k with the sample cap and Fail (seed 001 §IV-B, §IV-C1).
+
+A sample S ∼ D̃_k is represented by the SOA's state after reading it (the version space of its longest realizable
+prefix plus the Definition 8 patches), so SOA(S∘T) costs one vectorized restriction of T — never a replay of S —
+and by its segments (which batch positions and tournament examples it is made of) for inspection.
+
+Deterministic choice in step 3(iv): x = ``H.disagreement(f0, f1)`` — the smallest patched point (in point order)
+where f0, f1 differ, else the class's first base disagreement (for thresholds: the smallest x in [t_min, t_max)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, _sortable, as_python_point, patch
+from ..errors import LittlestoneError
+from .sources import Cursor
+
+
+class _Fail:
+    """The "Fail" outcome of D̃_k / G: a distinct, hashable singleton, never a hypothesis (pickles to itself)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Fail"
+
+    def __reduce__(self) -> str:
+        return "FAIL"
+
+    def _order_key(self) -> tuple:
+        return ("~Fail", ())
+
+    def __lt__(self, other: Any) -> bool:
+        return _sortable(self._order_key()) < _sortable(other._order_key())
+
+    def __hash__(self) -> int:
+        return hash("littlestone.Fail")
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+
+FAIL = _Fail()
+
+
+@dataclass(frozen=True)
+class SOAState:
+    """The extended SOA (seed 001 Definition 8) after a sample: V = version space of the realizable prefix;
+    once the sample stops being realizable, ``patches`` (point → label, last wins) overwrite SOA_V locally."""
+
+    V: VersionSpace
+    realizable: bool = True
+    patches: tuple[tuple[Any, int], ...] = ()
+
+    def extend(self, X: Any, y: Any) -> "SOAState":
+        """The state after appending (X, y) (validated points, labels 0/1)."""
+        y = np.asarray(y, dtype=np.int8)
+        if len(y) == 0:
+            return self
+        if self.realizable:
+            V2, j = self.V.restrict_sample(X, y)
+            if j == len(y):
+                return SOAState(V2, True, ())
+            return SOAState(V2, False, _merge((), X[j:], y[j:]))
+        return SOAState(self.V, False, _merge(self.patches, X, y))
+
+    def hypothesis(self) -> Hypothesis:
+        """SOA(S) — the predictor after the sample (hashable; equal functions compare equal)."""
+        h = self.V.soa()
+        return h if self.realizable or not self.patches else patch(h, self.patches)
+
+
+def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
+    table = dict(patches)
+    xs = X.tolist() if isinstance(X, np.ndarray) else [as_python_point(x) for x in X]
+    for x, v in zip(xs, y.tolist()):
+        table[x] = v
+    return tuple(table.items())
+
+
+def replay_soa(V: VersionSpace, X: Any, y: Any) -> tuple[Hypothesis, list[int]]:
+    """Reference replay of the extended SOA, one example at a time (seed 001 Def 8): (final predictor, the
+    predictions made). Slow; used by tests and the experiments to check Observation 11 independently."""
+    h: Hypothesis = V.soa()
+    W, realizable, preds = V, True, []
+    for x, lab in zip(X, np.asarray(y).tolist()):
+        x = as_python_point(x)
+        preds.append(int(h(x)))
+        if realizable:
+            W2 = W.restrict(x, int(lab))
+            if not W2.is_empty():
+                W, h = W2, W2.soa()
+                continue
+            realizable = False
+        h = patch(h, [(x, int(lab))])
+    return h, preds
+
+
+@dataclass(frozen=True)
+class TournamentSample:
+    """S ∼ D̃_k: the SOA state after S and its segments (("D", start, stop) batch ranges, ("T", x, y) tournament
+    examples) in sample order."""
+
+    state: SOAState
+    segments: tuple[tuple, ...] = ()
+
+    @property
+    def tournament_examples(self) -> list[tuple[Any, int]]:
+        return [(s[1], s[2]) for s in self.segments if s[0] == "T"]
+
+    @property
+    def length(self) -> int:
+        return sum(1 if s[0] == "T" else s[2] - s[1] for s in self.segments)
+
+    def then(self, X: Any, y: Any, start: int, stop: int) -> "TournamentSample":
+        return TournamentSample(self.state.extend(X, y), self.segments + (("D", start, stop),))
+
+    def then_tournament(self, x: Any, y: int) -> "TournamentSample":
+        return TournamentSample(self.state.extend([x], np.array([y], dtype=np.int8)), self.segments + (("T", x, y),))
+
+
+def empty_sample(V: VersionSpace) -> TournamentSample:
+    """D_0 = D̃_0: the empty sample (seed 001 §IV-B item 1)."""
+    return TournamentSample(SOAState(V), ())
+
+
+def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, rng: np.random.Generator, *,
+                      V: VersionSpace | None = None, max_rounds: int | None = None) -> TournamentSample:
+    """Draw S ∼ D̃_k (seed 001 §IV-C1) reading D-examples from ``cursor`` in order (its cap N ⇒ SampleCapExceeded,
+    i.e. Fail). With an uncapped cursor this is the exact process D_k of §IV-B (``max_rounds`` guards the
+    repeat loop of step 3(iii), which never ends when D_k is undefined)."""
+    if n < 1:
+        raise LittlestoneError(f"the auxiliary sample size n must be ≥ 1, got {n}")
+    if k < 0:
+        raise LittlestoneError(f"the tournament depth k must be ≥ 0, got {k}")
+    V = hclass.version_space() if V is None else V
+    return _draw(hclass, V, cursor, int(k), int(n), rng, max_rounds)
+
+
+def _draw(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, k: int, n: int, rng: np.random.Generator,
+          max_rounds: int | None) -> TournamentSample:
+    if k == 0:
+        return empty_sample(V)
+    if k == 1:
+        return _draw_level1(hclass, V, cursor, n, rng, max_rounds)
+    rounds = 0
+    while True:
+        rounds += 1
+        if max_rounds is not None and rounds > max_rounds:
+            raise _undefined(k, max_rounds)
+        S0 = _draw(hclass, V, cursor, k - 1, n, rng, max_rounds)          # step (i): S0, S1 ∼ D̃_{k−1}
+        S1 = _draw(hclass, V, cursor, k - 1, n, rng, max_rounds)
+        a0 = cursor.position
+        X0, y0 = cursor.take(n)                                          # T0, T1 ∼ D^n
+        a1 = cursor.position
+        X1, y1 = cursor.take(n)
+        S0 = S0.then(X0, y0, a0, a0 + n)
+        S1 = S1.then(X1, y1, a1, a1 + n)
+        f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()           # step (ii)
+        if f0 == f1:                                                     # step (iii)
+            continue
+        out = _contest(hclass, S0, S1, f0, f1, rng)
+        if out is not None:
+            return out
+
+
+def _contest(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample, f0: Hypothesis, f1: Hypothesis,
+             rng: np.random.Generator) -> TournamentSample | None:
+    """Steps (iv)–(v); None when f0, f1 are the same function in different representations (step (iii) again)."""
+    x = hclass.disagreement(f0, f1)                                      # step (iv), fixed rule (module doc)
+    if x is None:
+        return None
+    y = int(rng.integers(0, 2))
+    return (S0 if f0(x) != y else S1).then_tournament(x, y)              # step (v)
+
+
+def _undefined(k: int, max_rounds: int) -> LittlestoneError:
+    return LittlestoneError(f"D_{k}: SOA(S0∘T0) = SOA(S1∘T1) in {max_rounds} rounds in a row — D_{k} is "
+                            f"(numerically) undefined for this distribution (seed 001 §IV-B item 2)")
+
+
+def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator,
+                 max_rounds: int | None) -> TournamentSample:
+    """D̃_1: S0 = S1 = ∅, so round r compares SOA(T0) with SOA(T1). The same process as :func:`_draw`, evaluated
+    for a chunk of rounds at once (peek at the next rounds, draw only up to the first round with f0 ≠ f1)."""
+    chunk, rounds = 4, 0
+    while True:
+        R = min(chunk, cursor.available() // (2 * n))
+        if max_rounds is not None:
+            R = min(R, max_rounds - rounds)
+            if R <= 0:
+                raise _undefined(1, max_rounds)
+        if R <= 0:
+            cursor.take(2 * n)  # not even one more round fits under the cap: Fail
+        X, y = cursor.peek(2 * n * R)
+        keys = _block_keys(V, X, y, n, 2 * R)
+        for r in range(R):
+            k0, k1 = keys[2 * r], keys[2 * r + 1]
+            if k0 == k1:
+                continue
+            a0 = cursor.position + 2 * n * r
+            S0 = empty_sample(V).then(X[2 * n * r: 2 * n * r + n], y[2 * n * r: 2 * n * r + n], a0, a0 + n)
+            S1 = empty_sample(V).then(X[2 * n * r + n: 2 * n * (r + 1)], y[2 * n * r + n: 2 * n * (r + 1)],
+                                      a0 + n, a0 + 2 * n)
+            f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
+            if f0 == f1 or hclass.disagreement(f0, f1) is None:
+                continue
+            cursor.skip(2 * n * (r + 1))
+            return _contest(hclass, S0, S1, f0, f1, rng)
+        cursor.skip(2 * n * R)
+        rounds += R
+        chunk = min(2 * chunk, 1 << 12)
+
+
+def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> list:
+    """For each consecutive block of n examples, a key with: equal keys ⇒ equal SOA(block) (from V).
+    Thresholds: the closed-form version space (lo, hi) per block, vectorized; other classes: the hypothesis."""
+    from ..classes.thresholds import ThresholdsVersionSpace
+
+    if isinstance(V, ThresholdsVersionSpace) and isinstance(X, np.ndarray) and X.dtype.kind in "iu" \
+            and V.hi < np.iinfo(np.int64).max:
+        Xb = X.astype(np.int64, copy=False).reshape(blocks, n)
+        yb = np.asarray(y).reshape(blocks, n)
+        big = np.iinfo(np.int64).max
+        hi = np.minimum(np.where(yb == 1, Xb, big).min(axis=1), V.hi)
+        lo = np.maximum(np.where(yb == 0, Xb + 1, -1).max(axis=1), V.lo)
+        keys: list = list(zip(lo.tolist(), hi.tolist()))
+        for i in np.flatnonzero(lo > hi).tolist():  # non-realizable block: the patched SOA itself
+            keys[i] = SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
+        return keys
+    return [SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis() for i in range(blocks)]
