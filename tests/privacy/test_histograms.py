@@ -158,3 +158,20 @@ def test_bounded_histogram_noise_law_seeded():
         return np.where(z < 0, tail, 1 - tail)
 
     assert stats.kstest(noise, cdf).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("discrete", [False, True])
+def test_add_remove_variant(discrete):
+    eps, delta = 0.7, 1e-4
+    tau = stable_histogram_threshold(eps, delta, "add_remove")
+    assert tau == pytest.approx(1 + math.log(1 / (2 * delta)) / eps)
+    d = stable_histogram_delta(eps, tau, discrete=discrete, neighbours="add_remove")
+    if discrete:
+        assert d == pytest.approx(discrete_tail(math.floor(tau - 1) + 1, 1 / eps), rel=1e-9)
+    else:
+        assert d == pytest.approx(delta)
+    rel = stable_histogram(["a"] * 60, eps, delta, backend=SeededBackend(0), discrete=discrete, neighbours="add_remove")
+    assert rel.noise_scale == pytest.approx(1 / eps) and rel.meta["neighbours"] == "add_remove"
+    assert rel.spent == (eps, d)
+    with pytest.raises(PrivacyParameterError, match="neighbours"):
+        stable_histogram(["a"], eps, delta, backend=SeededBackend(0), neighbours="swap")

@@ -101,3 +101,36 @@ def test_above_threshold_accuracy_many_queries_opendp():
             if above:
                 break
     assert bad / runs <= beta
+
+
+@pytest.mark.parametrize("discrete", [False, True])
+def test_bounded_histogram_privacy_inequality_at_the_truncation_boundary(discrete):
+    # D = {a×10, b×10}, D' = {a×11, b×9} (one b replaced by a): events at the edges of the noise support, where the
+    # truncation δ lives, must satisfy P ≤ e^ε P' + δ both ways
+    from littlestone.privacy import bounded_histogram, truncation_bound
+
+    be = SeededBackend(31)
+    eps, delta = 1.0, 0.3
+    big_a, spent = truncation_bound(eps, delta, discrete=discrete)
+    D, Dp = ["a"] * 10 + ["b"] * 10, ["a"] * 11 + ["b"] * 9
+    runs = 20_000
+
+    def feats(data):
+        rows = []
+        for _ in range(runs):
+            rel = bounded_histogram(data, eps, delta, backend=be, discrete=discrete)
+            rows.append((rel.estimate("a"), rel.estimate("b")))
+        return np.array(rows)
+
+    f, fp = feats(D), feats(Dp)
+    events = [
+        lambda r: r[:, 0] > 10 + big_a,  # impossible from D, probability δ' from D'
+        lambda r: r[:, 1] < 10 - big_a,  # impossible from D, probability δ' from D'
+        lambda r: (r[:, 0] > 10 + big_a) | (r[:, 1] < 10 - big_a),
+        lambda r: r[:, 0] > 11,
+    ]
+    for ev in events:
+        k, kp = int(ev(f).sum()), int(ev(fp).sum())
+        assert lower(k, runs) <= math.exp(eps) * upper(kp, runs) + spent
+        assert lower(kp, runs) <= math.exp(eps) * upper(k, runs) + spent
+    assert int(events[2](fp).sum()) > 0 and int(events[2](f).sum()) == 0  # the δ is really used, and only there

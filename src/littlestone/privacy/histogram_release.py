@@ -42,6 +42,11 @@ class HistogramRelease(Mapping):
     def __len__(self) -> int:
         return len(self.counts)
 
+    @property
+    def spent(self) -> tuple[float, float]:
+        """(ε, δ) this release spent."""
+        return (self.epsilon, self.delta)
+
     def estimate(self, item: Hashable) -> float:
         """Noisy count of ``item``, 0 if it was not released."""
         return self.counts.get(item, 0.0)

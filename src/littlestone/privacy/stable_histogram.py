@@ -23,14 +23,36 @@ from .histogram_release import HistogramRelease, count_items
 from .params import check_delta, check_epsilon, check_probability
 
 
-def stable_histogram_threshold(epsilon: float, delta: float) -> float:
-    """τ = 1 + (2/ε)·ln(2/δ) (spec §3)."""
-    return 1.0 + (2.0 / check_epsilon(epsilon)) * math.log(2.0 / check_delta(delta, positive=True))
+_NEIGHBOURS = ("replace", "add_remove")
 
 
-def count_one_release_probability(epsilon: float, threshold: float, *, discrete: bool) -> float:
-    """δ₁ = P[an item of true count 1 is released] = P[1 + Z > τ] for Z ~ (discrete) Laplace(2/ε)."""
-    b = 2.0 / check_epsilon(epsilon)
+def _check_neighbours(neighbours: str) -> str:
+    if neighbours not in _NEIGHBOURS:
+        from ..errors import PrivacyParameterError
+
+        raise PrivacyParameterError(f"neighbours must be 'replace' or 'add_remove', got {neighbours!r}")
+    return neighbours
+
+
+def noise_scale(epsilon: float, neighbours: str = "replace") -> float:
+    """2/ε for replace-one (two counts move), 1/ε for add/remove-one (one count moves)."""
+    return (2.0 if _check_neighbours(neighbours) == "replace" else 1.0) / check_epsilon(epsilon)
+
+
+def stable_histogram_threshold(epsilon: float, delta: float, neighbours: str = "replace") -> float:
+    """τ = 1 + (2/ε)·ln(2/δ) for replace-one; τ = 1 + ln(1/(2δ))/ε for add/remove-one (spec §3)."""
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta, positive=True)
+    if _check_neighbours(neighbours) == "replace":
+        return 1.0 + (2.0 / eps) * math.log(2.0 / dlt)
+    return 1.0 + math.log(1.0 / (2.0 * dlt)) / eps
+
+
+def count_one_release_probability(
+    epsilon: float, threshold: float, *, discrete: bool, neighbours: str = "replace"
+) -> float:
+    """δ₁ = P[an item of true count 1 is released] = P[1 + Z > τ], Z ~ (discrete) Laplace of :func:`noise_scale`."""
+    b = noise_scale(epsilon, neighbours)
     gap = threshold - 1.0
     if not discrete:
         return 0.5 * math.exp(-gap / b) if gap >= 0 else 1.0 - 0.5 * math.exp(gap / b)
@@ -41,17 +63,20 @@ def count_one_release_probability(epsilon: float, threshold: float, *, discrete:
     return 1.0 - t ** (1 - m) / (1.0 + t)  # P[Z ≥ m] = 1 - P[Z ≤ m-1] = 1 - P[Z ≥ 1-m] by symmetry
 
 
-def stable_histogram_delta(epsilon: float, threshold: float, *, discrete: bool) -> float:
-    """Exact δ of the stable histogram with threshold τ under replace-one neighbours.
+def stable_histogram_delta(epsilon: float, threshold: float, *, discrete: bool, neighbours: str = "replace") -> float:
+    """Exact δ of the stable histogram with threshold τ.
 
-    Neighbours differ in at most two counts by 1. If both changed items are present in both datasets the release is
-    a post-processed Laplace mechanism of L1 sensitivity 2: (ε, 0). Otherwise the item x present only in D (count 1)
-    is released w.p. δ₁ and never from D'. If the other changed item is shared (one count moves by 1, privacy loss
-    ≤ ε/2): P_D[O] ≤ e^{ε/2}P_{D'}[O] + δ₁, and P_{D'}[O] ≤ e^{ε/2}/(1-δ₁)·P_D[O], which is ≤ e^ε·P_D[O] when
-    δ₁ ≤ 1 - e^{-ε/2}, else ≤ e^{ε/2}P_D[O] + e^{ε/2}δ₁. If both changed items are unique, the shared counts agree and
-    the loss is δ₁ in each direction. Hence δ = δ₁ when δ₁ ≤ 1 - e^{-ε/2}, and δ = e^{ε/2}·δ₁ otherwise."""
+    Replace-one: neighbours differ in at most two counts by 1. If both changed items are present in both datasets
+    the release is a post-processed Laplace mechanism of L1 sensitivity 2: (ε, 0). Otherwise the item x present only
+    in D (count 1) is released w.p. δ₁ and never from D'. If the other changed item is shared (one count moves by 1,
+    privacy loss ≤ ε/2): P_D[O] ≤ e^{ε/2}P_{D'}[O] + δ₁, and P_{D'}[O] ≤ e^{ε/2}/(1-δ₁)·P_D[O], which is ≤ e^ε·P_D[O]
+    when δ₁ ≤ 1 - e^{-ε/2}, else ≤ e^{ε/2}P_D[O] + e^{ε/2}δ₁. If both changed items are unique, the shared counts
+    agree and the loss is δ₁ in each direction. Hence δ = δ₁ when δ₁ ≤ 1 - e^{-ε/2}, and δ = e^{ε/2}·δ₁ otherwise.
+    Add/remove-one: either the one changed count is shared ((ε, 0)) or x is unique and the rest agree: δ = δ₁."""
     eps = check_epsilon(epsilon)
-    d1 = count_one_release_probability(eps, threshold, discrete=discrete)
+    d1 = count_one_release_probability(eps, threshold, discrete=discrete, neighbours=neighbours)
+    if neighbours == "add_remove":
+        return d1
     return d1 if d1 <= -math.expm1(-eps / 2.0) else min(1.0, math.exp(eps / 2.0) * d1)
 
 
@@ -63,9 +88,11 @@ def stable_histogram(
     backend: Backend,
     budget: PrivacyBudget | None = None,
     discrete: bool | None = None,
+    neighbours: str = "replace",
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram of ``items`` (replace-one neighbours): Lap(2/ε) on every nonzero count, release the items
-    with noisy count > τ = 1 + (2/ε)ln(2/δ) (seed 000 Lemma 15; spec §3).
+    with noisy count > τ = 1 + (2/ε)ln(2/δ) (seed 000 Lemma 15; spec §3). ``neighbours="add_remove"`` gives the
+    add/remove-one variant (Lap(1/ε), τ = 1 + ln(1/(2δ))/ε).
 
     ``discrete`` (default: True on a floating-point-safe backend) uses discrete Laplace on the integer counts.
     The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged."""
@@ -73,11 +100,11 @@ def stable_histogram(
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
     use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
-    threshold = stable_histogram_threshold(eps, req_delta)
-    spent_delta = stable_histogram_delta(eps, threshold, discrete=use_discrete)
+    threshold = stable_histogram_threshold(eps, req_delta, neighbours)
+    spent_delta = stable_histogram_delta(eps, threshold, discrete=use_discrete, neighbours=neighbours)
     keys, counts, n = count_items(items)
     charge_if(budget, eps, spent_delta, "stable histogram")
-    scale = 2.0 / eps
+    scale = noise_scale(eps, neighbours)
     if use_discrete:
         noisy = backend.add_discrete_laplace(counts, scale)
     else:
@@ -94,17 +121,19 @@ def stable_histogram(
         requested_delta=req_delta,
         noise="discrete_laplace" if use_discrete else "laplace",
         backend=backend.name,
+        meta={"neighbours": neighbours},
     )
 
 
 def stable_histogram_accuracy(
-    epsilon: float, delta: float, n: int, beta: float, *, discrete: bool = False
+    epsilon: float, delta: float, n: int, beta: float, *, discrete: bool = False, neighbours: str = "replace"
 ) -> dict[str, float]:
-    """With probability ≥ 1-β (spec §3): every released noisy count is within a = (2/ε)ln(c·n/β) of the truth, every
-    item with count ≥ τ + a is released, every released item has count ≥ τ - a; c = 1 for continuous Laplace
-    (P[|Z| > a] = e^{-aε/2}), c = 2/(1+e^{-ε/2}) for discrete Laplace (P[|Z| > a] ≤ 2t^a/(1+t))."""
-    eps = check_epsilon(epsilon)
-    c = 2.0 / (1.0 + math.exp(-eps / 2.0)) if discrete else 1.0
-    a = (2.0 / eps) * math.log(c * max(n, 1) / check_probability(beta))
-    tau = stable_histogram_threshold(epsilon, delta)
+    """With probability ≥ 1-β (spec §3): every released noisy count is within a = b·ln(c·n/β) of the truth (b the
+    noise scale, 2/ε for replace-one), every item with count ≥ τ + a is released, every released item has count
+    ≥ τ - a; c = 1 for continuous Laplace (P[|Z| > a] = e^{-a/b}), c = 2/(1+e^{-1/b}) for discrete Laplace
+    (P[|Z| > a] ≤ 2t^a/(1+t), t = e^{-1/b})."""
+    b = noise_scale(epsilon, neighbours)
+    c = 2.0 / (1.0 + math.exp(-1.0 / b)) if discrete else 1.0
+    a = b * math.log(c * max(n, 1) / check_probability(beta))
+    tau = stable_histogram_threshold(epsilon, delta, neighbours)
     return {"noise_bound": a, "always_released_from": tau + a, "never_released_below": tau - a, "threshold": tau}
