@@ -17,8 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from littlestone import FiniteClass, Thresholds
-from littlestone.classes import Threshold
-from littlestone.online import SOA, Halving, IIDRealizable, TreeAdversary, play
+from littlestone.online import SOA, Halving, TreeAdversary, play
 
 HERE = Path(__file__).resolve().parent
 

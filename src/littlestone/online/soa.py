@@ -6,8 +6,6 @@ where V is the version space of the examples seen so far. On realizable sequence
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace, patch
 from ..errors import NotRealizableError
 from .base import OnlineLearner, as_version_space
