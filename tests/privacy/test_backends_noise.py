@@ -63,3 +63,15 @@ def test_opendp_noisy_max_privacy_map_matches_our_accounting():
     eps, sens = 0.7, 3.0
     meas = _noisy_max(2 * sens / eps, "exponential")
     assert meas.map(sens) == pytest.approx(eps)
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_shapes_and_scalar_types(make):
+    be = make()
+    assert np.shape(be.laplace(1.0, 0)) == (0,)
+    for sampler in (be.laplace, be.discrete_laplace, be.gumbel):
+        assert np.shape(sampler(1.0, (2, 3))) == (2, 3)
+    assert np.shape(be.uniform((3, 1))) == (3, 1)
+    assert isinstance(be.discrete_laplace(1.0), int)
+    assert isinstance(be.laplace(1.0), float) and isinstance(be.gumbel(1.0), float)
+    assert isinstance(be.uniform(), float)

@@ -2,7 +2,20 @@
 
 Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = OpenDP, floating-point safe; ``SeededBackend(seed)``
 = NumPy, reproducible, not floating-point safe), validates ε > 0 and 0 ≤ δ < 1, and charges an optional
-``PrivacyBudget`` before it reads the data.
+``PrivacyBudget`` before it releases anything. Neighbouring datasets: replace-one unless a docstring says otherwise.
+
+Where things are (one idea per module):
+  backends.py          SecureBackend / SeededBackend / make_backend (which OpenDP call each sampler maps to)
+  params.py, budget.py check_epsilon / check_delta, PrivacyBudget with its ledger
+  composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20)
+  laplace.py           Laplace mechanism
+  exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
+  stable_histogram.py  stable histogram, exact δ per backend (seed 000 Lemma 15, spec §3)
+  bounded_histogram.py histogram with a deterministic error bound (seed 004 Thm 2.6, spec §4)
+  above_threshold.py   AboveThreshold with restart, SparseVector (seed 004 Thm 2.5, spec §5)
+  sparse_selection.py  sparse selection with BOTTOM (GKM20 / seed 002 Prop 5.6, spec §2)
+  tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (seed 004 Fact E.6)
+  subsampling.py       subsample, amplified_epsilon (seed 000 §1.1 "secrecy of the sample")
 """
 
 from .above_threshold import AboveThreshold, SparseVector, above_threshold_accuracy
