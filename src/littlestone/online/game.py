@@ -44,6 +44,13 @@ class GameResult:
         """0-based indices of the rounds with a mistake."""
         return np.flatnonzero(self.predictions != self.labels)
 
+    def as_rows(self) -> list[dict[str, Any]]:
+        """One dict per round (t, x, prediction, label, mistake, cumulative_mistakes), e.g. for a CSV table."""
+        return [{"t": t, "x": x, "prediction": int(p), "label": int(y), "mistake": int(p != y),
+                 "cumulative_mistakes": int(c)}
+                for t, (x, p, y, c) in enumerate(zip(self.points, self.predictions, self.labels,
+                                                     self.cumulative_mistakes))]
+
     def __repr__(self) -> str:
         return f"GameResult(T={self.T}, mistakes={self.mistakes})"
 
@@ -55,6 +62,12 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     labels are passed to it in its own coding once fixed (``label_coding``), else in the adversary's (a
     :class:`FixedSequence` given ±1 labels passes ±1), else 0/1. ``seed`` drives the
     adversary's randomness (adversaries with their own seed ignore it). T defaults to the adversary's length.
+
+    >>> from littlestone import Thresholds
+    >>> from littlestone.online import SOA, TreeAdversary
+    >>> H = Thresholds(1000)
+    >>> play(SOA(H), TreeAdversary(H), 20).mistakes  # exactly Ldim(H) = ⌊log2 1001⌋
+    9
     """
     if not isinstance(adversary, Adversary):
         raise TypeError(f"adversary must be an Adversary (FixedSequence, IIDRealizable, TreeAdversary, "
