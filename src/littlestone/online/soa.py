@@ -1,7 +1,8 @@
 """The Standard Optimal Algorithm (SOA) of Littlestone, online, with the extension to non-realizable sequences.
 
-Prediction rule (seed 003 §4; seed 002 Def 4.2; spec §1.2): predict 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)), ties → 0,
-where V is the version space of the examples seen so far. On realizable sequences it errs at most Ldim(H) times.
+Prediction rule (seed 000 §3.2 steps (i)–(v); seed 003 §4 Def 6; seed 002 Def 4.2; spec §1.2): predict 1 iff
+Ldim(V|(x,1)) > Ldim(V|(x,0)), ties → 0, where V is the version space of all examples seen so far (updated every
+round). On realizable sequences it errs at most Ldim(H) times (seed 003 §4 Lemma 1).
 """
 
 from __future__ import annotations
