@@ -179,3 +179,35 @@ def test_binary_mechanism_prefix_equals_sum_of_decomposition_nodes():
     for t in [1, 2, 3, 37, 64, 99, 100]:
         assert bm.prefix_sum(t) == pytest.approx(bm.range_sum(1, t), abs=1e-9)
     assert len(dyadic_decomposition(1, 100)) == bin(100).count("1")
+
+
+def test_running_sum_above_threshold_seed004_theorem_2_5():
+    # b_t ∈ [0,1]; the crossing time is within the accuracy band of the true crossing w.p. ≥ 1-β
+    from littlestone.privacy import RunningSumAboveThreshold
+
+    eps, beta, T, tau = 1.0, 0.1, 500, 150.0
+    be = SeededBackend(13)
+    bs = np.random.default_rng(0).random(T)
+    sums = np.cumsum(bs)
+    bad = 0
+    for _ in range(200):
+        rs = RunningSumAboveThreshold(tau, eps, backend=be)
+        alpha = rs.accuracy(T, beta)
+        for t in range(T):
+            if rs.add(bs[t]):
+                bad += sums[t] < tau - alpha
+                break
+        else:
+            bad += sums[-1] > tau + alpha
+    assert bad / 200 <= beta
+    with pytest.raises(DomainError, match="outside"):
+        RunningSumAboveThreshold(1.0, 1.0, backend=be).add(1.5)
+    rs = RunningSumAboveThreshold(0.0, 1.0, backend=be)
+    while not rs.add(1.0):
+        pass
+    total = rs.total
+    with pytest.raises(BudgetExceededError):
+        rs.add(1.0)
+    assert rs.total == total
+    rs.restart()
+    assert rs.spent == (2.0, 0.0)

@@ -18,7 +18,7 @@ Where things are (one idea per module):
   subsampling.py       subsample, amplified_epsilon (seed 000 §1.1 "secrecy of the sample")
 """
 
-from .above_threshold import AboveThreshold, SparseVector, above_threshold_accuracy
+from .above_threshold import AboveThreshold, RunningSumAboveThreshold, SparseVector, above_threshold_accuracy
 from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
 from .bounded_histogram import bounded_histogram, bounded_histogram_error_bound, truncation_bound
 from .budget import Charge, PrivacyBudget
@@ -48,6 +48,7 @@ __all__ = [
     "BOTTOM",
     "BinaryMechanism",
     "DataDependentParameterWarning",
+    "RunningSumAboveThreshold",
     "SparseVector",
     "above_threshold_accuracy",
     "advanced_composition",

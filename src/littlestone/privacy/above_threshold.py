@@ -88,6 +88,51 @@ class AboveThreshold:
         return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
 
 
+class RunningSumAboveThreshold:
+    """Seed 004 Theorem 2.5's interface: receives b_t ∈ [0, Δ] (adaptively chosen) and answers whether the running
+    sum b_1 + … + b_t has crossed τ — AboveThreshold on the queries Σ_{i≤t} b_i, each of sensitivity Δ under
+    changing one b_i. ε-DP; charges (ε, 0) per run; after a ⊤, :meth:`restart` keeps the sum and starts a new run."""
+
+    def __init__(
+        self,
+        threshold: float,
+        epsilon: float,
+        *,
+        sensitivity: float = 1.0,
+        backend: Backend,
+        budget: PrivacyBudget | None = None,
+    ):
+        self._inner = AboveThreshold(threshold, epsilon, sensitivity=sensitivity, backend=backend, budget=budget)
+        self.total = 0.0
+        self.t = 0
+
+    def add(self, b: float) -> bool:
+        """Feed b_t; ⊤ (True) when the noisy running sum crosses the noisy threshold."""
+        v = _as_float(b, "stream value")
+        if not 0.0 <= v <= self._inner.sensitivity:
+            raise DomainError(f"stream value {b!r} outside [0, {self._inner.sensitivity:g}] (the sensitivity)")
+        if self._inner.halted:
+            self._inner.test(0.0)  # raises the halted error without touching the sum
+        self.total += v
+        self.t += 1
+        return self._inner.test(self.total)
+
+    def restart(self) -> None:
+        self._inner.restart()
+
+    @property
+    def halted(self) -> bool:
+        return self._inner.halted
+
+    @property
+    def spent(self) -> tuple[float, float]:
+        return self._inner.spent
+
+    def accuracy(self, T: int, beta: float) -> float:
+        """8Δ(ln T + ln(2/β))/ε over T rounds (seed 004 Thm 2.5)."""
+        return self._inner.accuracy(T, beta)
+
+
 def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:
     """8Δ(ln k + ln(2/β))/ε (Dwork–Roth Thm 3.24)."""
     if int(k) < 1:
