@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import online_oracle as oracle
 from littlestone import FiniteClass, Thresholds
 from littlestone.classes import Threshold
-from littlestone.errors import NotRealizableError
-from littlestone.online import SOA, FixedSequence, IIDRealizable, TreeAdversary, extended_soa, play, soa_classifier
+from littlestone.errors import LittlestoneError, NotRealizableError
+from littlestone.online import (SOA, FixedSequence, Halving, IIDRealizable, TreeAdversary, extended_soa, play,
+                                soa_classifier)
 
 
 def random_class(seed: int, m: int, n: int) -> FiniteClass:
@@ -249,3 +250,50 @@ def test_soa_and_halving_bounds_on_larger_random_classes():
             target = F.hypothesis(int(rng.integers(F.n_hypotheses)))
             res = play(SOA(F), IIDRealizable(F, target, range(20)), 300, seed=rng)
             assert res.mistakes <= d
+
+
+@pytest.mark.parametrize("H", [Thresholds(2**60), Thresholds(1000), random_class(5, 64, 10)], ids=repr)
+def test_tree_adversary_walks_the_ldim_witness_tree(H):
+    dims = pytest.importorskip("littlestone.dimensions")
+    d, tree = dims.ldim(H, witness=True)
+
+    class AlwaysOne:
+        def predict_one(self, x):
+            return 1
+
+        def learn_one(self, x, y):
+            return self
+
+    for learner in (SOA(H), Halving(H) if H.version_space().size() < 2**20 else SOA(H, extended=True), AlwaysOne()):
+        res = play(learner, TreeAdversary(H, tree=tree), d + 5)
+        assert res.mistake_rounds[:d].tolist() == list(range(d))
+        if not isinstance(learner, AlwaysOne):
+            assert res.mistakes == d
+
+
+def test_tree_adversary_rejects_a_tree_that_is_not_shattered():
+    dims = pytest.importorskip("littlestone.dimensions")
+    H = Thresholds(10)
+    # x=5 then x=3: the path (5, 1), (3, 0) is realizable, but (5, 0), (3, 1) is not (h(3)=1 ⇒ h(5)=1)
+    leaf = dims.MistakeTree.leaf()
+    bad = dims.MistakeTree.node(5, dims.MistakeTree.node(3, leaf, leaf), dims.MistakeTree.node(3, leaf, leaf))
+    with pytest.raises(NotRealizableError, match="not shattered"):
+        play(AlwaysZeroThenOne(), TreeAdversary(H, tree=bad), 2)
+    with pytest.raises(LittlestoneError, match="not both"):
+        TreeAdversary(H, tree=bad, greedy=True)
+    with pytest.raises(TypeError):
+        TreeAdversary(H, tree=[5, 3])
+
+
+class AlwaysZeroThenOne:
+    """Predicts 1 then 0: the adversary answers 0 then 1, the unrealizable path of the test above."""
+
+    def __init__(self):
+        self.t = 0
+
+    def predict_one(self, x):
+        return 1 if self.t == 0 else 0
+
+    def learn_one(self, x, y):
+        self.t += 1
+        return self

@@ -130,29 +130,43 @@ class TreeAdversary(Adversary):
     Afterwards it replays the points asked so far with their labels, so the sequence stays realizable (by every
     h ∈ V) and a learner consistent with its past examples (SOA, Halving) errs exactly Ldim(H) times.
     ``greedy=True`` instead keeps forcing mistakes while Ldim(V) ≥ 1 (a suboptimal learner may then err more).
+    ``tree=`` walks a given mistake tree instead of split points (e.g. the witness of
+    ``littlestone.dimensions.ldim(H, witness=True)``); a path that leaves H raises :class:`NotRealizableError`.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, greedy: bool = False):
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, greedy: bool = False,
+                 tree: Any = None):
         self.initial_version_space = as_version_space(hypothesis_class)
         if self.initial_version_space.is_empty():
             raise EmptyDataError("TreeAdversary needs a nonempty class")
         self.hypothesis_class = self.initial_version_space.hclass
         self.greedy = bool(greedy)
-        self.depth = self.initial_version_space.ldim()
+        if tree is not None:
+            if greedy:
+                raise LittlestoneError("TreeAdversary: give either tree= or greedy=True, not both")
+            if not all(hasattr(tree, a) for a in ("point", "is_leaf", "child")):
+                raise TypeError(f"tree must be a mistake tree (point, is_leaf, child(y)), not {type(tree).__name__}")
+        self.tree = tree
+        self.depth = self.initial_version_space.ldim() if tree is None else None
         self.start(np.random.default_rng(0))
 
     def start(self, rng: np.random.Generator) -> None:
         self.version_space = self.initial_version_space
         self.forced = 0
         self.history: list[tuple[Point, int]] = []
+        self._node = self.tree
 
     def _forcing(self) -> bool:
+        if self._node is not None:
+            return not self._node.is_leaf
         if self.greedy:
             return self.version_space.ldim() >= 1
-        return self.forced < self.depth
+        return self.depth is not None and self.forced < self.depth
 
     def propose(self, t: int) -> Point:
         if self._forcing():
+            if self._node is not None:
+                return self.hypothesis_class.validate_point(self._node.point)
             x = self.version_space.split_point()
             if x is None:  # only possible if Ldim dropped below the remaining depth, which split points rule out
                 raise LittlestoneError("no split point although the tree is not exhausted (inconsistent class)")
@@ -164,7 +178,14 @@ class TreeAdversary(Adversary):
     def reveal(self, t: int, x: Point, prediction: int) -> int:
         if self._forcing():
             y = 1 - int(prediction)
-            self.version_space = self.version_space.restrict(x, y)
+            W = self.version_space.restrict(x, y)
+            if W.is_empty():
+                path = self.history + [(x, y)]
+                raise NotRealizableError(f"the mistake tree is not shattered by {self.hypothesis_class.name}: no "
+                                         f"hypothesis is consistent with the path {path!r}")
+            self.version_space = W
+            if self._node is not None:
+                self._node = self._node.child(y)
             self.forced += 1
             self.history.append((x, y))
             return y
