@@ -68,6 +68,8 @@ def test_iid_realizable_seeds_and_distribution():
     d = play(SOA(H), own, 200, seed=1)
     assert set(d.points) == {500, 999} and d.points == play(SOA(H), own, 200, seed=2).points
     assert all(y == target(x) for x, y in d.examples) and d.mistakes <= 1
+    dist = IIDRealizable(H, target, {1: 0.0, 500: 1.0, 999: 3.0}, seed=9)
+    assert play(SOA(H), dist, 200).points == d.points
 
 
 def test_iid_realizable_bad_input():
@@ -80,6 +82,8 @@ def test_iid_realizable_bad_input():
         IIDRealizable(H, Threshold(5), [])
     with pytest.raises(LittlestoneError, match="probs"):
         IIDRealizable(H, Threshold(5), [1, 2], probs=[1.0, -1.0])
+    with pytest.raises(LittlestoneError, match="probs"):
+        IIDRealizable(H, Threshold(5), {1: 0.5, 2: 0.5}, probs=[1.0, 1.0])
     with pytest.raises(DomainError):
         play(SOA(H), IIDRealizable(H, Threshold(5), lambda r: 11), 1)
 

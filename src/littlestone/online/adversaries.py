@@ -8,7 +8,7 @@ then the adversary reveals y_t (:meth:`Adversary.reveal`) knowing the prediction
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -69,8 +69,8 @@ class FixedSequence(Adversary):
 class IIDRealizable(Adversary):
     """Oblivious: x_t drawn i.i.d., y_t = target(x_t) for a target hypothesis of H (realizable by construction).
 
-    ``points`` is either a callable ``rng -> point`` or a finite support (a sequence of points, with optional
-    ``probs``; uniform by default). ``seed`` fixes the draws; without it the game's generator is used.
+    ``points`` is either a callable ``rng -> point``, a finite distribution ``{point: probability}``, or a finite
+    support (a sequence of points, with optional ``probs``; uniform by default). ``seed`` fixes the draws; without it the game's generator is used.
     """
 
     def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, target: Hypothesis,
@@ -87,6 +87,10 @@ class IIDRealizable(Adversary):
         self._sampler: Callable[[np.random.Generator], Any] | None = None
         self._support: list[Point] | None = None
         self._probs: np.ndarray | None = None
+        if isinstance(points, Mapping):
+            if probs is not None:
+                raise LittlestoneError("give probabilities either in the {point: probability} mapping or in probs")
+            points, probs = list(points.keys()), list(points.values())
         if callable(points):
             if probs is not None:
                 raise LittlestoneError("probs is only meaningful with a finite support of points, not a sampler")
