@@ -156,6 +156,9 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
             raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
+    if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
+        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
+                                    f"not {backend!r}")
     d = int(hclass.ldim() if d is None else d)
     if d < 1:
         raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1")
