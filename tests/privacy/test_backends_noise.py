@@ -22,7 +22,7 @@ def test_laplace_scale(make):
     be, b = make(), 2.5
     z = np.asarray(be.laplace(b, 4000))
     assert z.shape == (4000,)
-    assert stats.kstest(z, stats.laplace(scale=b).cdf).pvalue > 1e-3
+    assert stats.kstest(z, stats.laplace(scale=b).cdf).pvalue > 1e-4
     assert np.var(z) == pytest.approx(2 * b * b, rel=0.15)
     assert isinstance(be.laplace(b), float)
 
@@ -43,7 +43,7 @@ def test_discrete_laplace_pmf(make):
     observed = np.array([(z == k).sum() for k in support] + [(np.abs(z) > 6).sum()])
     p = discrete_laplace_pmf(support, b)
     expected = 6000 * np.append(p, 1 - p.sum())
-    assert stats.chisquare(observed, expected).pvalue > 1e-3
+    assert stats.chisquare(observed, expected).pvalue > 1e-4
     added = be.add_discrete_laplace(np.array([5, 7]), b)
     assert added.dtype == np.int64
 
@@ -52,10 +52,10 @@ def test_discrete_laplace_pmf(make):
 def test_gumbel_and_uniform(make):
     be = make()
     g = np.asarray(be.gumbel(1.7, 3000))
-    assert stats.kstest(g, stats.gumbel_r(scale=1.7).cdf).pvalue > 1e-3
+    assert stats.kstest(g, stats.gumbel_r(scale=1.7).cdf).pvalue > 1e-4
     u = np.asarray(be.uniform(3000))
     assert u.min() >= 0 and u.max() < 1
-    assert stats.kstest(u, "uniform").pvalue > 1e-3
+    assert stats.kstest(u, "uniform").pvalue > 1e-4
 
 
 def test_opendp_noisy_max_privacy_map_matches_our_accounting():

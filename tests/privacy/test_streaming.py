@@ -86,7 +86,7 @@ def test_above_threshold_sensitivity_scales_noise():
         return np.array(out)
 
     a, b = stop_positions(1.0), stop_positions(5.0)
-    assert stats.ks_2samp(a, b).pvalue > 1e-3  # in units of Δ the behaviour is identical
+    assert stats.ks_2samp(a, b).pvalue > 1e-4  # in units of Δ the behaviour is identical
 
 
 def test_sparse_vector_c_positives():
@@ -146,13 +146,13 @@ def test_binary_mechanism_noise_level_and_error_bound(make):
     be = make()
     T, eps, beta = 64, 1.0, 0.1
     errors_t64, worst = [], []
-    for _ in range(60):
+    for _ in range(300):
         bm = BinaryMechanism(T, eps, backend=be)
         errs = [bm.step(1.0) - (t + 1) for t in range(T)]
-        errors_t64.append(errs[-1])  # t = 64 is one dyadic node: Lap(L/ε)
+        errors_t64.append(errs[-1])  # t = 64 is one dyadic node: exactly Lap(L/ε)
         worst.append(max(abs(e) for e in errs))
     b = tree_levels(T) / eps
-    assert np.var(errors_t64) == pytest.approx(2 * b * b, rel=0.5)
+    assert stats.kstest(errors_t64, stats.laplace(scale=b).cdf).pvalue > 1e-4
     assert np.mean(np.array(worst) > bm.error_bound(beta, queries=T)) <= beta
     assert bm.spent == (eps, 0.0)
 
