@@ -175,3 +175,39 @@ def test_add_remove_variant(discrete):
     assert rel.spent == (eps, d)
     with pytest.raises(PrivacyParameterError, match="neighbours"):
         stable_histogram(["a"], eps, delta, backend=SeededBackend(0), neighbours="swap")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 12), min_size=1, max_size=300),
+    st.floats(0.05, 5.0),
+    st.floats(1e-9, 0.9),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_histogram_invariants(items, eps, delta, discrete, seed):
+    true = {x: items.count(x) for x in set(items)}
+    for neighbours in ("replace", "add_remove"):
+        rel = stable_histogram(items, eps, delta, backend=SeededBackend(seed), discrete=discrete, neighbours=neighbours)
+        assert set(rel) <= set(true)
+        assert 0 < rel.delta <= delta * (1 + 1e-9)
+        assert all(v > rel.threshold for v in rel.values())
+    bounded = bounded_histogram(items, eps, delta, backend=SeededBackend(seed), discrete=discrete)
+    assert 0 < bounded.delta <= delta * (1 + 1e-9)
+    assert all(abs(bounded.estimate(x) - c) <= bounded.error_bound for x, c in true.items())
+    assert all(true[x] >= 2 for x in bounded)
+
+
+def test_threshold_raised_when_discrete_delta_would_exceed_request():
+    # add/remove, discrete, ε = 0.5, δ = 0.375: the spec τ = 1.575 gives P[Z ≥ 1] = t/(1+t) ≈ 0.3775 > δ
+    from littlestone.privacy.stable_histogram import calibrated_threshold
+
+    tau, spent = calibrated_threshold(0.5, 0.375, discrete=True, neighbours="add_remove")
+    assert tau == 2.0 and spent == pytest.approx(math.exp(-1.0) / (1 + math.exp(-0.5)))
+    assert spent <= 0.375
+    rel = stable_histogram([0], 0.5, 0.375, backend=SeededBackend(0), discrete=True, neighbours="add_remove")
+    assert rel.threshold == 2.0 and rel.delta == spent

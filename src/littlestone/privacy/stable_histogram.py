@@ -80,6 +80,34 @@ def stable_histogram_delta(epsilon: float, threshold: float, *, discrete: bool, 
     return d1 if d1 <= -math.expm1(-eps / 2.0) else min(1.0, math.exp(eps / 2.0) * d1)
 
 
+def calibrated_threshold(
+    epsilon: float, delta: float, *, discrete: bool, neighbours: str = "replace"
+) -> tuple[float, float]:
+    """(τ, exact δ): the spec threshold, raised (to the least integer, for discrete noise, or by bisection) only if its
+    exact δ would exceed the requested δ — this happens for discrete noise with add/remove neighbours and large δ,
+    where P[Z ≥ ⌈τ-1⌉] can exceed P[Z > τ-1] of the continuous law."""
+    req = check_delta(delta, positive=True)
+    tau = stable_histogram_threshold(epsilon, req, neighbours)
+    spent = stable_histogram_delta(epsilon, tau, discrete=discrete, neighbours=neighbours)
+    if spent <= req:
+        return tau, spent
+    if discrete:
+        m = math.floor(tau) + 1
+        while stable_histogram_delta(epsilon, m, discrete=True, neighbours=neighbours) > req:
+            m += 1
+        return float(m), stable_histogram_delta(epsilon, m, discrete=True, neighbours=neighbours)
+    lo, hi = tau, tau + 1.0
+    while stable_histogram_delta(epsilon, hi, discrete=False, neighbours=neighbours) > req:
+        hi += hi - lo
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if stable_histogram_delta(epsilon, mid, discrete=False, neighbours=neighbours) > req:
+            lo = mid
+        else:
+            hi = mid
+    return hi, stable_histogram_delta(epsilon, hi, discrete=False, neighbours=neighbours)
+
+
 def stable_histogram(
     items: Iterable[Hashable] | np.ndarray,
     epsilon: float,
@@ -95,13 +123,13 @@ def stable_histogram(
     add/remove-one variant (Lap(1/ε), τ = 1 + ln(1/(2δ))/ε).
 
     ``discrete`` (default: True on a floating-point-safe backend) uses discrete Laplace on the integer counts.
-    The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged."""
+    The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged;
+    ``threshold`` is the τ actually used (see :func:`calibrated_threshold`)."""
     eps = check_epsilon(epsilon)
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
     use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
-    threshold = stable_histogram_threshold(eps, req_delta, neighbours)
-    spent_delta = stable_histogram_delta(eps, threshold, discrete=use_discrete, neighbours=neighbours)
+    threshold, spent_delta = calibrated_threshold(eps, req_delta, discrete=use_discrete, neighbours=neighbours)
     keys, counts, n = count_items(items)
     charge_if(budget, eps, spent_delta, "stable histogram")
     scale = noise_scale(eps, neighbours)
