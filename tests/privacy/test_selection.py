@@ -126,3 +126,32 @@ def test_sparse_selection_reproducible_with_seed():
     r1 = [sparse_selection(lists, 3.0, 1e-2, backend=SeededBackend(4), max_list_size=2) for _ in range(1)]
     r2 = [sparse_selection(lists, 3.0, 1e-2, backend=SeededBackend(4), max_list_size=2) for _ in range(1)]
     assert r1 == r2
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 9), max_size=4), min_size=1, max_size=40),
+    st.floats(0.05, 20.0),
+    st.floats(1e-9, 0.9),
+    st.integers(0, 2**32 - 1),
+)
+def test_sparse_selection_output_is_held_by_someone_or_bottom(lists, eps, delta, seed):
+    budget = PrivacyBudget(eps, delta)
+    out = sparse_selection(lists, eps, delta, backend=SeededBackend(seed), budget=budget, max_list_size=4)
+    assert out is BOTTOM or any(out in lst for lst in lists)
+    assert budget.spent == (eps, delta)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=50), st.floats(1e-3, 50.0), st.integers(0, 2**32 - 1))
+def test_selection_returns_valid_index(scores, eps, seed):
+    be = SeededBackend(seed)
+    for mech in (exponential_mechanism, report_noisy_max):
+        i = mech(scores, eps, backend=be)
+        assert 0 <= i < len(scores)
+    p = exponential_probabilities(scores, eps)
+    assert p.sum() == pytest.approx(1.0) and np.all(p >= 0)
