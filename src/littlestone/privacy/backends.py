@@ -178,7 +178,7 @@ class SecureBackend(Backend):
     def add_discrete_laplace(self, values: Any, scale: float) -> np.ndarray:
         b = check_scale(scale)
         v = np.asarray(values, dtype=np.int64)
-        out = np.asarray(_int_laplace(b)([int(x) for x in v.ravel()]), dtype=np.int64)
+        out = np.asarray(_int_laplace(b)(v.ravel().tolist()), dtype=np.int64)
         return out.reshape(v.shape)
 
     def gumbel(self, scale: float, size: Size = None) -> Any:

@@ -81,7 +81,8 @@ def bounded_histogram(
     discrete: bool | None = None,
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
-    (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend."""
+    (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
+    variant samples by inverse CDF from ``backend.uniform`` (not floating-point safe on any backend)."""
     eps = check_epsilon(epsilon)
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
