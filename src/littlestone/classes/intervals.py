@@ -1,0 +1,487 @@
+"""Intervals 1[a ≤ x ≤ b] on {0,…,n−1} plus the empty interval, with exact Ldim/SOA on small keys (n up to 2^62).
+
+Structure used (derived for this library, verified against explicit twins for every n ≤ 24; spec §11.2):
+
+* After a positive example the version space is {[a, b] : a ∈ [a_lo, p_min], b ∈ [p_max, b_hi]}, a product of two
+  chains of sizes u, v that are split by disjoint sets of points, so Ldim = ⌊log2 u⌋ + ⌊log2 v⌋.
+* Without positives it is {∅} ∪ {intervals inside the negative-free gaps}. Write a gap of length L as the *weight*
+  w = L + 1. Querying position i of a gap gives, for label 1, the product of chains (i+1) × (L−i) and, for label 0,
+  the same kind of family with the weight w split into (i+1) + (L−i). Hence Ldim ≥ K iff one can make K successive
+  splits w → w1 + w2 with ⌊log2 w1⌋ + ⌊log2 w2⌋ ≥ K−1, K−2, …, 0. This packing is decided exactly by a greedy rule
+  (largest requirement first, into the smallest weight able to host it, split off the smallest power of two),
+  which agrees with the exhaustive Ldim recursion on all gap multisets tested (tests/classes/test_intervals.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+from functools import lru_cache
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..errors import DomainError, LittlestoneError
+from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+
+
+def _lg(w: int) -> int:
+    """⌊log2 w⌋ for w ≥ 1; −1 for w = 0 (Ldim of a chain of w functions)."""
+    return int(w).bit_length() - 1
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hypotheses: finite unions of disjoint, non-adjacent intervals (a class member has at most one)
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class IntervalUnion(Hypothesis):
+    """1[x ∈ ⋃ [a_j, b_j]] with maximal, sorted intervals (canonical); ``IntervalUnion(())`` is the zero function."""
+
+    __slots__ = ("intervals", "_starts")
+
+    def __init__(self, intervals: Any = ()):
+        merged: list[list[int]] = []
+        for a, b in sorted((int(a), int(b)) for a, b in intervals if a <= b):
+            if merged and a <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self.intervals = tuple((a, b) for a, b in merged)
+        self._starts = [a for a, _ in self.intervals]
+
+    def key(self) -> tuple:
+        return self.intervals
+
+    def __call__(self, x: Point) -> int:
+        x = as_python_point(x)
+        j = bisect.bisect_right(self._starts, x) - 1
+        return int(j >= 0 and x <= self.intervals[j][1])
+
+    def predict(self, X: Any) -> np.ndarray:
+        arr = np.asarray(X)
+        if not self.intervals:
+            return np.zeros(arr.shape[0], dtype=np.int8)
+        if arr.dtype.kind in "iu" and arr.ndim == 1 and self.intervals[-1][1] < 2**63:
+            starts = np.array(self._starts, dtype=np.int64)
+            ends = np.array([b for _, b in self.intervals], dtype=np.int64)
+            j = np.searchsorted(starts, arr, side="right") - 1
+            ok = j >= 0
+            out = np.zeros(arr.shape[0], dtype=np.int8)
+            out[ok] = (arr[ok] <= ends[j[ok]]).astype(np.int8)
+            return out
+        return np.fromiter((self(x) for x in arr.tolist()), dtype=np.int8, count=arr.shape[0])
+
+    def __repr__(self) -> str:
+        return "IntervalUnion(" + ", ".join(f"[{a},{b}]" for a, b in self.intervals) + ")"
+
+
+EMPTY = IntervalUnion(())
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Ldim of a negative-only version space: the weight-splitting game
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _min_weight(r: int) -> int:
+    """Smallest weight that can host requirement r: min over a+b=r of 2^a + 2^b."""
+    return (1 << ((r + 1) // 2)) + (1 << (r // 2))
+
+
+def _cap(w: int) -> int:
+    """Largest requirement one split of weight w can meet: max_b ⌊log2 (w − 2^b)⌋ + b (−1 if w < 2)."""
+    best = -1
+    b = 0
+    while (1 << b) < w:
+        best = max(best, _lg(w - (1 << b)) + b)
+        b += 1
+    return best
+
+
+def _split(w: int, r: int) -> int | None:
+    """Smallest b with ⌊log2 (w − 2^b)⌋ + b ≥ r (the greedy split w → 2^b + (w − 2^b)), or None."""
+    b = max(0, r - _lg(w))
+    while (1 << b) < w:
+        if _lg(w - (1 << b)) + b >= r:
+            return b
+        b += 1
+    return None
+
+
+def _greedy(weights: tuple[int, ...], K: int, trace: bool = False) -> bool | tuple[int, int] | None:
+    """Can the requirements K−1, …, 0 be met by successive splits? (trace: the first split (weight, b) instead)."""
+    W = sorted(weights)
+    first = None
+    for r in range(K - 1, -1, -1):
+        j = bisect.bisect_left(W, _min_weight(r))
+        b = None
+        while j < len(W):
+            b = _split(W[j], r)
+            if b is not None:
+                break
+            j += 1
+        if b is None:
+            return None if trace else False
+        w = W.pop(j)
+        if first is None:
+            first = (w, b)
+        for piece in (1 << b, w - (1 << b)):
+            if piece >= 2:
+                bisect.insort(W, piece)
+    return first if trace else True
+
+
+@lru_cache(maxsize=1 << 16)
+def gap_family_ldim(weights: tuple[int, ...]) -> int:
+    """Ldim of {∅} ∪ {intervals inside gaps}, gaps given by their weights (length + 1), sorted descending."""
+    ws = tuple(w for w in weights if w >= 2)
+    if not ws:
+        return 0
+    hi = _cap(ws[0]) + 1  # the first split needs one weight able to host K−1
+    ws = ws[:hi]  # only the `hi` largest gaps can matter (each requirement uses one original gap)
+    lo = 1
+    while lo < hi:  # largest feasible K in [lo, hi]
+        mid = (lo + hi + 1) // 2
+        if _greedy(ws, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _weights_key(weights: Any) -> tuple[int, ...]:
+    return tuple(sorted((w for w in weights if w >= 2), reverse=True))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Version spaces
+# --------------------------------------------------------------------------------------------------------------------
+
+
+class IntervalsVersionSpace(VersionSpace):
+    """One of: ("pos", a_lo, p_min, p_max, b_hi) — a ∈ [a_lo, p_min], b ∈ [p_max, b_hi];
+    ("neg", negatives) — ∅ and all intervals avoiding the sorted negatives; ("empty",)."""
+
+    __slots__ = ("_cls", "state", "_ldim")
+
+    def __init__(self, cls: "Intervals", state: tuple):
+        self._cls = cls
+        self.state = state
+        self._ldim: int | None = None
+
+    @property
+    def hclass(self) -> "Intervals":
+        return self._cls
+
+    def key(self) -> tuple:
+        return self.state
+
+    # ----------------------------------------------------------------------------------------------- structure
+    def _gaps(self) -> list[tuple[int, int]]:
+        """(start, length) of the negative-free gaps (length ≥ 1) of a "neg" state."""
+        out, prev = [], -1
+        for z in self.state[1] + (self._cls.n,):
+            if z - prev - 1 >= 1:
+                out.append((prev + 1, z - prev - 1))
+            prev = z
+        return out
+
+    def _gap_of(self, x: int) -> tuple[int, int] | None:
+        negs = self.state[1]
+        j = bisect.bisect_left(negs, x)
+        if j < len(negs) and negs[j] == x:
+            return None
+        start = negs[j - 1] + 1 if j > 0 else 0
+        end = negs[j] if j < len(negs) else self._cls.n
+        return start, end - start
+
+    def _weights(self) -> list[int]:
+        return [L + 1 for _, L in self._gaps()]
+
+    def restrict(self, x: Point, y: int) -> "IntervalsVersionSpace":
+        s, x = self.state, int(x)
+        if s[0] == "empty":
+            return self
+        if s[0] == "pos":
+            _, a_lo, pmin, pmax, b_hi = s
+            if y:
+                if x < a_lo or x > b_hi:
+                    return IntervalsVersionSpace(self._cls, ("empty",))
+                return IntervalsVersionSpace(self._cls, ("pos", a_lo, min(pmin, x), max(pmax, x), b_hi))
+            if pmin <= x <= pmax:
+                return IntervalsVersionSpace(self._cls, ("empty",))
+            if x < pmin:
+                return self if x < a_lo else IntervalsVersionSpace(self._cls, ("pos", x + 1, pmin, pmax, b_hi))
+            return self if x > b_hi else IntervalsVersionSpace(self._cls, ("pos", a_lo, pmin, pmax, x - 1))
+        negs = s[1]
+        j = bisect.bisect_left(negs, x)
+        if j < len(negs) and negs[j] == x:
+            return self if not y else IntervalsVersionSpace(self._cls, ("empty",))
+        if not y:
+            return IntervalsVersionSpace(self._cls, ("neg", negs[:j] + (x,) + negs[j:]))
+        a_lo = negs[j - 1] + 1 if j > 0 else 0
+        b_hi = negs[j] - 1 if j < len(negs) else self._cls.n - 1
+        return IntervalsVersionSpace(self._cls, ("pos", a_lo, x, x, b_hi))
+
+    def size(self) -> int:
+        s = self.state
+        if s[0] == "empty":
+            return 0
+        if s[0] == "pos":
+            return (s[2] - s[1] + 1) * (s[4] - s[3] + 1)
+        return 1 + sum(L * (L + 1) // 2 for _, L in self._gaps())
+
+    def is_empty(self) -> bool:
+        return self.state[0] == "empty"
+
+    def ldim(self) -> int:
+        if self._ldim is None:
+            s = self.state
+            if s[0] == "empty":
+                self._ldim = -1
+            elif s[0] == "pos":
+                self._ldim = _lg(s[2] - s[1] + 1) + _lg(s[4] - s[3] + 1)
+            else:
+                self._ldim = gap_family_ldim(_weights_key(self._weights()))
+        return self._ldim
+
+    def contains(self, h: Hypothesis) -> bool:
+        if not isinstance(h, IntervalUnion) or len(h.intervals) > 1 or self.is_empty():
+            return False
+        s = self.state
+        if not h.intervals:
+            return s[0] == "neg"
+        a, b = h.intervals[0]
+        if not (0 <= a <= b < self._cls.n):
+            return False
+        if s[0] == "pos":
+            return s[1] <= a <= s[2] and s[3] <= b <= s[4]
+        negs = s[1]
+        return bisect.bisect_left(negs, a) == bisect.bisect_right(negs, b)
+
+    def hypotheses(self) -> Iterator[IntervalUnion]:
+        if self.size() > 1 << 22:
+            raise TypeError(f"refusing to enumerate {self.size()} intervals")
+        s = self.state
+        if s[0] == "pos":
+            for a in range(s[1], s[2] + 1):
+                for b in range(s[3], s[4] + 1):
+                    yield IntervalUnion(((a, b),))
+        elif s[0] == "neg":
+            yield EMPTY
+            for start, L in self._gaps():
+                for a in range(start, start + L):
+                    for b in range(a, start + L):
+                        yield IntervalUnion(((a, b),))
+
+    # ----------------------------------------------------------------------------------------------- SOA
+    def _neg_children(self, x: int) -> tuple[int, int]:
+        """(Ldim V|(x,1), Ldim V|(x,0)) for a "neg" state, in closed form / via the weight game."""
+        g = self._gap_of(x)
+        if g is None:
+            return -1, self.ldim()
+        start, L = g
+        i = x - start
+        c = _lg(i + 1) + _lg(L - i)
+        ws = self._weights()
+        ws.remove(L + 1)
+        return c, gap_family_ldim(_weights_key(ws + [i + 1, L - i]))
+
+    def soa_predict(self, x: Point) -> int:
+        s, x = self.state, int(x)
+        if s[0] == "empty":
+            return 0
+        if s[0] == "pos":
+            _, a_lo, pmin, pmax, b_hi = s
+            if pmin <= x <= pmax:
+                return 1
+            if x < a_lo or x > b_hi:
+                return 0
+            if x < pmin:
+                return int(_lg(x - a_lo + 1) > _lg(pmin - x))
+            return int(_lg(b_hi - x + 1) > _lg(x - pmax))
+        c1, c0 = self._neg_children(x)
+        return int(c1 > c0)
+
+    def soa_predict_many(self, X: Any) -> np.ndarray:
+        if self.state[0] == "neg" and len(X) > 64:
+            return self.soa().predict(X)
+        return np.fromiter((self.soa_predict(as_python_point(x)) for x in X), dtype=np.int8, count=len(X))
+
+    def soa(self) -> IntervalUnion:
+        """SOA_V as a canonical union of intervals (seed 002 Def 4.2): closed form after a positive, otherwise
+        divide and conquer over each gap with monotone bounds (both child Ldims are monotone in the piece sizes)."""
+        s = self.state
+        if s[0] == "empty":
+            return EMPTY
+        if s[0] == "pos":
+            _, a_lo, pmin, pmax, b_hi = s
+            lo, hi = a_lo, pmin  # smallest x in [a_lo, pmin] predicting 1 (monotone)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if _lg(mid - a_lo + 1) > _lg(pmin - mid):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            left = lo
+            lo, hi = pmax, b_hi  # largest x in [pmax, b_hi] predicting 1
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if _lg(b_hi - mid + 1) > _lg(mid - pmax):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return IntervalUnion(((left, lo),))
+        ones: list[tuple[int, int]] = []
+        ws = self._weights()
+        for start, L in self._gaps():
+            rest = list(ws)
+            rest.remove(L + 1)
+            self._soa_gap(start, L, rest, 0, L - 1, ones)
+        return IntervalUnion(ones)
+
+    @staticmethod
+    def _soa_gap(start: int, L: int, rest: list[int], u: int, v: int, out: list) -> None:
+        """Positions i ∈ [u, v] of a gap where lg(i+1)+lg(L−i) > F(rest ∪ {i+1, L−i}); appends runs to out."""
+        stack = [(u, v)]
+        found: list[tuple[int, int]] = []
+        while stack:
+            u, v = stack.pop()
+            c_lo = _lg(u + 1) + _lg(L - v)
+            c_hi = _lg(v + 1) + _lg(L - u)
+            f_lo = gap_family_ldim(_weights_key(rest + [u + 1, L - v]))
+            if c_hi <= f_lo:
+                continue  # all ties or 0-predictions
+            f_hi = gap_family_ldim(_weights_key(rest + [v + 1, L - u]))
+            if c_lo > f_hi:
+                found.append((start + u, start + v))
+                continue
+            if u == v:
+                continue
+            mid = (u + v) // 2
+            stack.append((u, mid))
+            stack.append((mid + 1, v))
+        out.extend(found)
+
+    # ----------------------------------------------------------------------------------------------- split point
+    def split_point(self) -> int | None:
+        d = self.ldim()
+        if d <= 0:
+            return None
+        s = self.state
+        if s[0] == "pos":
+            _, a_lo, pmin, pmax, b_hi = s
+            du = _lg(pmin - a_lo + 1)
+            if du >= 1:  # halve the chain of left endpoints
+                return a_lo + (1 << (du - 1)) - 1
+            dv = _lg(b_hi - pmax + 1)
+            return b_hi - (1 << (dv - 1)) + 1
+        ws = _weights_key(self._weights())
+        first = _greedy(ws[: _cap(ws[0]) + 1], d, trace=True)
+        assert first is not None, "inconsistent gap-family Ldim"
+        w, b = first
+        for start, L in self._gaps():  # any gap of that weight; split off 2^b on its left
+            if L + 1 == w:
+                return start + (1 << b) - 1
+        raise AssertionError("unreachable")
+
+    # ----------------------------------------------------------------------------------------------- samples
+    def restrict_sample(self, X: Any, y: Any) -> tuple["IntervalsVersionSpace", int]:
+        y = np.asarray(y)
+        n = len(y)
+        if self.is_empty() or n == 0:
+            return self, 0
+        arr = np.asarray(X)
+        if arr.dtype.kind not in "iu" or arr.ndim != 1 or self._cls.n >= 2**62:
+            return VersionSpace.restrict_sample(self, X, y)
+        arr = arr.astype(np.int64)
+        k0, V = 0, self
+        if V.state[0] == "neg":
+            pos = np.flatnonzero(y == 1)
+            i1 = int(pos[0]) if pos.size else n
+            if i1 > 0:
+                negs = tuple(sorted(set(V.state[1]) | set(arr[:i1].tolist())))
+                V = IntervalsVersionSpace(self._cls, ("neg", negs))
+            if i1 == n:
+                return V, n
+            W = V.restrict(int(arr[i1]), 1)
+            if W.is_empty():
+                return V, i1
+            V, k0 = W, i1 + 1
+        if k0 == n:
+            return V, n
+        _, a_lo, pmin, pmax, b_hi = V.state
+        xs, ys = arr[k0:], y[k0:]
+        is_pos = ys == 1
+        big = np.int64(2**62)
+        pmins = np.minimum(np.minimum.accumulate(np.where(is_pos, xs, big)), pmin)
+        pmaxs = np.maximum(np.maximum.accumulate(np.where(is_pos, xs, -1)), pmax)
+        left = ~is_pos & (xs < pmins)
+        right = ~is_pos & (xs > pmaxs)
+        inside = ~is_pos & ~left & ~right
+        a_los = np.maximum(np.maximum.accumulate(np.where(left, xs + 1, -1)), a_lo)
+        b_his = np.minimum(np.minimum.accumulate(np.where(right, xs - 1, big)), b_hi)
+        bad = np.flatnonzero(inside | (a_los > pmins) | (b_his < pmaxs))
+        m = int(bad[0]) if bad.size else len(ys)
+        if m == 0:
+            return V, k0
+        j = m - 1
+        state = ("pos", int(a_los[j]), int(pmins[j]), int(pmaxs[j]), int(b_his[j]))
+        return IntervalsVersionSpace(self._cls, state), k0 + m
+
+
+class Intervals(HypothesisClass):
+    """Intervals [a, b] ⊆ {0,…,n−1} and the empty set (spec §11.2: Ldim 1,2,2,3,3,4,4,4,5,… for n = 1,2,…)."""
+
+    def __init__(self, n: int):
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+            raise LittlestoneError(f"Intervals(n) needs an integer n ≥ 1, got {n!r}")
+        self.n = int(n)
+        self.name = f"intervals({self.n})"
+
+    def version_space(self) -> IntervalsVersionSpace:
+        return IntervalsVersionSpace(self, ("neg", ()))
+
+    def contains_point(self, x: Point) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+
+    @property
+    def domain_size(self) -> int:
+        return self.n
+
+    def domain_points(self) -> list[int]:
+        if self.n > 1 << 20:
+            raise TypeError(f"{self.name}: domain too large to enumerate")
+        return list(range(self.n))
+
+    def validate_points(self, X: Any) -> Any:
+        arr = np.asarray(X)
+        if arr.ndim == 2 and arr.shape[1] == 1:
+            arr = arr.reshape(-1)
+        if arr.dtype.kind == "f":
+            if np.isnan(arr).any():
+                raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
+            if not np.all(arr == np.floor(arr)):
+                raise DomainError(f"points must be integers 0..{self.n - 1} for {self.name}")
+            arr = arr.astype(np.int64)
+        if arr.dtype.kind in "iu" and arr.ndim == 1:
+            if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+                bad = arr[(arr < 0) | (arr >= self.n)][0]
+                raise DomainError(f"point {int(bad)} is outside the domain of {self.name} (0..{self.n - 1})")
+            return arr
+        return [self.validate_point(x) for x in (X if isinstance(X, (list, tuple)) else list(arr))]
+
+    def hypothesis(self, a: int | None = None, b: int | None = None) -> IntervalUnion:
+        """[a, b] (or the empty interval when a is None)."""
+        if a is None:
+            return EMPTY
+        if b is None or not (0 <= a <= b < self.n):
+            raise LittlestoneError(f"interval [{a}, {b}] is not inside 0..{self.n - 1}")
+        return IntervalUnion(((a, b),))
+
+    def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
+        cuts = sorted({0, self.n} | {z for h in (h1, h2) for a, b in h.intervals  # type: ignore[attr-defined]
+                                     for z in (a, b + 1) if 0 <= z <= self.n})
+        for p, q in zip(cuts, cuts[1:]):  # both functions are constant on [p, q)
+            if h1(p) != h2(p):
+                yield from range(p, q)
