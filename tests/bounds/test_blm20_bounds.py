@@ -1,0 +1,97 @@
+"""Calculators for seed 001 Theorems 10, 17, 1 and Corollary 2: every constant checked against its derivation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from littlestone.bounds import corollary2, theorem1, theorem10, theorem17
+from littlestone.bounds.blm20 import generic_sample_size, histogram_batches
+from littlestone.errors import LittlestoneError, PrivacyParameterError
+
+
+def test_theorem10_sizes():
+    r = theorem10(3, 0.1)
+    assert (r["n"], r["N"], r["m"]) == (30, 8**4 * 30, (8**4 + 1) * 30)
+    assert r["eta"] == 1 / (4 * 2**4)
+    assert r.total == r["m"]
+
+
+@pytest.mark.parametrize("d, expected", [(1, 5_456_843), (2, 258_107_294), (3, 8_245_056_060)])
+def test_theorem1_headline_sizes(d, expected):
+    r = theorem1(d, 0.1, 1.0, 1e-6, 0.05)
+    assert r.total == expected
+    assert r.total == r["k"] * r["m"] + r["n_generic"]
+    assert r["m"] == (8 ** (d + 1) + 1) * math.ceil(2 * d / 0.1)           # G at α/2
+    stages = {row[0] for row in r.rows()}
+    assert {"G (at α/2)", "M: G batches", "M: histogram", "M: generic"} <= stages
+    assert "total" in r.as_text()
+
+
+def test_histogram_k_is_the_smallest_satisfying_the_derivation():
+    eta, eps, delta, beta = 1 / 24, 1.0, 1e-6, 0.05
+    k = histogram_batches(eta, eps, delta, beta)
+    b, tau = 4 / eps, 1 + (4 / eps) * math.log(2 / delta)
+
+    def ok(k):
+        err = b * math.log(6 * k / beta)
+        return 7 * k * eta / 8 >= tau + err and k * eta / 8 >= err
+
+    assert ok(k) and not ok(k - 1)
+
+
+def test_generic_sample_size_meets_lemma16_inequalities():
+    L, alpha, eps, beta = 48, 0.1, 0.5, 0.05 / 3
+    n = generic_sample_size(L, alpha, eps, beta)
+    a = alpha / 2
+    assert L * math.exp(-(1 / 6) ** 2 * 2 * a * n / 2) <= beta / 4 + 1e-15
+    assert math.exp(-(1 / 3) ** 2 * a * n / 3) <= beta / 4
+    assert L * math.exp(-eps * a * n / 6) <= beta / 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.floats(0.01, 0.4), st.floats(0.05, 4), st.floats(1e-9, 0.1), st.floats(0.01, 0.4))
+def test_sizes_are_monotone(d, alpha, eps, delta, beta):
+    base = theorem1(d, alpha, eps, delta, beta).total
+    assert theorem1(d + 1, alpha, eps, delta, beta).total > base
+    assert theorem1(d, alpha / 2, eps, delta, beta).total >= base
+    assert theorem1(d, alpha, eps / 2, delta, beta).total >= base
+    assert theorem1(d, alpha, eps, delta / 10, beta).total >= base
+
+
+def test_theorem17_defaults_to_theorem1_stage():
+    assert theorem17(2, 0.1, 1.0, 1e-6, 0.05).total == theorem1(2, 0.1, 1.0, 1e-6, 0.05).total
+    r = theorem17(None, 0.1, 1.0, 1e-6, 0.05, m=1000, eta=0.1)
+    assert r.total == r["k"] * 1000 + r["n_generic"]
+
+
+def test_corollary2_adds_agnostic_stage():
+    r = corollary2(2, 0.1, 1.0, 1e-6, 0.05)
+    assert r.total > theorem1(2, 0.1, 1.0, 1e-6, 0.05).total
+    assert any("agnostic" in row[0] for row in r.rows())
+
+
+@pytest.mark.parametrize("args, err, msg", [
+    ((0, 0.1, 1, 1e-6, 0.05), LittlestoneError, "d must be ≥ 1"),
+    ((1, 1.5, 1, 1e-6, 0.05), LittlestoneError, "alpha must lie in"),
+    ((1, 0.1, 0, 1e-6, 0.05), PrivacyParameterError, "epsilon"),
+    ((1, 0.1, 1, 0.0, 0.05), PrivacyParameterError, "delta"),
+    ((1, 0.1, 1, 1e-6, 1.0), LittlestoneError, "beta must lie in"),
+])
+def test_bad_parameters(args, err, msg):
+    with pytest.raises(err, match=msg):
+        theorem1(*args)
+
+
+def test_cli_prints_every_stage():
+    from typer.testing import CliRunner
+
+    from littlestone.cli.main import app
+
+    out = CliRunner().invoke(app, ["bounds", "blm20", "--d", "3", "--alpha", "0.1", "--epsilon", "1",
+                                   "--delta", "1e-6", "--beta", "0.05"])
+    assert out.exit_code == 0, out.output
+    assert "8,245,056,060" in out.output.replace("\u202f", ",") or "8245056060" in out.output
