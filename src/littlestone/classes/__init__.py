@@ -6,12 +6,13 @@ from .thresholds import Threshold, Thresholds
 from .points import CofiniteSet, FiniteSet, Points
 from .allfunctions import AllFunctions
 from .intervals import IntervalUnion, Intervals
+from .conjunctions import Conjunction, Conjunctions
 from .ops import dual, random_class, restrict_to_points, to_finite, union
 from .spec import parse_class_spec
 
 __all__ = [
     "Hypothesis", "HypothesisClass", "PatchedHypothesis", "VersionSpace", "patch", "split_patches",
     "FiniteClass", "FiniteVersionSpace", "VectorHypothesis", "Threshold", "Thresholds",
-    "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion",
+    "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion", "Conjunctions", "Conjunction",
     "to_finite", "restrict_to_points", "union", "dual", "random_class", "parse_class_spec",
 ]
