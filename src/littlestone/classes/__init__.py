@@ -7,6 +7,7 @@ from .points import CofiniteSet, FiniteSet, Points
 from .allfunctions import AllFunctions
 from .intervals import IntervalUnion, Intervals
 from .conjunctions import Conjunction, Conjunctions
+from .affine import AffineFlat, AffineSubspaces
 from .ops import dual, random_class, restrict_to_points, to_finite, union
 from .spec import parse_class_spec
 
@@ -14,5 +15,6 @@ __all__ = [
     "Hypothesis", "HypothesisClass", "PatchedHypothesis", "VersionSpace", "patch", "split_patches",
     "FiniteClass", "FiniteVersionSpace", "VectorHypothesis", "Threshold", "Thresholds",
     "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion", "Conjunctions", "Conjunction",
+    "AffineSubspaces", "AffineFlat",
     "to_finite", "restrict_to_points", "union", "dual", "random_class", "parse_class_spec",
 ]
