@@ -24,7 +24,7 @@ from littlestone.online.extended_soa import extended_soa
 from littlestone.pac.blm20 import blm20_learn
 from littlestone.pac.global_stable import GlobalStableLearner, GRun
 from littlestone.pac.sources import Cursor, RealizableStream, SampleCapExceeded, UniformIntegers
-from littlestone.pac.tournament import FAIL
+from littlestone.pac.tournament import FAIL, canonical
 
 HERE = Path(__file__).resolve().parent
 ALPHA, EPS, DELTA, BETA = 0.1, 1.0, 1e-6, 0.05
@@ -130,7 +130,7 @@ def naive_g(G: GlobalStableLearner, source, start: int, stop: int, seed) -> GRun
             T0, T1 = cur.take(G.n), cur.take(G.n)
             A = (np.concatenate([S0[0], T0[0]]), np.concatenate([S0[1], T0[1]]))
             B = (np.concatenate([S1[0], T1[0]]), np.concatenate([S1[1], T1[1]]))
-            f0, f1 = extended_soa(V, *A), extended_soa(V, *B)
+            f0, f1 = canonical(extended_soa(V, *A)), canonical(extended_soa(V, *B))
             if f0 == f1:
                 continue
             x = G.hclass.disagreement(f0, f1)
@@ -146,7 +146,7 @@ def naive_g(G: GlobalStableLearner, source, start: int, stop: int, seed) -> GRun
         T = cur.take(G.n)
     except SampleCapExceeded:
         return GRun(FAIL, k, cur.used)
-    return GRun(extended_soa(V, np.concatenate([S[0], T[0]]), np.concatenate([S[1], T[1]])), k, cur.used)
+    return GRun(canonical(extended_soa(V, np.concatenate([S[0], T[0]]), np.concatenate([S[1], T[1]]))), k, cur.used)
 
 
 def run_baseline(d: int, runs: int, seed: int) -> dict:

@@ -14,7 +14,7 @@ from littlestone import FiniteClass, Thresholds
 from littlestone.errors import LittlestoneError
 from littlestone.online.extended_soa import extended_soa
 from littlestone.pac.sources import ArraySource, Cursor, RealizableStream, SampleCapExceeded, UniformIntegers
-from littlestone.pac.tournament import FAIL, SOAState, replay_soa, sample_tournament
+from littlestone.pac.tournament import FAIL, SOAState, canonical, replay_soa, sample_tournament
 
 
 def _sample_examples(source, S):
@@ -53,7 +53,7 @@ def test_observation11_each_tournament_example_forces_a_mistake(k):
                 assert preds[pos] != seg[2], "a tournament example must force an SOA mistake (Observation 11.1)"
         assert sum(int(p != y) for p, y in zip(preds, ys)) >= k
         # the incremental state equals the reference replay and extended_soa
-        assert S.state.hypothesis() == h == extended_soa(V, np.array(xs, dtype=np.int64), np.array(ys))
+        assert S.state.hypothesis() == h == canonical(extended_soa(V, np.array(xs, dtype=np.int64), np.array(ys)))
         # Observation 11.2: SOA(S∘T) is consistent with T
         X_T, y_T = src.batch(cur.position, cur.position + 6)
         f = S.state.extend(X_T, y_T).hypothesis()
@@ -149,7 +149,7 @@ def test_definition8_state_matches_replay_on_any_sequence(examples, cut):
         cut = min(cut, len(y))
         state = SOAState(V).extend(X[:cut], y[:cut]).extend(X[cut:], y[cut:])
         ref, _ = replay_soa(V, X.tolist(), y.tolist())
-        assert state.hypothesis() == ref == extended_soa(V, X, y)
+        assert state.hypothesis() == ref == canonical(extended_soa(V, X, y))
         assert all(state.hypothesis()(int(x)) == int(v) for x, v in zip(X[-1:], y[-1:]))
 
 
@@ -180,3 +180,18 @@ def test_stream_is_deterministic_and_block_independent():
     assert np.array_equal(X1, np.concatenate([p[0] for p in parts]))
     assert np.array_equal(y1, (X1 >= 40).astype(np.int8))
     assert len(pickle.loads(pickle.dumps(a))) == 50_000
+
+
+def test_canonical_form_identifies_equal_functions():
+    from littlestone.classes.base import patch
+
+    T = Thresholds(10)
+    assert canonical(patch(T.hypothesis(4), [(3, 1)])) == T.hypothesis(3)
+    assert canonical(patch(T.hypothesis(4), [(4, 0), (5, 0)])) == T.hypothesis(6)
+    odd = canonical(patch(T.hypothesis(4), [(2, 1)]))
+    assert odd != T.hypothesis(2) and odd(2) == 1 and odd(3) == 0
+    F = FiniteClass(np.array([[0, 1, 1], [1, 1, 1]], dtype=np.uint8))
+    assert canonical(patch(F.hypothesis(0), [(0, 1)])) == F.hypothesis(1)
+    for h in (T.hypothesis(4), odd):
+        X = np.arange(10)
+        assert np.array_equal(canonical(h).predict(X), h.predict(X))

@@ -79,20 +79,21 @@ class GlobalStableLearner:
 
 
 def _run_chunk(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
-               seeds: Sequence[np.random.SeedSequence]) -> list[GRun]:
-    return [learner.run(source, a, b, s) for (a, b), s in zip(batches, seeds)]
+               seeds: Sequence[np.random.SeedSequence], depth: int | None = None) -> list[GRun]:
+    return [learner.run(source, a, b, s, depth=depth) for (a, b), s in zip(batches, seeds)]
 
 
 def run_batches(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
-                seed: SeedLike, *, n_jobs: int = 1) -> list[GRun]:
-    """G on each (disjoint) batch with independent seeds spawned from ``seed``: identical results for any n_jobs."""
+                seed: SeedLike, *, n_jobs: int = 1, depth: int | None = None) -> list[GRun]:
+    """G on each (disjoint) batch with independent seeds spawned from ``seed``: identical results for any n_jobs.
+    ``depth`` fixes k (analysis of D̃_k); by default each run draws k uniformly."""
     seeds = spawn_seeds(seed, len(batches))
     if n_jobs == 1 or len(batches) < 2:
-        return _run_chunk(learner, source, batches, seeds)
+        return _run_chunk(learner, source, batches, seeds, depth)
     n_workers = len(batches) if n_jobs < 0 else min(n_jobs, len(batches))
     n_chunks = min(len(batches), 8 * max(1, n_workers))
     bounds = np.linspace(0, len(batches), n_chunks + 1).astype(int)
     parts = Parallel(n_jobs=n_jobs)(
-        delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b]) for a, b in zip(bounds[:-1], bounds[1:])
+        delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b], depth) for a, b in zip(bounds[:-1], bounds[1:])
         if b > a)
     return [r for part in parts for r in part]

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, _sortable, as_python_point, patch
+from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, _sortable,
+                           as_python_point, patch)
 from ..errors import LittlestoneError
 from .sources import Cursor
 
@@ -71,7 +72,32 @@ class SOAState:
     def hypothesis(self) -> Hypothesis:
         """SOA(S) — the predictor after the sample (hashable; equal functions compare equal)."""
         h = self.V.soa()
-        return h if self.realizable or not self.patches else patch(h, self.patches)
+        return h if self.realizable or not self.patches else canonical(patch(h, self.patches))
+
+
+def canonical(h: Hypothesis) -> Hypothesis:
+    """One representation per function for patched predictors (G's outputs are histogram keys): a patched
+    threshold that is itself a threshold becomes that threshold; a patched value vector becomes its value vector."""
+    from ..classes.finite import VectorHypothesis
+    from ..classes.thresholds import Threshold
+
+    if not isinstance(h, PatchedHypothesis):
+        return h
+    base = h.base
+    if isinstance(base, VectorHypothesis):
+        vals = bytearray(base.values)
+        for x, v in h.patches:
+            vals[base.domain.index(x)] = v
+        return VectorHypothesis(bytes(vals), base.domain)
+    if type(base) is Threshold and all(isinstance(x, int) for x, _ in h.patches):
+        xs = [x for x, _ in h.patches]            # sorted; patches are exactly the points where h ≠ base
+        vs = {v for _, v in h.patches}
+        if xs[-1] - xs[0] + 1 == len(xs) and len(vs) == 1:
+            if vs == {1} and xs[-1] + 1 == base.t:
+                return Threshold(xs[0])
+            if vs == {0} and xs[0] == base.t:
+                return Threshold(xs[-1] + 1)
+    return h
 
 
 def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
@@ -97,7 +123,7 @@ def replay_soa(V: VersionSpace, X: Any, y: Any) -> tuple[Hypothesis, list[int]]:
                 continue
             realizable = False
         h = patch(h, [(x, int(lab))])
-    return h, preds
+    return canonical(h), preds
 
 
 @dataclass(frozen=True)

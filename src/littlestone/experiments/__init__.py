@@ -1,0 +1,18 @@
+"""Reproducible experiments (each writes a CSV table and a PNG plot): ``REGISTRY`` maps a name to ``run(..., seed,
+jobs, out_dir) -> ExperimentResult``; ``littlestone experiment --list`` shows them."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability
+from ._blm20_common import ExperimentResult
+
+REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
+    "blm20_stability": blm20_stability.run,            # Lemma 12 / Theorem 10
+    "blm20_generalization": blm20_generalization.run,  # Lemma 13
+    "blm20_sample_cost": blm20_sample_cost.run,        # Lemma 14
+    "blm20_accuracy": blm20_accuracy.run,              # Theorem 1: M's accuracy vs n and ε
+}
+
+__all__ = ["REGISTRY", "ExperimentResult"]
