@@ -8,6 +8,7 @@ from .allfunctions import AllFunctions
 from .intervals import IntervalUnion, Intervals
 from .conjunctions import Conjunction, Conjunctions
 from .affine import AffineFlat, AffineSubspaces
+from .points_negations import PointsAndNegations
 from .ops import dual, random_class, restrict_to_points, to_finite, union
 from .spec import parse_class_spec
 
@@ -15,6 +16,6 @@ __all__ = [
     "Hypothesis", "HypothesisClass", "PatchedHypothesis", "VersionSpace", "patch", "split_patches",
     "FiniteClass", "FiniteVersionSpace", "VectorHypothesis", "Threshold", "Thresholds",
     "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion", "Conjunctions", "Conjunction",
-    "AffineSubspaces", "AffineFlat",
+    "AffineSubspaces", "AffineFlat", "PointsAndNegations",
     "to_finite", "restrict_to_points", "union", "dual", "random_class", "parse_class_spec",
 ]
