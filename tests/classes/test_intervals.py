@@ -68,9 +68,26 @@ def test_greedy_gap_game_is_exact(ws):
     assert gap_family_ldim(tuple(sorted(ws, reverse=True))) == _weight_game(tuple(sorted(ws)))
 
 
-def test_single_gaps_up_to_64():
-    for w in range(2, 65):
+def test_single_gaps_up_to_36():
+    for w in range(2, 37):
         assert gap_family_ldim((w,)) == _weight_game((w,))
+
+
+@pytest.mark.slow
+def test_single_gaps_up_to_80_and_pairs_up_to_24():
+    for w in range(2, 81):
+        assert gap_family_ldim((w,)) == _weight_game((w,))
+    for a in range(2, 25):
+        for b in range(a, 25):
+            assert gap_family_ldim((b, a)) == _weight_game((a, b))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(13, 25))
+def test_twin_walks_up_to_24(n):
+    H, T = Intervals(n), FiniteClass(intervals_matrix(n))
+    assert H.ldim() == T.ldim()
+    check_walks(H, T, list(range(n)), np.random.default_rng(n), walks=40, depth=6)
 
 
 def test_huge_domain():
