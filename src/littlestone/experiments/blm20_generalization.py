@@ -14,13 +14,13 @@ from ..pac.tournament import FAIL
 from ._blm20_common import ExperimentResult, Harmonic, exact_loss, new_figure, out_path, save_figure, write_table
 
 
-def run(points: int = 15, target: int = 9, sizes: Sequence[int] = (1, 2, 4, 8, 16, 32), runs: int = 400, *,
+def run(points: int = 15, target: int | None = None, sizes: Sequence[int] = (1, 2, 4, 8, 16, 32), runs: int = 400, *,
         seed: Any = 0, jobs: int = 1, out_dir: Any = None) -> ExperimentResult:
     """Lemma 13: loss of the frequent SOA(S∘T) outputs vs d/n, for each depth k and auxiliary size n."""
     H = Thresholds(points)
     d = H.ldim()
     sampler = Harmonic(points)
-    tgt = H.hypothesis(target)
+    tgt = H.hypothesis(points // 2 + 1 if target is None else target)
     rows: list[dict] = []
     ss = np.random.SeedSequence(seed)
     for n in sizes:

@@ -13,13 +13,14 @@ from ..pac.sources import RealizableStream
 from ._blm20_common import ExperimentResult, Harmonic, new_figure, out_path, save_figure, write_table
 
 
-def run(points: int = 15, target: int = 9, n: int = 2, runs: int = 400, *, seed: Any = 0, jobs: int = 1,
+def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400, *, seed: Any = 0,
+        jobs: int = 1,
         out_dir: Any = None) -> ExperimentResult:
     """Lemma 14: mean examples drawn by D̃_k (cap N = 8^{d+1}n) per depth k against 4^{k+1}·n."""
     H = Thresholds(points)
     d = H.ldim()
     sampler = Harmonic(points)
-    tgt = H.hypothesis(target)
+    tgt = H.hypothesis(points // 2 + 1 if target is None else target)
     G = GlobalStableLearner(H, 1.0, n=int(n))
     rows: list[dict] = []
     ss = np.random.SeedSequence(seed)

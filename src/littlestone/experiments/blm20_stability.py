@@ -15,13 +15,14 @@ from ..pac.tournament import FAIL
 from ._blm20_common import ExperimentResult, UniformOn, exact_loss, new_figure, out_path, save_figure, write_table
 
 
-def run(points: int = 7, target: int = 3, alpha: float = 0.5, runs: int = 2000, *, seed: Any = 0, jobs: int = 1,
+def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: int = 2000, *, seed: Any = 0,
+        jobs: int = 1,
         out_dir: Any = None) -> ExperimentResult:
     """Lemma 12 / Theorem 10: frequency and loss of G's most frequent outputs on thresholds (uniform points)."""
     H = Thresholds(points)
     d = H.ldim()
     probs = np.full(points, 1.0 / points)
-    tgt = H.hypothesis(target)
+    tgt = H.hypothesis(points // 2 + 1 if target is None else target)
     G = GlobalStableLearner(H, alpha)
     eta = G.eta
     total = runs * G.m * (d + 2)

@@ -1,0 +1,62 @@
+"""The BLM20 experiments run (small settings), write a CSV table and a PNG plot, and reproduce the paper's claims."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from littlestone.experiments import REGISTRY
+
+
+def _check_outputs(res):
+    assert res.table_path.exists() and res.figures and all(p.exists() and p.stat().st_size > 1000
+                                                          for p in res.figures)
+    with open(res.table_path) as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == len(res.rows) > 0
+
+
+def test_stability_theorem10(tmp_path):
+    res = REGISTRY["blm20_stability"](points=3, target=2, alpha=0.5, runs=80, seed=1, out_dir=tmp_path)
+    _check_outputs(res)
+    top = [r for r in res.rows if r["k"] == "G (k uniform)" and r["output"] != "Fail"][0]
+    assert top["frequency"] >= top["bound"] and top["loss"] <= 0.5
+    assert "holds" in res.verdict
+
+
+def test_generalization_lemma13(tmp_path):
+    res = REGISTRY["blm20_generalization"](points=7, target=3, sizes=(2, 8), runs=60, seed=2, out_dir=tmp_path)
+    _check_outputs(res)
+    assert all(r["holds"] for r in res.rows)
+
+
+def test_sample_cost_lemma14(tmp_path):
+    res = REGISTRY["blm20_sample_cost"](points=7, target=3, n=2, runs=60, seed=3, out_dir=tmp_path)
+    _check_outputs(res)
+    assert all(r["holds"] for r in res.rows)
+
+
+def test_accuracy_runs_and_reports(tmp_path):
+    res = REGISTRY["blm20_accuracy"](points=8, epsilons=(1.0,), fractions=(0.02,), reps=1, seed=4, out_dir=tmp_path)
+    _check_outputs(res)
+    assert res.rows[0]["n"] > 0 and 0.0 <= res.rows[0]["mean_loss"] <= 1.0
+
+
+def test_cli_lists_and_runs_an_experiment(tmp_path):
+    from typer.testing import CliRunner
+
+    from littlestone.cli.main import app
+
+    out = CliRunner().invoke(app, ["experiment", "--list"])
+    assert out.exit_code == 0 and "blm20_stability" in out.output
+    out = CliRunner().invoke(app, ["experiment", "blm20_sample_cost", "--set", "runs=20", "--set", "points=3",
+                                   "--out", str(tmp_path), "--seed", "0"])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "blm20_sample_cost.csv").exists() and (tmp_path / "blm20_sample_cost.png").exists()
+
+
+@pytest.mark.slow
+def test_accuracy_at_theory_size_every_epsilon(tmp_path):
+    res = REGISTRY["blm20_accuracy"](fractions=(1.0,), reps=2, seed=5, out_dir=tmp_path)
+    assert all(r["max_loss"] <= r["alpha"] for r in res.rows)
