@@ -29,12 +29,20 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        _apply_umask(tmp)
         os.replace(tmp, target)
         ok = True
     finally:
         if not ok:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+
+
+def _apply_umask(path: str) -> None:
+    """mkstemp creates 0600 files; give the result the permissions a plain open() would (0666 minus umask)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:

@@ -114,7 +114,7 @@ def demo(
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
-    jobs: int = JOBS_OPTION,
+    jobs: int = typer.Option(2, "--jobs", "-j", min=-1, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     from ..experiments import demo as demo_module

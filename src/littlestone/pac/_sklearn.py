@@ -205,7 +205,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
     def _points_from_X(self, X: np.ndarray) -> Any:
         """Rows of X as points of the class: 1 column → scalars (integral floats → ints); more → tuples."""
-        if self.row_points_:
+        rows = getattr(self, "row_points_", None)
+        if rows if rows is not None else self._wants_rows():
             return X
         if X.shape[1] == 1:
             col = X[:, 0]
@@ -309,7 +310,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             "unsaved_params": skipped,
             "classes": [as_python_point(c) for c in self.classes_],
             "n_features_in": int(self.n_features_in_),
-            "row_points": bool(self.row_points_),
+            "row_points": bool(getattr(self, "row_points_", self._wants_rows())),
             "hypothesis": hypothesis_to_json(self.hypothesis_, self.hclass_),
             "result": _jsonable(self.result_),
         }

@@ -1,0 +1,147 @@
+"""Self-contained HTML reports (tables + images embedded as base64), written atomically."""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..io import atomic_write_text
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;
+color:#222;line-height:1.5}
+h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.8em}
+table{border-collapse:collapse;margin:1em 0;font-size:.92em}th,td{border:1px solid #ccc;padding:.3em .7em}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
+figure{margin:1.2em 0;text-align:center}figure img{max-width:100%;border:1px solid #eee}
+figcaption{font-size:.9em;color:#555}.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.6em 1em}
+.meta{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .25em}
+"""
+
+
+def esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def img_tag(path: str | Path, alt: str) -> str:
+    """An <img> with the PNG embedded as a data URI (the report needs no other file)."""
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return f'<img alt="{esc(alt)}" src="data:image/png;base64,{data}">'
+
+
+def figure(path: str | Path, caption: str) -> str:
+    if not Path(path).exists():
+        return f'<p class="note">Figure not available: {esc(caption)}</p>'
+    return f"<figure>{img_tag(path, caption)}<figcaption>{esc(caption)}</figcaption></figure>"
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        if math.isinf(v):
+            return '<td class="num">∞</td>'
+        return f'<td class="num">{v:.4g}</td>'
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f'<td class="num">{v:,}</td>'
+    return f"<td>{esc(v)}</td>"
+
+
+def table(rows: Sequence[dict], columns: Sequence[str] | None = None) -> str:
+    """An HTML table from dict rows (missing cells left empty)."""
+    if not rows:
+        return "<p>(no rows)</p>"
+    cols = list(columns or dict.fromkeys(k for r in rows for k in r))
+    head = "".join(f"<th>{esc(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(_cell(r[c]) if c in r else "<td></td>" for c in cols) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
+            f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+
+
+def write_demo_report(out_dir: Path, result: Any) -> Path:
+    """The demo's report: data and class, accuracy vs ε, the shattered tree, G's histogram, privacy accounting."""
+    from .. import __version__
+    from ..bounds.generic import agnostic
+
+    cfg, data = result.config, result.data
+    n = len(data.y)
+    n_train = n - int(math.ceil(cfg.test_fraction * n))
+    H = data.hclass
+    gen_n = agnostic(H.n_hypotheses, 0.1, 1.0, 0.05).total
+    try:
+        from ..bounds.blm20 import theorem1
+
+        blm_n = f"{theorem1(result.ldim, 0.1, 1.0, cfg.delta, 0.05).total:,}"
+    except Exception as exc:  # the BLM20 bound is informative only; the report must not fail without it
+        blm_n = f"(unavailable: {exc})"
+    best = max((r for r in result.rows if r["learner"].startswith("generic")), key=lambda r: r["epsilon"])
+    erm = next(r for r in result.rows if r["learner"].startswith("ERM"))
+    parts = [
+        "<h1>littlestone demo: private learning on real data</h1>",
+        f"<p class='meta'>littlestone {esc(__version__)} · {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}"
+        f" · noise backend <code>{esc(result.backend)}</code> · {len(result.repeats)} train/test splits · "
+        f"{result.seconds:.1f} s</p>",
+        "<p>We learn whether a breast mass is malignant from two measurements (scikit-learn's Wisconsin "
+        f"breast-cancer data, {n} examples, shipped offline), with <b>decision stumps</b> — a class of finite "
+        "Littlestone dimension — and compare non-private learners with two differentially private ones across the "
+        "privacy parameter ε. Real data is not realizable by stumps, so this is the <i>agnostic</i> setting.</p>",
+        f"<p><b>Headline:</b> at ε = {best['epsilon']:g} the pure-DP generic learner reaches "
+        f"{best['mean accuracy']:.3f} test accuracy against {erm['mean accuracy']:.3f} for non-private ERM.</p>",
+        "<h2>Data and class</h2>",
+        "<ul>" + "".join(
+            f"<li>feature <b>{esc(name)}</b>: {cfg.bins} equal-width cells over the range published in the "
+            f"dataset's documentation</li>" for name in data.feature_names) + "</ul>",
+        f"<p>The grid is fixed <i>before</i> seeing the data (a data-dependent grid would leak). The class "
+        f"<code>{esc(H.name)}</code> holds all {H.n_hypotheses} stumps 1[x<sub>f</sub> ≥ t] and 1[x<sub>f</sub> &lt; t] "
+        f"on either feature over the {H.n_points} grid points. Its Littlestone dimension is <b>{result.ldim}</b>"
+        + (f" (VC dimension {result.vc})" if result.vc is not None else "") + ".</p>",
+        figure(result.tree_png, f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
+                                f"of its Littlestone dimension; drawn to depth {cfg.tree_depth}). Nodes are grid "
+                                "points (perimeter cell, concave-points cell); leaves name a consistent stump."),
+        "<h2>Accuracy vs ε</h2>",
+        figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
+        table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"]),
+        "<ul><li><b>ERM</b>: the stump with fewest training errors (non-private).</li>"
+        "<li><b>SOA</b>: the Standard Optimal Algorithm's predictor after one pass over the training sample, "
+        "extended to non-realizable samples (seed 000 Definition 8; non-private): the SOA classifier of the longest "
+        "realizable prefix, overwritten on the later examples' points.</li>"
+        "<li><b>generic</b>: the exponential mechanism over all stumps with score −#errors, ε-DP "
+        "(seed 003 §3 Theorem 1; seed 000 Lemma 16).</li>"
+        "<li><b>BLM20</b>: Bun–Livni–Moran's (ε,δ)-DP learner (seed 001 Theorem 1): G on k disjoint batches, "
+        f"a stable histogram of G's outputs, then the generic learner on the survivors; δ = {cfg.delta:g}. "
+        "'fallback rate' is the fraction of runs where no hypothesis passed the histogram and M returned its "
+        "fixed, data-independent output.</li></ul>",
+        "<h2>Inside BLM20: the histogram of G's outputs</h2>",
+        figure(result.histogram_png, "One BLM20 run at the largest ε on all the data: how often each hypothesis "
+                                     "was G's output across the k batches, and what the stable histogram released."),
+        "<p>The exact counts are a <b>non-private diagnostic</b> drawn only for this picture; the learner itself sees "
+        "only the released noisy counts. A hypothesis survives when its noisy count clears the threshold τ and "
+        "3η/4 of the batches. On this small, noisy sample most runs of G fail (the tournament needs more examples "
+        "than its cap N) and the others return distinct hypotheses (SOA predictors patched on the noisy examples), "
+        "so nothing is frequent enough to be released and M returns its fixed fallback: global stability, the "
+        "heart of BLM20, only appears at the sample sizes of the theorem (or on realizable data, see "
+        "<code>littlestone experiment --list</code>).</p>",
+        "<h2>Privacy accounting and the theorems' sample sizes</h2>",
+        f"<p>Every generic-learner fit spends exactly (ε, 0); every BLM20 fit (ε, δ) by basic composition of the "
+        f"stable histogram ((ε/2, δ)) and the generic learner (ε/2 on fresh examples). The training sets have "
+        f"{n_train} examples.</p>",
+        f"<div class='note'><b>Honest note on sizes.</b> The generic learner's agnostic guarantee (α = 0.1, β = 0.05, "
+        f"ε = 1) asks for n ≥ {gen_n:,} examples (<code>littlestone bounds generic --hypotheses {H.n_hypotheses} "
+        f"--mode agnostic</code>); BLM20's Theorem 1 at d = {result.ldim} asks for {esc(blm_n)} "
+        f"(<code>littlestone bounds blm20 --d {result.ldim}</code>). With {n_train} examples neither theorem "
+        f"applies, so BLM20 runs at reduced sizes (k = {cfg.blm20_batches} batches of "
+        f"{cfg.blm20_aux + cfg.blm20_cap} examples, n′ = {cfg.blm20_generic}, η = {cfg.blm20_eta}). "
+        "Privacy holds for every setting; only the accuracy guarantee needs the theory sizes. The ε-DP generic "
+        "learner, whose cost grows with log|H| rather than with the Littlestone dimension, is the practical choice "
+        "at this scale; BLM20's strength is classes too large to enumerate.</div>",
+        "<h2>Reproduce</h2>",
+        "<p><code>littlestone demo --seed 0</code> (add <code>--backend secure</code> for OpenDP's floating-point-safe "
+        "noise; <code>--jobs 2</code> to parallelize the splits).</p>",
+    ]
+    return atomic_write_text(out_dir / "index.html", page("littlestone demo report", "\n".join(parts)))
