@@ -1,0 +1,151 @@
+"""Structured classes on 2^60-point domains vs their explicit FiniteClass twins on small domains.
+
+Times (µs per call, median over random realizable version spaces, caches cleared before each Ldim/SOA call):
+restrict, Ldim, SOA prediction at a random point, split point. Writes benchmarks/results/structured.md.
+Usage: .venv/bin/python benchmarks/bench_structured.py [--reps 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from littlestone.classes import (AffineSubspaces, AllFunctions, Conjunctions, Intervals, Points, PointsAndNegations,
+                                 Thresholds, to_finite)
+from littlestone.classes import intervals as intervals_mod
+from littlestone.classes import points_negations as pn_mod
+
+OUT = Path(__file__).resolve().parent / "results" / "structured.md"
+N60 = 2**60
+
+
+def clear_caches(H: Any) -> None:
+    intervals_mod.gap_family_ldim.cache_clear()
+    pn_mod.count_ldim.cache_clear()
+    if hasattr(H, "_ldim_memo"):
+        H._ldim_memo.clear()
+        H._soa_cache.clear()
+
+
+def int_points(n: int) -> Callable[[np.random.Generator], Any]:
+    return lambda rng: int(rng.integers(0, n))
+
+
+def cube_points(nv: int, q: int = 2) -> Callable[[np.random.Generator], Any]:
+    return lambda rng: tuple(int(v) for v in rng.integers(0, q, nv))
+
+
+def random_version_space(H: Any, draw: Callable, rng: np.random.Generator, max_examples: int = 4,
+                         negatives_only: bool = False) -> tuple[Any, list]:
+    """Restrict by up to `max_examples` examples labelled by a hypothesis of the current version space."""
+    V = H.version_space()
+    examples = []
+    for _ in range(int(rng.integers(0, max_examples + 1))):
+        x = draw(rng)
+        y0, y1 = V.restrict(x, 0), V.restrict(x, 1)
+        choices = [(y, W) for y, W in ((0, y0), (1, y1)) if not W.is_empty() and (y == 0 or not negatives_only)]
+        y, V = choices[int(rng.integers(len(choices)))]
+        examples.append((x, y))
+    return V, examples
+
+
+def timed(fn: Callable[[], Any], reps: int = 1) -> float:
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    return (time.perf_counter() - t0) / reps * 1e6
+
+
+def measure(H: Any, draw: Callable, reps: int, seed: int, negatives_only: bool = False) -> dict:
+    rng = np.random.default_rng(seed)
+    spaces = [random_version_space(H, draw, rng, negatives_only=negatives_only)[0] for _ in range(reps)]
+    xs = [draw(rng) for _ in range(reps)]
+    out: dict[str, list[float]] = {"restrict": [], "ldim": [], "soa": [], "split": []}
+    for V, x in zip(spaces, xs):
+        out["restrict"].append(timed(lambda: V.restrict(x, 0), 5))
+        clear_caches(H)
+        W = V.restrict(x, 0) if negatives_only or V.restrict(x, 1).is_empty() else V.restrict(x, 1)
+        out["ldim"].append(timed(W.ldim))
+        clear_caches(H)
+        out["soa"].append(timed(lambda: V.soa_predict(x)))
+        clear_caches(H)
+        out["split"].append(timed(V.split_point))
+    return {k: statistics.median(v) for k, v in out.items()} | {"ldim_value": H.ldim()}
+
+
+CASES: list[tuple[str, Callable[[], Any], Callable, str, Callable[[], Any], Callable]] = [
+    ("thresholds(2^60) [lead's]", lambda: Thresholds(N60), int_points(N60),
+     "thresholds(63)", lambda: to_finite(Thresholds(63)), int_points(63)),
+    ("points (64-bit ints)", lambda: Points(), int_points(N60),
+     "points(64)", lambda: to_finite(Points(range(64))), int_points(64)),
+    ("intervals(2^60)", lambda: Intervals(N60), int_points(N60),
+     "intervals(24)", lambda: to_finite(Intervals(24)), int_points(24)),
+    ("intervals(2^60), negatives only", lambda: Intervals(N60), int_points(N60),
+     "intervals(24)", lambda: to_finite(Intervals(24)), int_points(24)),
+    ("allfunctions(2^60)", lambda: AllFunctions(N60), int_points(N60),
+     "allfunctions(8)", lambda: to_finite(AllFunctions(8)), int_points(8)),
+    ("conjunctions(60 vars)", lambda: Conjunctions(60), cube_points(60),
+     "conjunctions(4 vars)", lambda: to_finite(Conjunctions(4)), cube_points(4)),
+    ("affine(F_2^60, dim ≤ 3)", lambda: AffineSubspaces(2, 60, 3), cube_points(60),
+     "affine(F_2^4, dim ≤ 2)", lambda: AffineSubspaces(2, 4, 2).twin(), cube_points(4)),
+    ("conjunctions(60 vars), negatives only", lambda: Conjunctions(60), cube_points(60),
+     "conjunctions(4 vars)", lambda: to_finite(Conjunctions(4)), cube_points(4)),
+    ("pointsneg (infinite)", lambda: PointsAndNegations(), int_points(N60),
+     "pointsneg(24)", lambda: to_finite(PointsAndNegations(range(24))), int_points(24)),
+]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--reps", type=int, default=200)
+    args = ap.parse_args()
+    rows = []
+    for name, make, draw, twin_name, make_twin, twin_draw in CASES:
+        H, T = make(), make_twin()
+        neg = name.endswith("negatives only")
+        s = measure(H, draw, args.reps, seed=1, negatives_only=neg)
+        t = measure(T, twin_draw, max(20, args.reps // 4), seed=1, negatives_only=neg)
+        rows.append((name, s, twin_name, T, t))
+        print(f"{name:28s} Ldim {s['ldim_value']:>4}  restrict {s['restrict']:8.1f}  ldim {s['ldim']:9.1f}  "
+              f"soa {s['soa']:9.1f}  split {s['split']:9.1f} µs | twin {twin_name}: ldim {t['ldim']:9.1f} "
+              f"soa {t['soa']:9.1f}", flush=True)
+    lines = [
+        "## Structured hypothesis classes (closed-form version spaces)",
+        "",
+        f"`.venv/bin/python benchmarks/bench_structured.py --reps {args.reps}` — Python {platform.python_version()}, "
+        "1 core. Median µs per call over random realizable version spaces (0–4 examples, labels drawn from the version space; \"negatives only\" rows use label 0 throughout, the hardest states), caches cleared before "
+        "each Ldim / SOA / split-point call (cold). Baseline: the explicit `FiniteClass` twin of the same class on "
+        "a small domain (bitset version spaces, memoized exact Ldim recursion, also cold); the structured class "
+        "answers on a 2^60-point domain where no explicit twin can exist.",
+        "",
+        "| class (domain 2^60) | Ldim | restrict µs | Ldim µs | SOA predict µs | split point µs | twin baseline "
+        "(|H| × |X|) | twin Ldim µs | twin SOA predict µs | Ldim speed-up vs twin |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, s, twin_name, T, t in rows:
+        ratio = t["ldim"] / s["ldim"] if s["ldim"] > 0 else float("inf")
+        lines.append(f"| {name} | {s['ldim_value']} | {s['restrict']:.1f} | {s['ldim']:.1f} | {s['soa']:.1f} | "
+                     f"{s['split']:.1f} | {twin_name} ({T.n_hypotheses} × {T.n_points}) | {t['ldim']:.1f} | "
+                     f"{t['soa']:.1f} | {ratio:,.0f}x |")
+    lines += [
+        "",
+        "Notes: intervals without a positive example solve the exact weight-splitting game (greedy, "
+        "O(Ldim² log) per call); after a positive every query is O(1). Conjunctions and affine subspaces use "
+        "exact hitting-set / flat searches whose cost grows with the number of negative examples.",
+    ]
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    tmp = OUT.with_suffix(".md.tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(OUT)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
