@@ -24,9 +24,12 @@ Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mec
 
 def _audit_module() -> Any:
     try:
-        return importlib.import_module("littlestone.audit")
+        mod = importlib.import_module("littlestone.audit")
     except ImportError as exc:
         raise LittlestoneError(f"the audit module is not available in this installation ({exc})") from None
+    if not (hasattr(mod, "list_builtin_audits") and hasattr(mod, "run_builtin_audit")):
+        raise LittlestoneError("this installation's littlestone.audit has no built-in audits")
+    return mod
 
 
 def audit(

@@ -107,6 +107,9 @@ def _print_result(name: str, result: Any) -> None:
             console.print(f"table: {p}")
     for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
         console.print(f"figure: {p}")
+    verdict = getattr(result, "verdict", "")
+    if verdict:
+        console.print(f"[bold]{verdict}[/]")
 
 
 def demo(

@@ -37,6 +37,7 @@ PREDICT_EPILOG = """Examples:
 class LearnerKind(str, Enum):
     generic = "generic"
     blm20 = "blm20"
+    blm20_agnostic = "blm20-agnostic"
     soa = "soa"
     erm = "erm"
 
@@ -54,9 +55,9 @@ def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: floa
     if kind == LearnerKind.generic:
         return pac.GenericLearnerClassifier(hypothesis_class=hclass, epsilon=epsilon, mode=mode.value, alpha=alpha,
                                             beta=beta, backend=backend.value, random_state=seed)
-    if kind == LearnerKind.blm20:
+    if kind in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
         try:
-            cls = pac.BLM20Classifier
+            cls = pac.BLM20Classifier if kind == LearnerKind.blm20 else pac.AgnosticBLM20Classifier
         except ImportError as exc:
             raise LittlestoneError(f"the BLM20 learner is not available in this installation ({exc})") from None
         return cls(hypothesis_class=hclass, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta,
@@ -81,7 +82,8 @@ def learn(
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
     out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically)."),
     learner: LearnerKind = typer.Option(LearnerKind.generic, "--learner", "-l", help="generic (ε-DP), blm20 "
-                                        "((ε,δ)-DP), soa or erm (non-private baselines)."),
+                                        "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
+                                        "(non-private baselines)."),
     label: Optional[str] = typer.Option(None, "--label", help="Label column (default: label / y / last column)."),
     features: Optional[str] = typer.Option(None, "--features", help="Comma-separated point columns "
                                            "(default: all but the label)."),

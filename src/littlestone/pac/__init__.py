@@ -12,6 +12,7 @@ _LAZY = {
     "ERMClassifier": "littlestone.pac.baselines",
     "SOAClassifier": "littlestone.pac.baselines",
     "BLM20Classifier": "littlestone.pac.blm20",
+    "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
 }
 
 __all__ = ["LittlestoneClassifier", "register_hypothesis_codec", "resolve_class", *_LAZY]
