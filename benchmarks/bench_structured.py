@@ -132,7 +132,7 @@ def main() -> int:
         ratio = t["ldim"] / s["ldim"] if s["ldim"] > 0 else float("inf")
         lines.append(f"| {name} | {s['ldim_value']} | {s['restrict']:.1f} | {s['ldim']:.1f} | {s['soa']:.1f} | "
                      f"{s['split']:.1f} | {twin_name} ({T.n_hypotheses} × {T.n_points}) | {t['ldim']:.1f} | "
-                     f"{t['soa']:.1f} | {ratio:,.0f}x |")
+                     f"{t['soa']:.1f} | {ratio:.2g}x |")
     lines += [
         "",
         "Notes: intervals without a positive example solve the exact weight-splitting game (greedy, "

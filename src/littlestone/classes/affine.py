@@ -134,10 +134,18 @@ class AffineVersionSpace(VersionSpace):
         return self.state[0] == "empty"
 
     def restrict(self, x: Point, y: int) -> "AffineVersionSpace":
+        child = self._restrict(tuple(int(a) for a in x), y)
+        star = self._room
+        if child is not self and not child.is_empty() and isinstance(star, AffineFlat) and child._room == "unset":
+            # the parent's witness flat stays a witness if it avoids a new negative / contains a new positive
+            if star.contains_point(tuple(int(a) for a in x)) == bool(y):
+                child._room = star
+        return child
+
+    def _restrict(self, x: tuple, y: int) -> "AffineVersionSpace":
         s, c = self.state, self._cls
         if s[0] == "empty":
             return self
-        x = tuple(int(a) for a in x)
         if s[0] == "pre":
             if not y:
                 return self if x in s[1] else AffineVersionSpace(c, ("pre", tuple(sorted(s[1] + (x,)))))
