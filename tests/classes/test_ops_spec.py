@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -80,3 +82,40 @@ def test_bad_specs(spec, msg):
     with pytest.raises(ClassSpecError, match=msg) as e:
         parse_class_spec(spec)
     assert "accepted forms" in str(e.value) or "does not exist" in str(e.value)
+
+
+def test_to_finite_of_structured_classes_matches_twins():
+    import itertools
+
+    from littlestone.classes import AffineSubspaces, AllFunctions, Conjunctions, Intervals, PointsAndNegations
+
+    from classes_twins import affine_matrix, allfunctions_matrix, conjunctions_matrix, intervals_matrix
+
+    pairs = [
+        (Intervals(6), intervals_matrix(6)),
+        (AllFunctions(3), allfunctions_matrix(3)),
+        (Conjunctions(3), conjunctions_matrix(3)),
+        (Conjunctions(3, monotone=True), conjunctions_matrix(3, monotone=True)),
+        (AffineSubspaces(3, 2, 1), affine_matrix(3, 2, 1)),
+        (PointsAndNegations(range(4)), np.vstack([np.eye(4, dtype=int), 1 - np.eye(4, dtype=int)])),
+    ]
+    for H, M in pairs:
+        assert rows_of(to_finite(H)) == frozenset(tuple(int(v) for v in r) for r in M), H.name
+
+
+def test_disagreement_is_lazy_and_complete():
+    from littlestone.classes import AffineSubspaces, Conjunctions, patch
+
+    C = Conjunctions(40)
+    h1, h2 = C.hypothesis([(0, 1)]), C.hypothesis([(0, 1), (1, 1)])
+    x = C.disagreement(h1, h2)
+    assert h1(x) != h2(x)
+    # patch the first few disagreements away: the search keeps going
+    pts = list(itertools.islice(C.base_disagreements(h1, h2), 3))
+    g = patch(h1, [(p, h2(p)) for p in pts])
+    y = C.disagreement(g, h2)
+    assert y is not None and y not in pts and g(y) != h2(y)
+    A = AffineSubspaces(2, 30, 2)
+    f1, f2 = A.flat((0,) * 30, [(1,) + (0,) * 29]), A.flat((0,) * 30, [(0, 1) + (0,) * 28])
+    z = A.disagreement(f1, f2)
+    assert f1(z) != f2(z)

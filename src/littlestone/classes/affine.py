@@ -399,18 +399,22 @@ class AffineSubspaces(HypothesisClass):
             return AffineFlat(self.q, p0, basis)
         return FiniteSet(ones)
 
+    def _ones(self, h: Hypothesis) -> Iterator[tuple]:
+        """The points where h is 1 (lazily; flats have q^dim points)."""
+        if isinstance(h, AffineFlat):
+            for coeffs in itertools.product(range(self.q), repeat=h.dim):
+                x = list(h.offset)
+                for c, row in zip(coeffs, h.basis):
+                    x = [(a + c * b) % self.q for a, b in zip(x, row)]
+                yield tuple(x)
+        elif isinstance(h, FiniteSet):
+            yield from h.points
+        else:
+            yield from (x for x in self.domain_points() if h(x))
+
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
-        cands = []
-        for h in (h1, h2):
-            if isinstance(h, AffineFlat):
-                cands.append(h.offset)
-                cands.extend(tuple((a + b) % self.q for a, b in zip(h.offset, v)) for v in h.basis)
-            elif isinstance(h, FiniteSet):
-                cands.extend(h.points)
-        for x in cands:
-            if h1(x) != h2(x):
-                yield x
-        if self.q**self.n <= 1 << 16:
-            for x in self.domain_points():
-                if h1(x) != h2(x):
+        """Every disagreement, lazily: the symmetric difference lies inside the 1-sets of h1 and h2."""
+        for h, g in ((h1, h2), (h2, h1)):
+            for x in self._ones(h):
+                if not g(x):
                     yield x

@@ -422,21 +422,28 @@ class Conjunctions(HypothesisClass):
         return h
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
-        if isinstance(h1, Conjunction) and isinstance(h2, Conjunction):
-            for h, g in ((h1, h2), (h2, h1)):
-                if h.literals is None:
-                    continue
-                # a point satisfying h: h's literals, every other variable chosen to violate g if possible
-                point = [0] * self.n_vars
-                for i, v in h.literals:
-                    point[i] = v
-                fixed = {i for i, _ in h.literals}
-                for i, v in g.literals or ():
-                    if i not in fixed:
-                        point[i] = 1 - v
-                if g(tuple(point)) == 0:
-                    yield tuple(point)
+        """Every disagreement, lazily: points satisfying one conjunction and not the other (a violating
+        completion first, then all completions of the satisfied conjunction's free variables)."""
+        if not (isinstance(h1, Conjunction) and isinstance(h2, Conjunction)):
+            yield from (p for p in self.domain_points() if h1(p) != h2(p))
             return
-        for p in self.domain_points():
-            if h1(p) != h2(p):
-                yield p
+        for h, g in ((h1, h2), (h2, h1)):
+            if h.literals is None:
+                continue
+            fixed = dict(h.literals)
+            free = [i for i in range(self.n_vars) if i not in fixed]
+            point = [0] * self.n_vars
+            for i, v in fixed.items():
+                point[i] = v
+            for i, v in g.literals or ():
+                if i not in fixed:
+                    point[i] = 1 - v
+            first = tuple(point)
+            if g(first) == 0:
+                yield first
+            for bits in itertools.product((0, 1), repeat=len(free)):
+                for i, b in zip(free, bits):
+                    point[i] = b
+                x = tuple(point)
+                if x != first and g(x) == 0:
+                    yield x
