@@ -219,7 +219,8 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float) ->
 
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
     """Agnostic learner (seed 001 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
-    N = max(m_real/q, ⌈8(VC·ln(2eN/VC)+ln(8/β))/α²⌉) with subsampling rate q = ε/(4(e^{ε0}... ) — see pac/agnostic.py."""
+    N = ⌈N0/q⌉, N0 = max(Theorem 1 at (α/4, 1, δ/q, β/4), uniform convergence, labeling EM), q from amplification
+    by subsampling (constants in :func:`littlestone.pac.agnostic.agnostic_sizes`)."""
     from ..pac.agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants
 
     return agnostic_sizes(d, alpha, epsilon, delta, beta, vc=vc)
