@@ -1,0 +1,280 @@
+"""Deliberately broken twins of the privacy mechanisms: each differs from the real one by one classic bug, keeps the
+real claim, and must be caught by its audit (ε_lb > claimed ε) — the evidence that the audits have power."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import partial
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import LittlestoneError
+from .auditor import AuditReport
+from .builtin import (
+    BuiltinAudit,
+    _fixed,
+    _stable_claim,
+    _bounded_claim,
+    _subsample_claim,
+    binary_mechanism_prefixes,
+    censored_difference,
+    coordinate_sum,
+    exponential_choice,
+    noisy_max_choice,
+    released,
+    shifted_streams,
+    tied_scores_one_boosted,
+)
+
+
+def _release(counts: dict, threshold: float, scale: float, epsilon: float, delta: float, n: int, backend: Any, **meta):
+    from ..privacy import HistogramRelease
+
+    return HistogramRelease(
+        counts=counts,
+        threshold=threshold,
+        noise_scale=scale,
+        epsilon=epsilon,
+        delta=delta,
+        n=n,
+        requested_delta=delta,
+        noise="laplace",
+        backend=backend.name,
+        meta=meta,
+    )
+
+
+def laplace_count_sensitivity(data: Sequence[int], backend: Any, *, epsilon: float, sensitivity: float) -> float:
+    """The library's Laplace mechanism told the wrong sensitivity (0.5 for a count: half the noise)."""
+    from ..privacy import laplace_mechanism
+
+    return laplace_mechanism(float(np.sum(data)), sensitivity, epsilon, backend=backend)
+
+
+def twin_stable_histogram(
+    items: Sequence[Any],
+    backend: Any,
+    *,
+    epsilon: float,
+    delta: float,
+    noise_factor: float = 1.0,
+    threshold_shift: float = 0.0,
+) -> Any:
+    """Stable histogram (spec §3) with scale noise_factor·2/ε and threshold τ + threshold_shift (correct: 1 and 0)."""
+    counter = Counter(items)
+    keys = list(counter)
+    counts = np.array([counter[k] for k in keys], dtype=float)
+    scale = noise_factor * 2.0 / epsilon
+    tau = 1.0 + (2.0 / epsilon) * math.log(2.0 / delta) + threshold_shift
+    noisy = counts + np.asarray(backend.laplace(scale, counts.size), dtype=float)
+    out = {keys[i]: float(noisy[i]) for i in np.flatnonzero(noisy > tau)}
+    return _release(out, tau, scale, epsilon, delta, len(items), backend)
+
+
+def twin_bounded_histogram(
+    items: Sequence[Any], backend: Any, *, epsilon: float, delta: float, noise_factor: float = 1.0
+) -> Any:
+    """Bounded histogram (spec §4) with truncated Laplace of scale noise_factor·2/ε on the correct support [−A, A]."""
+    from ..privacy import truncation_bound
+
+    big_a = truncation_bound(epsilon, delta, discrete=False)[0]
+    counter = Counter(items)
+    keys = list(counter)
+    counts = np.array([counter[k] for k in keys], dtype=float)
+    b = noise_factor * 2.0 / epsilon
+    u = np.asarray(backend.uniform(counts.size), dtype=float)
+    sign = np.asarray(backend.uniform(counts.size), dtype=float)
+    mag = -b * np.log1p(-u * -math.expm1(-big_a / b))
+    noisy = counts + np.where(sign < 0.5, -mag, mag).clip(-big_a, big_a)
+    out = {keys[i]: float(noisy[i]) for i in np.flatnonzero(noisy > 1.0 + big_a)}
+    return _release(out, 1.0 + big_a, b, epsilon, delta, len(items), backend, truncation=big_a)
+
+
+def twin_above_threshold(
+    stream: Sequence[float], backend: Any, size: int, *, threshold: float, epsilon: float, redraw: bool = False
+) -> np.ndarray:
+    """``size`` runs of AboveThreshold (Dwork–Roth Alg. 1) on a fixed stream, vectorized: index of the first ⊤
+    (−1: none). ``redraw=True`` is the classic bug: fresh threshold noise for every query."""
+    values = np.asarray(stream, dtype=float)
+    k = values.size
+    rho = np.asarray(backend.laplace(2.0 / epsilon, (size, k) if redraw else (size, 1)), dtype=float)
+    nu = np.asarray(backend.laplace(4.0 / epsilon, (size, k)), dtype=float)
+    top = values[None, :] + nu >= threshold + rho
+    return np.where(top.any(axis=1), top.argmax(axis=1), -1)
+
+
+def twin_sparse_selection(
+    lists: Sequence[Sequence[Any]], backend: Any, *, epsilon: float, delta: float, s: int, bottom: bool = True
+) -> Any:
+    """Sparse selection (spec §2): P(u) ∝ exp(ε/2·c(u)), P(⊥) ∝ exp(ε/2·B); ``bottom=False`` drops the ⊥ weight."""
+    from ..privacy import BOTTOM, sparse_selection_bottom_score
+
+    counts: Counter = Counter()
+    for lst in lists:
+        counts.update(list(dict.fromkeys(lst)))
+    keys = list(counts)
+    scores = [float(counts[k]) for k in keys]
+    if bottom:
+        scores.append(sparse_selection_bottom_score(epsilon, delta, s))
+    idx = backend.noisy_argmax(scores, 2.0 / epsilon, "gumbel")
+    return BOTTOM if idx == len(keys) else keys[idx]
+
+
+def first_records_laplace(data: Sequence[int], source: tuple[Any, np.random.Generator], *, m: int, epsilon: float) -> float:
+    """The bug of a non-secret sample: the 'subsample' is the first m records, yet amplification is claimed."""
+    from ..privacy import laplace_mechanism
+
+    backend, _ = source
+    return laplace_mechanism(float(np.sum(list(data)[:m])), 1.0, epsilon, backend=backend)
+
+
+def _broken_audits() -> dict[str, BuiltinAudit]:
+    audits: list[BuiltinAudit] = []
+    eps = 1.0
+    audits.append(
+        BuiltinAudit(
+            "laplace_half_noise",
+            "Laplace mechanism with sensitivity 0.5 for a count (half the noise); claims ε=1",
+            partial(laplace_count_sensitivity, epsilon=eps, sensitivity=0.5),
+            [1] * 5 + [0] * 5,
+            [1] * 4 + [0] * 6,
+            _fixed(eps),
+        )
+    )
+    d, dp = tied_scores_one_boosted(10)
+    audits.append(
+        BuiltinAudit(
+            "exponential_score_not_halved",
+            "exponential mechanism with exp(ε·score) instead of exp(ε·score/2); claims ε=1",
+            partial(exponential_choice, epsilon=2 * eps),
+            d,
+            dp,
+            _fixed(eps),
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "report_noisy_max_half_noise",
+            "report-noisy-max with Exponential(Δ/ε) instead of Exponential(2Δ/ε); claims ε=1",
+            partial(noisy_max_choice, epsilon=2 * eps),
+            d,
+            dp,
+            _fixed(eps),
+        )
+    )
+    h_eps, h_delta = 1.0, 0.2
+    audits.append(
+        BuiltinAudit(
+            "stable_histogram_threshold_one_too_low",
+            "stable histogram with threshold τ−1; claims ε=1 and the exact δ of τ: item x with count 1 vs 0",
+            partial(twin_stable_histogram, epsilon=h_eps, delta=h_delta, threshold_shift=-1.0),
+            ["a"] * 30 + ["x"],
+            ["a"] * 31,
+            _stable_claim(h_eps, h_delta),
+            featurize=partial(released, item="x"),
+            runs=20_000,
+        )
+    )
+    n_eps, n_delta = 2.0, 0.01
+    c = 30
+    audits.append(
+        BuiltinAudit(
+            "stable_histogram_half_noise",
+            "stable histogram with Lap(1/ε) instead of Lap(2/ε); claims ε=2: a record moves from item a to item b",
+            partial(twin_stable_histogram, epsilon=n_eps, delta=n_delta, noise_factor=0.5),
+            ["a"] * c + ["b"] * (c + 10),
+            ["a"] * (c - 1) + ["b"] * (c + 11),
+            _stable_claim(n_eps, n_delta),
+            featurize=partial(censored_difference, first="a", second="b"),
+            runs=20_000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "bounded_histogram_half_noise",
+            "bounded histogram with truncated Lap(1/ε) instead of Lap(2/ε); claims ε=2: a record moves from a to b",
+            partial(twin_bounded_histogram, epsilon=n_eps, delta=n_delta, noise_factor=0.5),
+            ["a"] * c + ["b"] * (c + 10),
+            ["a"] * (c - 1) + ["b"] * (c + 11),
+            _bounded_claim(n_eps, n_delta),
+            featurize=partial(censored_difference, first="a", second="b"),
+            runs=20_000,
+        )
+    )
+    d, dp = shifted_streams(20, -4.0, 2.0)
+    audits.append(
+        BuiltinAudit(
+            "above_threshold_noise_redrawn",
+            "AboveThreshold with the threshold noise redrawn for every query; claims ε=1: 20 queries at −4 "
+            "(D′: −3), then one at 3 (D′: 2)",
+            partial(twin_above_threshold, threshold=0.0, epsilon=eps, redraw=True),
+            d,
+            dp,
+            _fixed(eps),
+            runs=1_000_000,
+            vectorized=True,
+        )
+    )
+    s_eps, s_delta = 1.0, 0.1
+    audits.append(
+        BuiltinAudit(
+            "sparse_selection_without_bottom",
+            "sparse selection without the ⊥ weight; claims (ε=1, δ=0.1): one user's set {b} replaced by {c}",
+            partial(twin_sparse_selection, epsilon=s_eps, delta=s_delta, s=1, bottom=False),
+            [["a"]] * 3 + [["b"]],
+            [["a"]] * 3 + [["c"]],
+            _fixed(s_eps, s_delta),
+        )
+    )
+    t_eps = 2.0
+    audits.append(
+        BuiltinAudit(
+            "binary_mechanism_without_level_factor",
+            "binary mechanism with Lap(Δ/ε) per node instead of Lap(Δ·L/ε) (L=2 levels for T=2); claims ε=2",
+            partial(binary_mechanism_prefixes, epsilon=t_eps, scale_epsilon=2.0),
+            [1, 0],
+            [0, 0],
+            _fixed(t_eps),
+            featurize=partial(coordinate_sum, indices=(0, 1)),
+            runs=20_000,
+        )
+    )
+    sub_eps, n_sub, m_sub = 2.0, 10, 5
+    audits.append(
+        BuiltinAudit(
+            "subsample_not_secret",
+            "'subsample' = the first 5 of 10 records (not random), amplified ε claimed: the first record 1 vs 0",
+            partial(first_records_laplace, m=m_sub, epsilon=sub_eps),
+            [1] + [0] * (n_sub - 1),
+            [0] * n_sub,
+            _subsample_claim(sub_eps, m_sub / n_sub),
+            extra={"needs_generator": True},
+        )
+    )
+    return {a.name: a for a in audits}
+
+
+_CACHE: dict[str, BuiltinAudit] = {}
+
+
+def broken_audits() -> dict[str, BuiltinAudit]:
+    """Name -> audit of a deliberately broken twin (expected verdict: VIOLATION)."""
+    if not _CACHE:
+        _CACHE.update(_broken_audits())
+    return dict(_CACHE)
+
+
+def list_broken_audits() -> list[str]:
+    return list(broken_audits())
+
+
+def run_broken_audit(
+    name: str, *, runs: int | None = None, seed: Any = None, jobs: int = 1, confidence: float = 1 - 1e-6
+) -> AuditReport:
+    """Audit a broken twin (seeded backend); a report with ``passed == False`` means the bug was caught."""
+    audits = broken_audits()
+    if name not in audits:
+        raise LittlestoneError(f"unknown broken twin {name!r} (available: {', '.join(audits)})")
+    return audits[name].run(runs=runs, seed=seed, jobs=jobs, confidence=confidence)
