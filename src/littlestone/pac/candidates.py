@@ -78,7 +78,10 @@ class CandidateSet:
         if self.kind == "finite":
             cls: FiniteClass = self.hclass  # type: ignore[assignment]
             idx = cls.domain.indices(points)
-            return (cls.matrix[:, idx] != y01[None, :].astype(np.uint8)).sum(axis=1).astype(np.int64)
+            # per-point label counts, then one matrix-vector product: errors(h) = Σ_x h(x)·#0(x) + (1−h(x))·#1(x)
+            ones = np.bincount(idx, weights=y01, minlength=cls.n_points)
+            zeros = np.bincount(idx, minlength=cls.n_points) - ones
+            return np.rint(cls.matrix @ (zeros - ones) + ones.sum()).astype(np.int64)
         if self.kind == "thresholds":
             x = np.asarray(points, dtype=np.int64)
             ts = np.fromiter((h.t for h in self.hypotheses), dtype=np.int64, count=len(self.hypotheses))
