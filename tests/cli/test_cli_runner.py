@@ -139,3 +139,38 @@ def test_predict_rejects_non_model(run, train_csv):
     r = run("predict", train_csv, train_csv)
     assert r.exit_code == 2
     assert "not valid JSON" in r.output or "not a littlestone model" in r.output
+
+
+def test_audit_list_and_run(run):
+    r = run("audit", "--list")
+    assert r.exit_code == 0 and "laplace" in r.output
+    r = run("audit", "laplace", "--runs", "1000", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "consistent" in r.output
+    r = run("audit", "no_such_mechanism")
+    assert r.exit_code == 2 and "unknown audit" in r.output
+
+
+def test_audit_violation_exits_1(run, monkeypatch):
+    import littlestone.audit as audit
+
+    real = audit.run_builtin_audit
+
+    def broken(name, **kw):
+        rep = real(name, **kw)
+        import dataclasses
+
+        return dataclasses.replace(rep, claimed_epsilon=rep.epsilon_lb / 10)  # claim far less than observed
+    monkeypatch.setattr(audit, "run_builtin_audit", broken)
+    r = run("audit", "laplace", "--runs", "1000", "--seed", "1")
+    assert r.exit_code == 1
+    assert "VIOLATION" in r.output
+
+
+def test_experiment_list_and_run(run, tmp_path):
+    r = run("experiment", "--list")
+    assert r.exit_code == 0
+    names = [ln.split()[0] for ln in r.output.splitlines() if ln.strip()]
+    assert names
+    r = run("experiment", "no_such_experiment")
+    assert r.exit_code == 2 and "unknown experiment" in r.output

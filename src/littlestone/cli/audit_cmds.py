@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import JOBS_OPTION, SEED_OPTION, console, progress
+from ._common import JOBS_OPTION, SEED_OPTION, BackendKind, console, progress
 
 AUDIT_EPILOG = """Examples:
 
@@ -36,7 +36,12 @@ def audit(
     names: Optional[List[str]] = typer.Argument(None, metavar="[MECHANISM]...", help="Built-in audits to run."),
     all_: bool = typer.Option(False, "--all", help="Run every built-in audit."),
     list_: bool = typer.Option(False, "--list", help="List the built-in audits and exit."),
-    runs: int = typer.Option(10_000, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour."),
+    runs: Optional[int] = typer.Option(None, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour "
+                                       "(default: each audit's own)."),
+    backend: BackendKind = typer.Option(BackendKind.seeded, "--backend", case_sensitive=False,
+                                        help="Randomness of the audited mechanism: 'seeded' (numpy, fast) or "
+                                             "'secure' (OpenDP's samplers)."),
+    details: bool = typer.Option(False, "--details", help="Print every quantity of each audit."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
 ) -> None:
@@ -53,23 +58,30 @@ def audit(
     unknown = [n for n in chosen if n not in available]
     if unknown:
         raise LittlestoneError(f"unknown audit {unknown[0]!r} (available: {', '.join(available)})")
-    table = Table(title=f"privacy audits ({runs} runs per neighbour)", title_justify="left")
+    table = Table(title="privacy audits", title_justify="left")
     for col in ("mechanism", "claimed ε", "ε lower bound", "δ lower bound", "runs", "verdict"):
         table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
-    failed = []
+    failed: list[str] = []
+    reports: list[Any] = []
     with progress() as bar:
         task = bar.add_task("auditing", total=len(chosen))
         for name in chosen:
             bar.update(task, description=f"auditing {name}")
-            rep = mod.run_builtin_audit(name, runs=runs, seed=seed, jobs=jobs)
-            passed = bool(getattr(rep, "passed", True))
-            if not passed:
+            rep = mod.run_builtin_audit(name, runs=runs, seed=seed, jobs=jobs, randomness=backend.value)
+            passed = getattr(rep, "passed", None)
+            if passed is False:
                 failed.append(name)
-            table.add_row(name, f"{getattr(rep, 'claimed_epsilon', float('nan')):.4g}", f"{rep.epsilon_lb:.4g}",
-                          f"{getattr(rep, 'delta_lb', 0.0):.3g}", str(getattr(rep, "runs", runs)),
-                          "[green]consistent[/]" if passed else "[red]VIOLATION[/]")
+            claimed = getattr(rep, "claimed_epsilon", None)
+            table.add_row(name, "—" if claimed is None else f"{claimed:.4g}", f"{rep.epsilon_lb:.4g}",
+                          f"{getattr(rep, 'delta_lb', 0.0):.3g}", f"{getattr(rep, 'runs', runs):,}",
+                          {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}.get(passed, "no claim"))
+            reports.append(rep)
             bar.advance(task)
     console.print(table)
+    if details:
+        for rep in reports:
+            console.print(str(rep), markup=False)
+            console.print()
     console.print("An audit gives a lower bound on ε: 'consistent' means it does not exceed the claimed ε.")
     if failed:
         raise typer.Exit(1)
