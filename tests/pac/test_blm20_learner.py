@@ -136,3 +136,15 @@ def test_bad_data_is_named():
     with pytest.raises(LittlestoneError, match="dimension 0"):
         blm20_learn(FiniteClass(np.zeros((1, 3), dtype=np.uint8)), ArraySource(np.zeros(9, dtype=int),
                     np.zeros(9)), epsilon=1, delta=1e-6, **SMALL)
+
+
+def test_fit_source_validates_a_lazy_stream():
+    from littlestone.pac.sources import UniformIntegers
+
+    H = Thresholds(7)
+    good = RealizableStream(H.hypothesis(3), UniformIntegers(0, 7), 10_000, seed=0)
+    clf = BLM20Classifier(H, backend="seeded", random_state=0, **SMALL).fit_source(good)
+    assert clf.result_.examples_given == 10_000 and clf.predict(np.arange(7).reshape(-1, 1)).shape == (7,)
+    bad = RealizableStream(H.hypothesis(3), UniformIntegers(0, 9), 10_000, seed=0)   # points 7, 8 outside
+    with pytest.raises(DomainError, match="outside the domain"):
+        BLM20Classifier(H, backend="seeded", random_state=0, **SMALL).fit_source(bad)
