@@ -174,3 +174,21 @@ def test_experiment_list_and_run(run, tmp_path):
     assert names
     r = run("experiment", "no_such_experiment")
     assert r.exit_code == 2 and "unknown experiment" in r.output
+
+
+def test_learn_blm20_with_reduced_sizes_and_bad_param(run, tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 64, 3000)
+    data = tmp_path / "real.csv"
+    data.write_text("x,y\n" + "".join(f"{a},{int(a >= 20)}\n" for a in x))
+    r = run("learn", data, "--class", "thresholds:64", "--learner", "blm20", "--epsilon", "4", "--delta", "1e-5",
+            "--out", tmp_path / "b.json", "-p", "n_batches=200", "-p", "aux_size=6", "-p", "cap=6",
+            "-p", "n_generic=200", "--seed", "0", "--backend", "seeded")
+    assert r.exit_code == 0, r.output
+    assert "privacy budget spent" in r.output and "δ = " in r.output
+    r = run("learn", data, "--class", "thresholds:64", "--learner", "blm20", "--out", tmp_path / "c.json")
+    assert r.exit_code == 2 and "needs" in r.output and not (tmp_path / "c.json").exists()
+    r = run("learn", data, "--class", "thresholds:64", "-p", "nope=1", "--out", tmp_path / "c.json")
+    assert r.exit_code == 2 and "no parameter 'nope'" in r.output

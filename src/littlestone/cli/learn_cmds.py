@@ -6,7 +6,7 @@ import csv
 import io
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import numpy as np
 import typer
@@ -23,6 +23,9 @@ LEARN_EPILOG = """Examples:
   littlestone learn train.csv --class thresholds:100 --learner erm --out erm.json --label y
 
   littlestone learn train.csv --class matrix.csv --learner blm20 --epsilon 1 --delta 1e-6 --out model.json
+
+  littlestone learn train.csv --class thresholds:64 --learner blm20 --epsilon 4 --delta 1e-5 --out m.json
+      --param n_batches=200 --param aux_size=6 --param cap=6 --param n_generic=200   (reduced, non-theory sizes)
 
 The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns are the
 point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values."""
@@ -92,6 +95,9 @@ def learn(
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
+    params: Optional[List[str]] = typer.Option(None, "--param", "-p", metavar="KEY=VALUE",
+                                               help="Extra estimator parameter, e.g. n_batches=200 for blm20 "
+                                                    "(repeatable)."),
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
@@ -107,6 +113,21 @@ def learn(
         load_class(H)  # fail early with the parser's message
     est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
                         backend=backend, seed=seed, jobs=jobs)
+    if params:
+        from .experiment_cmds import _parse_value
+
+        valid = est.get_params(deep=False)
+        extra = {}
+        for item in params:
+            key, sep, value = item.partition("=")
+            key = key.strip()
+            if not sep or not key:
+                raise LittlestoneError(f"--param needs KEY=VALUE, got {item!r}")
+            if key not in valid:
+                raise LittlestoneError(f"{type(est).__name__} has no parameter {key!r} "
+                                       f"(parameters: {', '.join(sorted(valid))})")
+            extra[key] = _parse_value(value.strip())
+        est.set_params(**extra)
     with working(f"fitting {learner.value} on {len(y)} examples"):
         est.fit(X, y)
     model = est.to_dict()
@@ -119,6 +140,9 @@ def learn(
         console.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
         console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        summary = getattr(est.result_, "summary", None)
+        if callable(summary):
+            console.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
             console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory} "
