@@ -140,6 +140,7 @@ class DemoResult:
     seconds: float
     backend: str
     rows: list[dict] = field(default_factory=list)
+    game: Any = None  # the SOA against the tree adversary on the demo class
 
 
 def accuracy_rows(cfg: DemoConfig, repeats: Sequence[RepeatResult]) -> list[dict]:
@@ -268,6 +269,9 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     data = load_data(cfg.bins)
     d, tree_png = _draw_tree(data.hclass, cfg.tree_depth, out / "tree.png")
     vc = None  # the VC dimension (3 here) is left out: the generic VC search over 256 points takes minutes
+    from ..online import SOA, TreeAdversary, play
+
+    game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
     seeds = spawn_seeds(seed, cfg.repeats + 1)
     disable = console is None or not getattr(console, "is_terminal", False)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -299,5 +303,5 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     except InsufficientSampleError:
         run, histogram_png = None, out / "g_histogram.png"
     result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
-                        time.perf_counter() - t0, backend, rows)
+                        time.perf_counter() - t0, backend, rows, game)
     return write_demo_report(out, result)

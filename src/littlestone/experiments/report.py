@@ -64,6 +64,16 @@ def page(title: str, body: str) -> str:
             f"<style>{CSS}</style></head><body>{body}</body></html>\n")
 
 
+def _game_paragraph(result: Any) -> str:
+    game = getattr(result, "game", None)
+    if game is None:
+        return ""
+    pts = ", ".join(f"{x}→{int(y)}" for x, y in game.examples[: result.ldim])
+    return (f"<p><b>Online:</b> against an adversary that walks down a shattered tree (answering the opposite of "
+            f"each prediction), the SOA makes exactly <b>{game.mistakes}</b> mistakes in {game.T} rounds — its "
+            f"mistake bound Ldim = {result.ldim} is tight. The forced rounds (point → label): {esc(pts)}.</p>")
+
+
 def write_demo_report(out_dir: Path, result: Any) -> Path:
     """The demo's report: data and class, accuracy vs ε, the shattered tree, G's histogram, privacy accounting."""
     from .. import __version__
@@ -109,6 +119,7 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         figure(result.tree_png, f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
                                 f"of its Littlestone dimension; drawn to depth {cfg.tree_depth}). Nodes are grid "
                                 "points (perimeter cell, concave-points cell); leaves name a consistent stump."),
+        _game_paragraph(result),
         "<h2>Accuracy vs ε</h2>",
         figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
         table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"]),
