@@ -14,6 +14,7 @@ from littlestone.audit.broken import (
     twin_sparse_selection,
     twin_stable_histogram,
 )
+from littlestone.audit.builtin import sparse_vector_answers
 from littlestone.errors import LittlestoneError
 
 FAST_RUNS = {"above_threshold_noise_redrawn": 600_000}
@@ -39,6 +40,10 @@ def _fixed_twin(name, mechanism):
         ("stable_histogram_half_noise", partial(twin_stable_histogram, epsilon=2.0, delta=0.01)),
         ("bounded_histogram_half_noise", partial(twin_bounded_histogram, epsilon=2.0, delta=0.01)),
         ("sparse_selection_without_bottom", partial(twin_sparse_selection, epsilon=1.0, delta=0.1, s=1)),
+        (
+            "sparse_vector_epsilon_not_split",
+            partial(sparse_vector_answers, threshold=0.0, epsilon=2.0, positives=30, epsilon_factor=1.0),
+        ),
     ],
 )
 def test_twin_with_the_bug_switched_off_passes(name, repaired):

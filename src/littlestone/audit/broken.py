@@ -25,6 +25,7 @@ from .builtin import (
     noisy_max_choice,
     released,
     shifted_streams,
+    sparse_vector_answers,
     tied_scores_one_boosted,
 )
 
@@ -215,6 +216,19 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             _fixed(eps),
             runs=1_000_000,
             vectorized=True,
+        )
+    )
+    sv_eps, sv_c = 2.0, 30
+    audits.append(
+        BuiltinAudit(
+            "sparse_vector_epsilon_not_split",
+            f"SparseVector with c={sv_c} positives giving every AboveThreshold run ε instead of ε/c; claims ε={sv_eps:g}: "
+            f"{sv_c} queries at 0 (D′: −1), T=0; statistic: the number of ⊤",
+            partial(sparse_vector_answers, threshold=0.0, epsilon=sv_eps, positives=sv_c, epsilon_factor=float(sv_c)),
+            [0.0] * sv_c,
+            [-1.0] * sv_c,
+            _fixed(sv_eps),
+            featurize=sum,
         )
     )
     s_eps, s_delta = 1.0, 0.1

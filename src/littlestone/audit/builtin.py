@@ -124,6 +124,39 @@ def above_threshold_first_top(stream: Sequence[float], backend: Any, *, threshol
     return -1
 
 
+def sparse_vector_answers(
+    stream: Sequence[float], backend: Any, *, threshold: float, epsilon: float, positives: int, epsilon_factor: float = 1.0
+) -> tuple[bool, ...]:
+    """The ⊤/⊥ answers of the library's SparseVector (c = ``positives``) until it halts or the stream ends
+    (``epsilon_factor`` ≠ 1 only in the broken twin)."""
+    from ..privacy import SparseVector
+
+    sv = SparseVector(threshold, epsilon * epsilon_factor, positives, backend=backend)
+    answers = []
+    for value in stream:
+        answers.append(sv.test(value))
+        if sv.halted:
+            break
+    return tuple(answers)
+
+
+def running_sum_first_top(stream: Sequence[float], backend: Any, *, threshold: float, epsilon: float) -> int:
+    """Round of the first ⊤ of the library's RunningSumAboveThreshold fed b_1, b_2, … (−1: no ⊤)."""
+    from ..privacy import RunningSumAboveThreshold
+
+    at = RunningSumAboveThreshold(threshold, epsilon, backend=backend)
+    for i, value in enumerate(stream):
+        if at.add(value):
+            return i
+    return -1
+
+
+def stable_histogram_add_remove(items: Sequence[Any], backend: Any, *, epsilon: float, delta: float) -> Any:
+    from ..privacy import stable_histogram
+
+    return stable_histogram(items, epsilon, delta, backend=backend, neighbours="add_remove")
+
+
 def sparse_selection_choice(lists: Sequence[Sequence[Any]], backend: Any, *, epsilon: float, delta: float, s: int) -> Any:
     from ..privacy import sparse_selection
 
@@ -182,6 +215,15 @@ def _stable_claim(epsilon: float, delta: float) -> Claim:
         from ..privacy.stable_histogram import calibrated_threshold
 
         return epsilon, calibrated_threshold(epsilon, delta, discrete=(kind == "secure"))[1]
+
+    return claim
+
+
+def _stable_add_remove_claim(epsilon: float, delta: float) -> Claim:
+    def claim(kind: str) -> tuple[float, float]:
+        from ..privacy.stable_histogram import calibrated_threshold
+
+        return epsilon, calibrated_threshold(epsilon, delta, discrete=(kind == "secure"), neighbours="add_remove")[1]
 
     return claim
 
@@ -282,6 +324,17 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             featurize=partial(censored_difference, first="a", second="b"),
         )
     )
+    audits.append(
+        BuiltinAudit(
+            "stable_histogram_add_remove",
+            "stable histogram, add/remove-one variant, ε=1, δ=0.2 (claimed: exact δ): item x added once",
+            partial(stable_histogram_add_remove, epsilon=hist_eps, delta=hist_delta),
+            ["a"] * 30 + ["x"],
+            ["a"] * 30,
+            _stable_add_remove_claim(hist_eps, hist_delta),
+            featurize=partial(released, item="x"),
+        )
+    )
     b_eps, b_delta = 1.0, 0.2
     c_b = 40
     audits.append(
@@ -315,6 +368,27 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             partial(above_threshold_first_top, threshold=0.0, epsilon=eps),
             d,
             dp,
+            _fixed(eps),
+        )
+    )
+    d, dp = [-1.0, 2.0, -1.0, 2.0], [0.0, 1.0, 0.0, 1.0]
+    audits.append(
+        BuiltinAudit(
+            "sparse_vector",
+            "SparseVector (c=2 positives), ε=1, T=0: queries −1, 2, −1, 2 vs 0, 1, 0, 1 (opposite shifts)",
+            partial(sparse_vector_answers, threshold=0.0, epsilon=eps, positives=2),
+            d,
+            dp,
+            _fixed(eps),
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "running_sum_above_threshold",
+            "RunningSumAboveThreshold, ε=1, τ=3: b = (1, 0, 0, 0, 0, 0) vs all 0 (every running sum shifts by 1)",
+            partial(running_sum_first_top, threshold=3.0, epsilon=eps),
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0] * 6,
             _fixed(eps),
         )
     )
