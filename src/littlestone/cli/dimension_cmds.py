@@ -58,7 +58,10 @@ def ldim(
         if fn is None:
             raise LittlestoneError(f"the {label} dimension is not available in this installation")
         with working(f"computing {label} of {H.name}"):
-            value = fn(H)
+            try:
+                value = fn(H)
+            except TypeError as exc:  # e.g. an infinite domain the brute-force search cannot enumerate
+                raise LittlestoneError(f"cannot compute the {label} dimension of {H.name}: {exc}") from None
         console.print(f"{label}({H.name}) = [bold]{value}[/]")
     if tree is not None:
         if witness is None:

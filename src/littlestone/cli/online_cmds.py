@@ -118,7 +118,8 @@ def play(
     mistakes = np.array([r.mistakes for r in results])
     what = f"{learner.value} vs {adversary.value} adversary on {H.name}"
     if runs == 1:
-        console.print(f"{what}: [bold]{int(mistakes[0])}[/] mistakes in {T} rounds (Ldim = {d})")
+        m = int(mistakes[0])
+        console.print(f"{what}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
     else:
         console.print(f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
                       f"max {mistakes.max()} (Ldim = {d})")
