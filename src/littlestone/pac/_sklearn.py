@@ -326,7 +326,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def from_json(cls, source: str | Path) -> "LittlestoneClassifier":
-        """Load a model saved with :meth:`to_json` (JSON text or a path to a file)."""
+        """Load a model saved with :meth:`to_json` (JSON text or a path to a file); ``result_`` comes back as the
+        saved plain dict (non-JSON parameters such as candidate lists or backend objects are not restored)."""
         text = source
         if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
             try:
