@@ -205,8 +205,8 @@ def run_experiments(out: Path, jobs: int, seed: int) -> Path:
     from littlestone.experiments import REGISTRY
 
     lines = ["## BLM20 experiments (seed 001 Lemmas 12–14, Theorems 10 and 1)", "",
-             f"Defaults of each experiment, seed {seed}; tables and plots in `{out}`. Rerun one with "
-             "`littlestone experiment <name> --seed 0 --out DIR`.", ""]
+             f"Defaults of each experiment, seed {seed} (CSV tables and PNG plots are written to the directory "
+             "given to `--experiments`). Rerun one with `littlestone experiment <name> --seed 0 --out DIR`.", ""]
     for name in ("blm20_stability", "blm20_generalization", "blm20_sample_cost", "blm20_accuracy"):
         t0 = time.perf_counter()
         res = REGISTRY[name](seed=seed, jobs=jobs, out_dir=out)

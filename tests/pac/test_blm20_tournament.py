@@ -195,3 +195,14 @@ def test_canonical_form_identifies_equal_functions():
     for h in (T.hypothesis(4), odd):
         X = np.arange(10)
         assert np.array_equal(canonical(h).predict(X), h.predict(X))
+
+
+def test_exact_Dk_process_counts_draws():
+    from littlestone.pac.tournament import sample_exact_Dk
+
+    H, src = _threshold_stream(npts=15, t=9, length=10**6)
+    S, used = sample_exact_Dk(H, src, 3, 2, np.random.default_rng(0))
+    assert len(S.tournament_examples) == 3 and used >= 3 * 2 * 2 and S.length == 3 * 3
+    short = ArraySource(np.zeros(5, dtype=np.int64), np.zeros(5))
+    with pytest.raises(LittlestoneError, match="ran out after"):
+        sample_exact_Dk(H, short, 2, 2, np.random.default_rng(0))

@@ -18,7 +18,7 @@ def points_class(K: int) -> FiniteClass:
                        name=f"points({K})")
 
 
-def run(points: int = 16, target: int = 3, epsilons: Sequence[float] = (0.5, 1.0, 2.0),
+def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0, 2.0),
         fractions: Sequence[float] = (0.01, 0.03, 0.1, 0.3, 1.0), reps: int = 3, alpha: float = 0.1,
         delta: float = 1e-6, beta: float = 0.05, *, seed: Any = 0, jobs: int = 1,
         out_dir: Any = None) -> ExperimentResult:

@@ -167,6 +167,21 @@ def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, r
     return _draw(hclass, V, cursor, int(k), int(n), rng, max_rounds)
 
 
+def sample_exact_Dk(hclass: HypothesisClass, source: Any, k: int, n: int, rng: np.random.Generator, *,
+                    start: int = 0, max_rounds: int = 100_000) -> tuple[TournamentSample, int]:
+    """S ∼ D_k, the exact process of seed 001 §IV-B (no cap), reading ``source`` from ``start`` in order:
+    (sample, number M_k of examples drawn from D). Raises if the source runs out or a repeat loop exceeds
+    ``max_rounds`` (D_k undefined)."""
+    from .sources import SampleCapExceeded
+
+    cursor = Cursor(source, start, len(source))
+    try:
+        S = sample_tournament(hclass, cursor, k, n, rng, max_rounds=max_rounds)
+    except SampleCapExceeded:
+        raise LittlestoneError(f"the source ran out after {cursor.used:,} examples while sampling D_{k}") from None
+    return S, cursor.used
+
+
 def _draw(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, k: int, n: int, rng: np.random.Generator,
           max_rounds: int | None) -> TournamentSample:
     if k == 0:
@@ -216,12 +231,12 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
     chunk, rounds = 4, 0
     while True:
         R = min(chunk, cursor.available() // (2 * n))
+        if R <= 0:
+            cursor.take(2 * n)  # not even one more round fits under the cap: Fail
         if max_rounds is not None:
             R = min(R, max_rounds - rounds)
             if R <= 0:
                 raise _undefined(1, max_rounds)
-        if R <= 0:
-            cursor.take(2 * n)  # not even one more round fits under the cap: Fail
         X, y = cursor.peek(2 * n * R)
         keys = _block_keys(V, X, y, n, 2 * R)
         for r in range(R):
