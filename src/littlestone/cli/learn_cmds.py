@@ -24,11 +24,9 @@ LEARN_EPILOG = """Examples:
 
   littlestone learn train.csv --class matrix.csv --learner blm20 --epsilon 1 --delta 1e-6 --out model.json
 
-  littlestone learn train.csv --class thresholds:64 --learner blm20 --epsilon 4 --delta 1e-5 --out m.json
-      --param n_batches=200 --param aux_size=6 --param cap=6 --param n_generic=200   (reduced, non-theory sizes)
+  littlestone learn train.csv -c thresholds:64 -l blm20 -o m.json -p n_batches=200 -p aux_size=6 -p cap=6 -p n_generic=200
 
-The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns are the
-point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values."""
+The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns form the point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values. BLM20's theorem sizes are huge: -p overrides them (privacy holds for every setting)."""
 
 PREDICT_EPILOG = """Examples:
 
