@@ -62,3 +62,11 @@ def test_above_threshold_twin_without_redraw_passes():
 def test_unknown_twin():
     with pytest.raises(LittlestoneError, match="unknown broken twin"):
         run_broken_audit("laplace")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_broken_twin_is_caught_for_other_seeds(seed):
+    for name in list_broken_audits():
+        rep = run_broken_audit(name, seed=seed)
+        assert rep.passed is False, f"{name} (seed {seed}): ε_lb = {rep.epsilon_lb:.4f}"

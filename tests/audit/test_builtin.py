@@ -58,3 +58,10 @@ def test_seed_none_and_unknown_names():
 def test_builtin_audit_passes_with_many_runs(name):
     rep = run_builtin_audit(name, runs=200_000, seed=7, jobs=2)
     assert rep.passed, f"{name}: ε_lb = {rep.epsilon_lb:.4f} > claimed {rep.claimed_epsilon}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_builtin_audit_passes_on_opendp_with_more_runs(name):
+    rep = run_builtin_audit(name, runs=5000, randomness="secure")
+    assert rep.passed, f"{name} (OpenDP): ε_lb = {rep.epsilon_lb:.4f} > claimed {rep.claimed_epsilon}"

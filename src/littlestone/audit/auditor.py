@@ -278,5 +278,6 @@ def audit_mechanism(
         claimed_epsilon=None if claimed_epsilon is None else float(claimed_epsilon),
         claimed_delta=None if claimed_delta is None else float(claimed_delta),
         name=name or getattr(mechanism, "__name__", type(mechanism).__name__),
+        notes="OpenDP samplers are unseeded: this report is not reproducible" if randomness == "secure" else "",
         details={"event": event, "selection_score": float(best_score[0])},
     )

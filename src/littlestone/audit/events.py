@@ -34,6 +34,15 @@ class Features:
         return len(self.values)
 
 
+def _freeze(value: Any) -> Any:
+    """Lists and arrays as (nested) tuples, so that they can serve as atoms."""
+    if isinstance(value, np.ndarray):
+        return tuple(_freeze(v) for v in value.tolist()) if value.ndim else value.item()
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
 def classify(outputs: Sequence[Any] | np.ndarray) -> Features:
     """Decide how to treat a batch of outputs: real scalars, fixed-length real vectors, or hashable atoms."""
     if isinstance(outputs, np.ndarray) and outputs.dtype.kind in "iuf":
@@ -56,8 +65,7 @@ def classify(outputs: Sequence[Any] | np.ndarray) -> Features:
             return Features("vector", np.asarray(outputs, dtype=float).reshape(len(outputs), width))
     atoms = []
     for o in outputs:
-        if isinstance(o, (list, np.ndarray)):
-            o = tuple(np.asarray(o).ravel().tolist())
+        o = _freeze(o)
         try:
             hash(o)
         except TypeError:
