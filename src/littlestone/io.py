@@ -21,8 +21,11 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
         raise ValueError(f"atomic_write mode must be 'w' or 'wb', not {mode!r}")
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:  # report the file the user named, not our temporary sibling
+        raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     ok = False
     try:
         with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as fh:
