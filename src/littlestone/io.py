@@ -9,6 +9,12 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any, Iterator
 
+from .errors import LittlestoneError
+
+
+class OutputError(LittlestoneError, OSError):
+    """An output file cannot be created where the user asked for it."""
+
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
@@ -25,7 +31,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:  # report the file the user named, not our temporary sibling
-        raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
     ok = False
     try:
         with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as fh:
