@@ -69,6 +69,8 @@ def main() -> int:
         lambda d, g, n: rr.batch(d, g, n), 1, 0, runs=1_000_000, seed=1, vectorized=True, claimed_epsilon=1.0
     )
     at = broken_audits()["above_threshold_noise_redrawn"].run(seed=1)
+    long_one = builtin_audits()["laplace"].run(runs=100_000, seed=2, jobs=1)
+    long_par = builtin_audits()["laplace"].run(runs=100_000, seed=2, jobs=args.jobs)
 
     lines = [
         "## Privacy audits (`littlestone.audit`)",
@@ -99,6 +101,10 @@ def main() -> int:
         f"{per_call.throughput:,.0f} | — |",
         f"| randomized response ε=1, vectorized mechanism, 10⁶ runs | {vectorized.epsilon_lb:.3f} | "
         f"{vectorized.throughput:,.0f} | {vectorized.throughput / per_call.throughput:.0f}× the per-call audit |",
+        f"| laplace, 10⁵ runs, jobs=1 | {long_one.epsilon_lb:.3f} | {long_one.throughput:,.0f} | — |",
+        f"| laplace, 10⁵ runs, jobs={args.jobs} (same report: "
+        f"{(long_one.epsilon_lb, long_one.event) == (long_par.epsilon_lb, long_par.event)}) | {long_par.epsilon_lb:.3f} | "
+        f"{long_par.throughput:,.0f} | {long_par.throughput / long_one.throughput:.2f}× jobs=1 |",
         f"| broken twin: AboveThreshold with redrawn threshold noise (vectorized), 10⁶ runs | {at.epsilon_lb:.3f} "
         f"(claimed {at.claimed_epsilon:g}: caught) | {at.throughput:,.0f} | — |",
         "",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from numbers import Real
 from typing import Any, Callable, Hashable, Sequence
 
@@ -201,15 +202,12 @@ def _atom_candidates(cands: Candidates, atoms_a: Sequence[Hashable], atoms_b: Se
     log_ratio = np.log((a + 0.5) / na) - np.log((b + 0.5) / nb)
     for sign in (1.0, -1.0):
         order = np.argsort(-sign * log_ratio, kind="stable")
-        cum_a, cum_b = np.cumsum(a[order]), np.cumsum(b[order])
-        keep = len(atoms) if len(atoms) > 1 else 1
-        cands.extend(
-            cum_a[:keep],
-            cum_b[:keep],
-            lambda i, order=order: (
-                lambda members: Event(_describe_set(members), "in", members=frozenset(members))
-            )([atoms[j] for j in order[: i + 1]]),
-        )
+        cands.extend(np.cumsum(a[order]), np.cumsum(b[order]), partial(_level_set, atoms, order))
+
+
+def _level_set(atoms: list[Hashable], order: np.ndarray, i: int) -> Event:
+    members = [atoms[j] for j in order[: i + 1]]
+    return Event(_describe_set(members), "in", members=frozenset(members))
 
 
 def candidate_events(fa: Features, fb: Features, events: Sequence[Any] | None = None) -> Candidates:
