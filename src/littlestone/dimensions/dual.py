@@ -1,0 +1,27 @@
+"""Dual classes and their dimensions (spec §11.1): the dual of H ⊆ {0,1}^X is {h ↦ h(x) : x ∈ X} over domain H."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..classes.finite import FiniteClass
+from ._inputs import as_finite_class
+from .ldim import ldim
+from .vc import vc_dim
+
+
+def dual_class(H: Any) -> FiniteClass:
+    """The dual class as a FiniteClass: the transpose of H's matrix (domain = H's hypotheses, numbered by row;
+    points of X with identical columns give one dual hypothesis)."""
+    cls = as_finite_class(H)
+    return FiniteClass(cls.matrix.T, name=f"dual({cls.name})")
+
+
+def dual_ldim(H: Any) -> int:
+    """Littlestone dimension of the dual class (finite iff Ldim(H) is; Bhaskar 2017, spec §11.1)."""
+    return int(ldim(dual_class(H)))  # type: ignore[arg-type]
+
+
+def dual_vc_dim(H: Any) -> int:
+    """VC dimension of the dual class (Assouad: dual VC < 2^(VC+1), spec §11.1)."""
+    return int(vc_dim(dual_class(H)))  # type: ignore[arg-type]
