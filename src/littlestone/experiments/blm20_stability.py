@@ -55,6 +55,7 @@ def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: in
     ax.axhline(eta, color="tab:red", ls="--", label=f"η = 2^-(d+1)/(d+1) = {eta:.4f} (Theorem 10)")
     ax.axhline(2.0 ** (-d), color="tab:orange", ls=":", label=f"2^-d = {2.0 ** -d:.4f} (Lemma 12)")
     ax.set_ylabel("frequency of the most frequent hypothesis (≠ Fail)")
+    ax.set_ylim(0, 1.25)
     ax.set_title(f"G on thresholds({points}), d={d}, n={G.n}, N={G.cap}, {runs} runs each")
     ax.legend(fontsize=8)
     fig_path = save_figure(fig, out / "blm20_stability.png")
