@@ -99,3 +99,18 @@ def test_default_stumps_round_trip():
     loaded = GenericLearnerClassifier.from_json(est.to_json())
     assert loaded.hypothesis_ == est.hypothesis_
     assert (loaded.predict(X) == est.predict(X)).all()
+
+
+def test_grid_discretizer_pipeline_on_breast_cancer():
+    from sklearn.datasets import load_breast_cancer
+
+    from littlestone.pac import GridDiscretizer, grid_stumps
+
+    data = load_breast_cancer()
+    X = data.data[:, [22, 27]]  # worst perimeter, worst concave points; ranges from the dataset's documentation
+    pipe = make_pipeline(GridDiscretizer([(50.41, 251.2), (0.0, 0.291)], bins=16),
+                         GenericLearnerClassifier(grid_stumps(16, 2), epsilon=1.0, mode="agnostic",
+                                                  backend="seeded", random_state=0))
+    assert cross_val_score(pipe, X, data.target, cv=3).mean() > 0.85
+    H = grid_stumps(8)
+    assert H.n_hypotheses == 16 and H.ldim() == 4  # 9 thresholds and their 9 negations, constants merged

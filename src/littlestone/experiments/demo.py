@@ -63,21 +63,14 @@ def load_data(bins: int) -> DemoData:
     the class is all decision stumps 1[x_f ≥ t] / 1[x_f < t] on either feature (an explicit FiniteClass)."""
     from sklearn.datasets import load_breast_cancer
 
+    from ..pac.discretize import GridDiscretizer, grid_stumps
+
     data = load_breast_cancer()
-    cols, edges = [], []
-    for idx, _, lo, hi in FEATURES:
-        e = np.linspace(lo, hi, bins + 1)[1:-1]  # interior edges of a data-independent equal-width grid
-        cols.append(np.searchsorted(e, data.data[:, idx], side="right"))
-        edges.append(e)
-    X = np.stack(cols, axis=1).astype(np.int64)
+    grid = GridDiscretizer([(lo, hi) for _, _, lo, hi in FEATURES], bins=bins)
+    X = grid.fit_transform(data.data[:, [idx for idx, _, _, _ in FEATURES]])
     y = np.asarray(data.target_names)[data.target]
-    pts = [(a, b) for a in range(bins) for b in range(bins)]
-    rows = []
-    for f in range(len(FEATURES)):
-        for t in range(bins + 1):
-            for above in (True, False):
-                rows.append([int((p[f] >= t) == above) for p in pts])
-    H = FiniteClass(np.array(rows, dtype=np.uint8), points=pts, name=f"stumps on a {bins}×{bins} grid")
+    H = grid_stumps(bins, len(FEATURES))
+    edges = grid.edges_
     return DemoData(X, y, H, [name for _, name, _, _ in FEATURES], edges)
 
 

@@ -13,6 +13,8 @@ _LAZY = {
     "SOAClassifier": "littlestone.pac.baselines",
     "BLM20Classifier": "littlestone.pac.blm20",
     "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
+    "GridDiscretizer": "littlestone.pac.discretize",
+    "grid_stumps": "littlestone.pac.discretize",
 }
 
 __all__ = ["LittlestoneClassifier", "register_hypothesis_codec", "resolve_class", *_LAZY]
