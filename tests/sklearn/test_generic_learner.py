@@ -115,3 +115,11 @@ def test_bounds_are_monotone(H, alpha, eps, beta):
         assert f(H, alpha / 2, eps, beta).total >= base
         assert f(H, alpha, eps / 2, beta).total >= base
         assert f(H, alpha, eps, beta / 2).total >= base
+
+
+def test_sample_size_bound_before_fitting():
+    est = GenericLearnerClassifier("thresholds:1000", mode="agnostic", alpha=0.1, beta=0.05, epsilon=1.0)
+    assert est.sample_size_bound().total == agnostic(1001, 0.1, 1.0, 0.05).total
+    assert GenericLearnerClassifier(mode="realizable").sample_size_bound(50).total == realizable(50, 0.1, 1.0, 0.05).total
+    with pytest.raises(LittlestoneError, match="n_candidates"):
+        GenericLearnerClassifier().sample_size_bound()

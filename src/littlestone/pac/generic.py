@@ -72,6 +72,20 @@ class GenericLearnerClassifier(LittlestoneClassifier):
     def _wants_rows(self) -> bool:
         return uses_rows(getattr(self, "hclass_", None), self.candidates)
 
+    def sample_size_bound(self, n_candidates: int | None = None) -> Any:
+        """The theorem's sample size for this estimator's (α, β, ε, mode), before fitting (the table of
+        ``littlestone bounds generic``; seed 003 §3 Thm 1 / seed 000 Lemma 16)."""
+        if n_candidates is None:
+            if self.candidates is not None:
+                n_candidates = len(self.candidates)
+            elif self.hypothesis_class is None:
+                raise LittlestoneError("give n_candidates: the default stumps depend on the number of features")
+            else:
+                from ._sklearn import resolve_class
+
+                n_candidates = resolve_class(self.hypothesis_class).version_space().size()
+        return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
+
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
         privacy = importlib.import_module("littlestone.privacy")
         privacy.check_epsilon(self.epsilon)
@@ -88,3 +102,4 @@ class GenericLearnerClassifier(LittlestoneClassifier):
             mode=self.mode, theory_n=bound.total, meets_theory=len(y01) >= bound.total,
             backend=getattr(backend, "name", str(self.backend)), ledger=list(getattr(budget, "ledger", [])))
         return cands[int(i)], result
+
