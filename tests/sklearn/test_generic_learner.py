@@ -123,3 +123,8 @@ def test_sample_size_bound_before_fitting():
     assert GenericLearnerClassifier(mode="realizable").sample_size_bound(50).total == realizable(50, 0.1, 1.0, 0.05).total
     with pytest.raises(LittlestoneError, match="n_candidates"):
         GenericLearnerClassifier().sample_size_bound()
+
+
+def test_infinite_class_has_no_generic_bound():
+    with pytest.raises(LittlestoneError, match="finite class"):
+        sample_size(float("inf"), 0.1, 1.0, 0.05)

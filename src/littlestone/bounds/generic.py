@@ -25,6 +25,9 @@ class GenericBound:
 def _check(n_hypotheses: float, alpha: float, epsilon: float, beta: float) -> None:
     if not (isinstance(n_hypotheses, (int, float)) and n_hypotheses >= 1):
         raise LittlestoneError(f"the class must have at least one hypothesis, got |H| = {n_hypotheses!r}")
+    if not math.isfinite(n_hypotheses):
+        raise LittlestoneError("the generic learner needs a finite class (|H| is infinite); for infinite classes "
+                               "of finite Littlestone dimension see 'littlestone bounds blm20'")
     if not 0 < alpha < 1:
         raise LittlestoneError(f"alpha must be in (0, 1), got {alpha!r}")
     if not 0 < beta < 1:
