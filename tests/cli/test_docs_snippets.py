@@ -21,6 +21,15 @@ def test_readme_python_snippet_runs():
     assert "(1.0, 0.0)" in lines[2] and "['benign' 'malignant']" in lines[2]
 
 
+def test_readme_pipeline_snippet_runs():
+    text = (DOCS / "README_snippets.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[1]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README_snippets.md", "exec"), {})
+    assert float(out.getvalue().strip()) > 0.8
+
+
 def test_tutorial_images_exist():
     text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
     images = re.findall(r"\]\((images/[^)]+)\)", text)
