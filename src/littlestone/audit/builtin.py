@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -178,6 +178,23 @@ def subsampled_laplace(data: Sequence[int], source: tuple[Any, np.random.Generat
     backend, rng = source
     sub = subsample(list(data), m, rng)
     return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
+
+
+@lru_cache(maxsize=8)
+def _class_from_spec(spec: str) -> Any:
+    from ..classes.spec import parse_class_spec
+
+    return parse_class_spec(spec)
+
+
+def generic_learner_output(data: tuple, backend: Any, *, spec: str, epsilon: float) -> Any:
+    """The hypothesis chosen by the pure-DP generic learner (littlestone.pac.generic) fitted on (X, y): an
+    end-to-end audit of a learner rather than of a primitive."""
+    from ..pac.generic import GenericLearnerClassifier
+
+    X, y = data
+    learner = GenericLearnerClassifier(_class_from_spec(spec), epsilon=epsilon, backend=backend)
+    return learner.fit(np.asarray(X), np.asarray(y)).hypothesis_
 
 
 # ------------------------------------------------------------------------------------------ features of releases
@@ -439,6 +456,19 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             [0] * n_sub,
             _subsample_claim(sub_eps, m_sub / n_sub),
             extra={"needs_generator": True},
+        )
+    )
+    X = ((1,), (2,), (5,), (6,))
+    audits.append(
+        BuiltinAudit(
+            "generic_learner",
+            "pure-DP generic learner (exponential mechanism over thresholds:8), ε=1: the label of one of 4 "
+            "examples flipped",
+            partial(generic_learner_output, spec="thresholds:8", epsilon=eps),
+            (X, (0, 0, 1, 1)),
+            (X, (1, 0, 1, 1)),
+            _fixed(eps),
+            runs=1000,
         )
     )
     return {a.name: a for a in audits}
