@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 import numpy as np
+from numba import njit
 
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
@@ -93,13 +94,13 @@ def _min_weight(r: int) -> int:
 
 
 def _cap(w: int) -> int:
-    """Largest requirement one split of weight w can meet: max_b ⌊log2 (w − 2^b)⌋ + b (−1 if w < 2)."""
-    best = -1
-    b = 0
-    while (1 << b) < w:
-        best = max(best, _lg(w - (1 << b)) + b)
-        b += 1
-    return best
+    """Largest requirement one split of weight w can meet: max_b ⌊log2 (w − 2^b)⌋ + b (−1 if w < 2).
+
+    The maximum is at b ∈ {⌊log2 w⌋ − 1, ⌊log2 w⌋}: smaller b lose one unit of b but gain at most one in the log."""
+    if w < 2:
+        return -1
+    lw = _lg(w)
+    return max(_lg(w - (1 << b)) + b for b in (lw - 1, lw) if b >= 0 and (1 << b) < w)
 
 
 def _split(w: int, r: int) -> int | None:
@@ -135,6 +136,66 @@ def _greedy(weights: tuple[int, ...], K: int, trace: bool = False) -> bool | tup
     return first if trace else True
 
 
+@njit(cache=True)
+def _lg64(w: int) -> int:  # pragma: no cover - compiled
+    r = -1
+    while w > 0:
+        w >>= 1
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def _greedy64(ws: np.ndarray, K: int) -> bool:  # pragma: no cover - compiled
+    """Compiled twin of :func:`_greedy` (feasibility only) for ascending int64 weights below 2^62."""
+    W = np.empty(ws.shape[0] + K + 2, dtype=np.int64)
+    m = ws.shape[0]
+    W[:m] = ws
+    for r in range(K - 1, -1, -1):
+        need = (np.int64(1) << ((r + 1) // 2)) + (np.int64(1) << (r // 2))
+        lo, hi = 0, m
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if W[mid] < need:
+                lo = mid + 1
+            else:
+                hi = mid
+        found, bsel = -1, -1
+        j = lo
+        while j < m and found < 0:
+            w = W[j]
+            b = max(0, r - _lg64(w))
+            while (np.int64(1) << b) < w:
+                if _lg64(w - (np.int64(1) << b)) + b >= r:
+                    found, bsel = j, b
+                    break
+                b += 1
+            j += 1
+        if found < 0:
+            return False
+        w = W[found]
+        for t in range(found, m - 1):
+            W[t] = W[t + 1]
+        m -= 1
+        p1 = np.int64(1) << bsel
+        for piece in (p1, w - p1):
+            if piece >= 2:
+                k = m
+                while k > 0 and W[k - 1] > piece:
+                    W[k] = W[k - 1]
+                    k -= 1
+                W[k] = piece
+                m += 1
+    return True
+
+
+def _feasible(ws: tuple[int, ...], K: int) -> bool:
+    """_greedy(ws, K) through the compiled version when the weights fit in int64."""
+    if ws and ws[0] < 2**62:
+        return bool(_greedy64(np.array(ws[::-1], dtype=np.int64), K))
+    return bool(_greedy(ws, K))
+
+
 @lru_cache(maxsize=1 << 16)
 def gap_family_ldim(weights: tuple[int, ...]) -> int:
     """Ldim of {∅} ∪ {intervals inside gaps}, gaps given by their weights (length + 1), sorted descending."""
@@ -144,7 +205,7 @@ def gap_family_ldim(weights: tuple[int, ...]) -> int:
     K = _cap(ws[0]) + 1  # upper bound: the first split needs one weight able to host K−1
     # only the K largest gaps can matter (each requirement uses one original gap); the bound is nearly tight
     # (off by at most 1 on random gap sets), so search downwards
-    while K > 1 and not _greedy(ws[:K], K):
+    while K > 1 and not _feasible(ws[:K], K):
         K -= 1
     return K
 
@@ -152,16 +213,77 @@ def gap_family_ldim(weights: tuple[int, ...]) -> int:
 @lru_cache(maxsize=1 << 16)
 def gap_family_at_least(weights: tuple[int, ...], K: int) -> bool:
     """Ldim({∅} ∪ intervals in gaps of these weights) ≥ K — one greedy run (cheaper than the Ldim itself)."""
-    ws = tuple(w for w in weights if w >= 2)
+    ws = weights if not weights or weights[-1] >= 2 else tuple(w for w in weights if w >= 2)
     if K <= 0:
         return True
     if not ws or K - 1 > _cap(ws[0]):
         return False
-    return bool(_greedy(ws[:K], K))
+    return _feasible(ws[:K], K)
 
 
-def _weights_key(weights: Any) -> tuple[int, ...]:
-    return tuple(sorted((w for w in weights if w >= 2), reverse=True))
+class SortedNegatives:
+    """An immutable sorted set of ints that grows cheaply (sorted chunks merged like a binary counter): add,
+    membership and neighbour queries cost O(log² r), so long streams of negative examples stay fast."""
+
+    __slots__ = ("chunks", "n", "_flat")
+
+    def __init__(self, items: Any = ()):
+        flat = tuple(sorted(set(int(v) for v in items)))
+        self.chunks: tuple[tuple[int, ...], ...] = (flat,) if flat else ()
+        self.n = len(flat)
+        self._flat: tuple | None = flat
+
+    @classmethod
+    def _of(cls, chunks: tuple, n: int) -> "SortedNegatives":
+        g = cls.__new__(cls)
+        g.chunks, g.n, g._flat = chunks, n, None
+        return g
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __contains__(self, x: int) -> bool:
+        for c in self.chunks:
+            j = bisect.bisect_left(c, x)
+            if j < len(c) and c[j] == x:
+                return True
+        return False
+
+    def below(self, x: int) -> int | None:
+        """Largest element < x (None if none)."""
+        best = None
+        for c in self.chunks:
+            j = bisect.bisect_left(c, x)
+            if j and (best is None or c[j - 1] > best):
+                best = c[j - 1]
+        return best
+
+    def above(self, x: int) -> int | None:
+        """Smallest element > x (None if none)."""
+        best = None
+        for c in self.chunks:
+            j = bisect.bisect_right(c, x)
+            if j < len(c) and (best is None or c[j] < best):
+                best = c[j]
+        return best
+
+    def count_between(self, a: int, b: int) -> int:
+        return sum(bisect.bisect_right(c, b) - bisect.bisect_left(c, a) for c in self.chunks)
+
+    def add(self, x: int) -> "SortedNegatives":
+        if x in self:
+            return self
+        chunks = list(self.chunks) + [(x,)]
+        while len(chunks) >= 2 and len(chunks[-2]) <= len(chunks[-1]):
+            last = chunks.pop()
+            chunks[-1] = tuple(sorted(chunks[-1] + last))
+        return SortedNegatives._of(tuple(chunks), self.n + 1)
+
+    def flat(self) -> tuple[int, ...]:
+        """All elements, sorted (cached)."""
+        if self._flat is None:
+            self._flat = tuple(sorted(v for c in self.chunks for v in c))
+        return self._flat
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -173,25 +295,31 @@ class IntervalsVersionSpace(VersionSpace):
     """One of: ("pos", a_lo, p_min, p_max, b_hi) — a ∈ [a_lo, p_min], b ∈ [p_max, b_hi];
     ("neg", negatives) — ∅ and all intervals avoiding the sorted negatives; ("empty",)."""
 
-    __slots__ = ("_cls", "state", "_ldim")
+    __slots__ = ("_cls", "state", "_ldim", "_wts", "_wts_full")
 
-    def __init__(self, cls: "Intervals", state: tuple):
+    def __init__(self, cls: "Intervals", state: tuple, weights: tuple | None = None, full: bool = False):
         self._cls = cls
         self.state = state
         self._ldim: int | None = None
+        # "neg" states: the largest gap weights (≥ 2), ascending, exactly the top of the multiset (all of it if
+        # `full`); maintained incrementally by restrict, recomputed from the negatives when it runs short
+        self._wts = weights
+        self._wts_full = full
 
     @property
     def hclass(self) -> "Intervals":
         return self._cls
 
     def key(self) -> tuple:
+        if self.state[0] == "neg":
+            return ("neg", self.state[1].flat())
         return self.state
 
     # ----------------------------------------------------------------------------------------------- structure
     def _gaps(self) -> list[tuple[int, int]]:
         """(start, length) of the negative-free gaps (length ≥ 1) of a "neg" state."""
         out, prev = [], -1
-        for z in self.state[1] + (self._cls.n,):
+        for z in self.state[1].flat() + (self._cls.n,):
             if z - prev - 1 >= 1:
                 out.append((prev + 1, z - prev - 1))
             prev = z
@@ -199,15 +327,57 @@ class IntervalsVersionSpace(VersionSpace):
 
     def _gap_of(self, x: int) -> tuple[int, int] | None:
         negs = self.state[1]
-        j = bisect.bisect_left(negs, x)
-        if j < len(negs) and negs[j] == x:
+        if x in negs:
             return None
-        start = negs[j - 1] + 1 if j > 0 else 0
-        end = negs[j] if j < len(negs) else self._cls.n
+        lo, hi = negs.below(x), negs.above(x)
+        start = lo + 1 if lo is not None else 0
+        end = hi if hi is not None else self._cls.n
         return start, end - start
 
-    def _weights(self) -> list[int]:
-        return [L + 1 for _, L in self._gaps()]
+    def _keep(self) -> int:
+        """How many of the largest gaps can matter for the Ldim (≥ 1 + cap of the largest gap)."""
+        return 2 * self._cls.n.bit_length() + 4
+
+    def _buffer(self) -> tuple:
+        if self._wts is None:
+            allw = sorted(L + 1 for _, L in self._gaps() if L >= 1)
+            size = 4 * self._keep()
+            self._wts, self._wts_full = tuple(allw[-size:]), len(allw) <= size
+        return self._wts
+
+    def _top_key(self, replace: int | None = None, pieces: tuple = ()) -> tuple[int, ...]:
+        """Descending weights key of the largest gaps only (enough for the Ldim: see gap_family_ldim), optionally
+        with one gap of weight `replace` split into `pieces`."""
+        keep = self._keep()
+        top = list(self._buffer()[-(keep + 1):])
+        if replace is not None and replace >= 2:
+            j = bisect.bisect_left(top, replace)
+            if j < len(top) and top[j] == replace:
+                del top[j]
+                top.extend(p for p in pieces if p >= 2)
+        return tuple(sorted(top, reverse=True)[:keep])
+
+    def _child_buffer(self, w: int, pieces: tuple) -> tuple[tuple | None, bool]:
+        """The weight buffer after splitting one gap of weight w (None: recompute lazily)."""
+        if self._wts is None:
+            return None, False
+        buf, full = self._wts, self._wts_full
+        if w < 2:
+            return buf, full
+        j = bisect.bisect_left(buf, w)
+        if j == len(buf) or buf[j] != w:
+            return buf, full  # a gap below the buffer: the top is unchanged
+        floor = buf[0]
+        new = list(buf[:j] + buf[j + 1:])
+        for p in pieces:
+            if p >= 2 and (full or p >= floor):
+                bisect.insort(new, p)
+        if not full and len(new) <= self._keep():
+            return None, False
+        size = 4 * self._keep()
+        if full and len(new) > 2 * size:
+            new, full = new[-size:], False
+        return tuple(new), full
 
     def restrict(self, x: Point, y: int) -> "IntervalsVersionSpace":
         s, x = self.state, int(x)
@@ -225,13 +395,15 @@ class IntervalsVersionSpace(VersionSpace):
                 return self if x < a_lo else IntervalsVersionSpace(self._cls, ("pos", x + 1, pmin, pmax, b_hi))
             return self if x > b_hi else IntervalsVersionSpace(self._cls, ("pos", a_lo, pmin, pmax, x - 1))
         negs = s[1]
-        j = bisect.bisect_left(negs, x)
-        if j < len(negs) and negs[j] == x:
+        g = self._gap_of(x)
+        if g is None:
             return self if not y else IntervalsVersionSpace(self._cls, ("empty",))
+        start, L = g
         if not y:
-            return IntervalsVersionSpace(self._cls, ("neg", negs[:j] + (x,) + negs[j:]))
-        a_lo = negs[j - 1] + 1 if j > 0 else 0
-        b_hi = negs[j] - 1 if j < len(negs) else self._cls.n - 1
+            i = x - start
+            wts, full = self._child_buffer(L + 1, (i + 1, L - i))
+            return IntervalsVersionSpace(self._cls, ("neg", negs.add(x)), wts, full)
+        a_lo, b_hi = start, start + L - 1
         return IntervalsVersionSpace(self._cls, ("pos", a_lo, x, x, b_hi))
 
     def size(self) -> int:
@@ -253,7 +425,7 @@ class IntervalsVersionSpace(VersionSpace):
             elif s[0] == "pos":
                 self._ldim = _lg(s[2] - s[1] + 1) + _lg(s[4] - s[3] + 1)
             else:
-                self._ldim = gap_family_ldim(_weights_key(self._weights()))
+                self._ldim = gap_family_ldim(self._top_key())
         return self._ldim
 
     def contains(self, h: Hypothesis) -> bool:
@@ -267,8 +439,7 @@ class IntervalsVersionSpace(VersionSpace):
             return False
         if s[0] == "pos":
             return s[1] <= a <= s[2] and s[3] <= b <= s[4]
-        negs = s[1]
-        return bisect.bisect_left(negs, a) == bisect.bisect_right(negs, b)
+        return s[1].count_between(a, b) == 0
 
     def hypotheses(self) -> Iterator[IntervalUnion]:
         if self.size() > 1 << 22:
@@ -294,9 +465,7 @@ class IntervalsVersionSpace(VersionSpace):
         start, L = g
         i = x - start
         c = _lg(i + 1) + _lg(L - i)
-        ws = self._weights()
-        ws.remove(L + 1)
-        return int(not gap_family_at_least(_weights_key(ws + [i + 1, L - i]), c))
+        return int(not gap_family_at_least(self._top_key(L + 1, (i + 1, L - i)), c))
 
     def soa_predict(self, x: Point) -> int:
         s, x = self.state, int(x)
@@ -343,33 +512,32 @@ class IntervalsVersionSpace(VersionSpace):
                     hi = mid - 1
             return IntervalUnion(((left, lo),))
         ones: list[tuple[int, int]] = []
-        ws = self._weights()
+        base = self._top_key()
+        smallest_top = base[-1] if base else 0
         for start, L in self._gaps():
-            rest = list(ws)
-            rest.remove(L + 1)
-            self._soa_gap(start, L, rest, 0, L - 1, ones)
+            w = L + 1
+            if w < smallest_top and gap_family_at_least(base, _cap(w)):
+                continue  # a small gap: its 1-side never beats the untouched large gaps on the 0-side
+            self._soa_gap(start, L, 0, L - 1, ones)
         return IntervalUnion(ones)
 
-    @staticmethod
-    def _soa_gap(start: int, L: int, rest: list[int], u: int, v: int, out: list) -> None:
-        """Positions i ∈ [u, v] of a gap where lg(i+1)+lg(L−i) > F(rest ∪ {i+1, L−i}); appends runs to out."""
+    def _soa_gap(self, start: int, L: int, u: int, v: int, out: list) -> None:
+        """Positions i ∈ [u, v] of a gap where lg(i+1)+lg(L−i) > Ldim of the 0-side; appends runs to out."""
         stack = [(u, v)]
-        found: list[tuple[int, int]] = []
         while stack:
             u, v = stack.pop()
             c_lo = _lg(u + 1) + _lg(L - v)
             c_hi = _lg(v + 1) + _lg(L - u)
-            if gap_family_at_least(_weights_key(rest + [u + 1, L - v]), c_hi):
+            if gap_family_at_least(self._top_key(L + 1, (u + 1, L - v)), c_hi):
                 continue  # all ties or 0-predictions (the 0-side Ldim ≥ c_hi ≥ the 1-side Ldim)
-            if not gap_family_at_least(_weights_key(rest + [v + 1, L - u]), c_lo):
-                found.append((start + u, start + v))
+            if not gap_family_at_least(self._top_key(L + 1, (v + 1, L - u)), c_lo):
+                out.append((start + u, start + v))
                 continue
             if u == v:
                 continue
             mid = (u + v) // 2
             stack.append((u, mid))
             stack.append((mid + 1, v))
-        out.extend(found)
 
     # ----------------------------------------------------------------------------------------------- split point
     def split_point(self) -> int | None:
@@ -384,7 +552,7 @@ class IntervalsVersionSpace(VersionSpace):
                 return a_lo + (1 << (du - 1)) - 1
             dv = _lg(b_hi - pmax + 1)
             return b_hi - (1 << (dv - 1)) + 1
-        ws = _weights_key(self._weights())
+        ws = self._top_key()
         first = _greedy(ws[: _cap(ws[0]) + 1], d, trace=True)
         assert first is not None, "inconsistent gap-family Ldim"
         w, b = first
@@ -408,7 +576,7 @@ class IntervalsVersionSpace(VersionSpace):
             pos = np.flatnonzero(y == 1)
             i1 = int(pos[0]) if pos.size else n
             if i1 > 0:
-                negs = tuple(sorted(set(V.state[1]) | set(arr[:i1].tolist())))
+                negs = SortedNegatives(V.state[1].flat() + tuple(arr[:i1].tolist()))
                 V = IntervalsVersionSpace(self._cls, ("neg", negs))
             if i1 == n:
                 return V, n
@@ -448,7 +616,7 @@ class Intervals(HypothesisClass):
         self.name = f"intervals({self.n})"
 
     def version_space(self) -> IntervalsVersionSpace:
-        return IntervalsVersionSpace(self, ("neg", ()))
+        return IntervalsVersionSpace(self, ("neg", SortedNegatives()))
 
     def contains_point(self, x: Point) -> bool:
         return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n

@@ -7,6 +7,7 @@ both are canonical (sorted points), so the same function computed twice compares
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any, Iterator
@@ -88,6 +89,53 @@ class CofiniteSet(Hypothesis):
 ZERO = FiniteSet(())
 
 
+class GrowingSet:
+    """An immutable set that grows cheaply: `add` shares storage with the original (chunks of doubling sizes, merged
+    like a binary counter), so a long stream of negative examples costs amortized O(log r) per example."""
+
+    __slots__ = ("chunks", "n", "_sorted")
+
+    def __init__(self, items: Iterable[Any] = ()):
+        fs = frozenset(items)
+        self.chunks: tuple[frozenset, ...] = (fs,) if fs else ()
+        self.n = len(fs)
+        self._sorted: tuple | None = None
+
+    @classmethod
+    def _of(cls, chunks: tuple, n: int) -> "GrowingSet":
+        g = cls.__new__(cls)
+        g.chunks, g.n, g._sorted = chunks, n, None
+        return g
+
+    def __contains__(self, x: Any) -> bool:
+        return any(x in c for c in self.chunks)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[Any]:
+        for c in self.chunks:
+            yield from c
+
+    def add(self, x: Any) -> "GrowingSet":
+        if x in self:
+            return self
+        chunks = list(self.chunks) + [frozenset((x,))]
+        while len(chunks) >= 2 and len(chunks[-2]) <= len(chunks[-1]):
+            last = chunks.pop()
+            chunks[-1] = chunks[-1] | last
+        return GrowingSet._of(tuple(chunks), self.n + 1)
+
+    def union(self, items: Iterable[Any]) -> "GrowingSet":
+        return GrowingSet(itertools.chain(self, items))
+
+    def sorted(self) -> tuple:
+        """The elements in the canonical point order (cached)."""
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self, key=point_key))
+        return self._sorted
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Domains
 # --------------------------------------------------------------------------------------------------------------------
@@ -132,7 +180,7 @@ class PointDomain:
             return bool(self.predicate(x))
         return True
 
-    def point_outside(self, excluded: frozenset) -> Any:
+    def point_outside(self, excluded: Any) -> Any:
         """A domain point not in `excluded` (None if there is none)."""
         if self.finite is not None:
             for p in self.finite:
@@ -156,21 +204,23 @@ class PointsVersionSpace(VersionSpace):
 
     __slots__ = ("_cls", "positive", "negatives", "zero", "_free")
 
-    def __init__(self, cls: "Points", positive: Any = None, negatives: frozenset = frozenset(), zero: bool = True,
+    def __init__(self, cls: "Points", positive: Any = None, negatives: Any = (), zero: bool = True,
                  empty: bool = False):
         self._cls = cls
+        if not isinstance(negatives, GrowingSet):
+            negatives = GrowingSet(negatives)
         if empty:
-            positive, negatives, zero = None, frozenset(), False
+            positive, negatives, zero = None, GrowingSet(), False
             free = 0
         elif positive is not None:
-            negatives, zero, free = frozenset(), False, 1
+            negatives, zero, free = GrowingSet(), False, 1
         else:
             free = cls.domain.size - len(negatives) if cls.domain.finite is not None else math.inf
             if free == 1 and not zero:  # canonical: a single free point is a positive
                 positive = cls.domain.point_outside(negatives)
-                negatives, free = frozenset(), 1
+                negatives, free = GrowingSet(), 1
             elif free == 0:
-                negatives = frozenset() if not zero else negatives
+                negatives = GrowingSet() if not zero else negatives
         self.positive, self.negatives, self.zero, self._free = positive, negatives, zero, free
 
     @property
@@ -182,7 +232,7 @@ class PointsVersionSpace(VersionSpace):
             return ("one", self.positive)
         if self._free == 0:
             return ("zero",) if self.zero else ("empty",)
-        return ("cofinite", tuple(sorted(self.negatives, key=point_key)), self.zero)
+        return ("cofinite", self.negatives.sorted(), self.zero)
 
     def _empty(self) -> "PointsVersionSpace":
         return PointsVersionSpace(self._cls, empty=True)
@@ -198,7 +248,7 @@ class PointsVersionSpace(VersionSpace):
             return PointsVersionSpace(self._cls, positive=x)
         if x in self.negatives:
             return self
-        return PointsVersionSpace(self._cls, negatives=self.negatives | {x}, zero=self.zero)
+        return PointsVersionSpace(self._cls, negatives=self.negatives.add(x), zero=self.zero)
 
     def size(self) -> float:
         if self.positive is not None:
@@ -261,17 +311,17 @@ class PointsVersionSpace(VersionSpace):
             x, yi = as_python_point(X[i]), int(y[i])
             if V.positive is None and not yi and safe:
                 if pending is None:
-                    pending = set(V.negatives)
+                    pending = set()
                 pending.add(x)
                 continue
             if pending is not None:
-                V, pending = PointsVersionSpace(self._cls, negatives=frozenset(pending), zero=V.zero), None
+                V, pending = PointsVersionSpace(self._cls, negatives=V.negatives.union(pending), zero=V.zero), None
             W = V.restrict(x, yi)
             if W.size() == 0:
                 return V, i
             V = W
         if pending is not None:
-            V = PointsVersionSpace(self._cls, negatives=frozenset(pending), zero=V.zero)
+            V = PointsVersionSpace(self._cls, negatives=V.negatives.union(pending), zero=V.zero)
         return V, n
 
     def _restrict_sample_int(self, X: np.ndarray, y: np.ndarray) -> tuple["PointsVersionSpace", int]:
@@ -286,11 +336,11 @@ class PointsVersionSpace(VersionSpace):
             k = int(bad[0]) if bad.size else n
             return self, k
         if pos.size == 0:
-            return PointsVersionSpace(self._cls, negatives=self.negatives | set(X.tolist()), zero=self.zero), n
+            return PointsVersionSpace(self._cls, negatives=self.negatives.union(X.tolist()), zero=self.zero), n
         i1 = int(pos[0])
         p = int(X[i1])
         if p in self.negatives or np.any(X[:i1] == p):
-            return PointsVersionSpace(self._cls, negatives=self.negatives | set(X[:i1].tolist()), zero=self.zero), i1
+            return PointsVersionSpace(self._cls, negatives=self.negatives.union(X[:i1].tolist()), zero=self.zero), i1
         tail = slice(i1 + 1, n)
         bad = np.flatnonzero(((y[tail] == 1) & (X[tail] != p)) | ((y[tail] == 0) & (X[tail] == p)))
         k = i1 + 1 + int(bad[0]) if bad.size else n
