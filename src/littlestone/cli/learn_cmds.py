@@ -156,6 +156,9 @@ def predict(
     """Label the points of a CSV file with a saved model (prints accuracy if the label column is present)."""
     import json
 
+    for path in (model, data):  # fail fast, before importing scikit-learn
+        if not path.exists():
+            raise FileNotFoundError(2, "No such file or directory", str(path))
     from ..pac._sklearn import LittlestoneClassifier
 
     est = LittlestoneClassifier.from_json(model)

@@ -270,15 +270,15 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True, disable=disable) as bar:
         task = bar.add_task("train/test splits", total=cfg.repeats)
-        todo = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
+        plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
         repeats: list[RepeatResult] = []
         if jobs == 1:
-            for s, blm in todo:
+            for s, blm in plan:
                 repeats.append(_one_repeat(data, cfg, s, backend, blm))
                 bar.advance(task)
         else:
             for r in Parallel(n_jobs=jobs, return_as="generator")(
-                    delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in todo):
+                    delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in plan):
                 repeats.append(r)
                 bar.advance(task)
     rows = accuracy_rows(cfg, repeats)
