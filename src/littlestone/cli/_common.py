@@ -27,7 +27,14 @@ class BackendKind(str, Enum):
 
 
 SEED_OPTION = typer.Option(None, "--seed", help="Seed for every random choice (same seed ⇒ same result).")
-JOBS_OPTION = typer.Option(1, "--jobs", "-j", min=-1, help="Parallel workers for independent runs (-1 = all cores).")
+def _check_jobs(value: int) -> int:
+    if value == 0 or value < -1:
+        raise typer.BadParameter(f"--jobs must be a positive number of workers or -1 (all cores), not {value}")
+    return value
+
+
+JOBS_OPTION = typer.Option(1, "--jobs", "-j", callback=_check_jobs,
+                           help="Parallel workers for independent runs (-1 = all cores).")
 BACKEND_OPTION = typer.Option(BackendKind.secure, "--backend", case_sensitive=False,
                               help="Noise backend: 'secure' (OpenDP, FP-safe) or 'seeded' (numpy, reproducible).")
 CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",

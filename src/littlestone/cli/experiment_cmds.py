@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, working
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, working
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -117,7 +117,7 @@ def demo(
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
-    jobs: int = typer.Option(2, "--jobs", "-j", min=-1, help="Parallel workers for the train/test splits."),
+    jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     from ..experiments import demo as demo_module
