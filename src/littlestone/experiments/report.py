@@ -154,7 +154,9 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         f"(<code>littlestone bounds blm20 --d {result.ldim}</code>). With {n_train} examples neither theorem "
         f"applies, so BLM20 runs at reduced sizes (k = {cfg.blm20_batches} batches of "
         f"{cfg.blm20_aux + cfg.blm20_cap} examples, n′ = {cfg.blm20_generic}, η = {cfg.blm20_eta}). "
-        "Privacy holds for every setting; only the accuracy guarantee needs the theory sizes. The ε-DP generic "
+        "Privacy holds for every setting; only the accuracy guarantee needs the theory sizes. (The agnostic variant of "
+        "Corollary 2, <code>AgnosticBLM20Classifier</code>, fares no better here: its inner M runs at ε = 1 after "
+        "relabelling, whose histogram threshold exceeds the number of batches.) The ε-DP generic "
         "learner, whose cost grows with log|H| rather than with the Littlestone dimension, is the practical choice "
         "at this scale; BLM20's strength is classes too large to enumerate.</div>",
         "<h2>Reproduce</h2>",
