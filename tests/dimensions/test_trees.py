@@ -42,7 +42,8 @@ def test_text_drawing():
     assert len(lines) == 15  # 7 nodes + 8 leaves
     assert sum(line.count("+-0-") for line in lines) == 7 and sum(line.count("`-1-") for line in lines) == 7
     assert "* 00001111" in text  # a leaf shows its hypothesis' value vector
-    assert "…" in tree.to_text(max_depth=1)
+    assert "... (subtree of depth 1)" in tree.to_text(max_depth=1)
+    assert str(tree).isascii()
 
 
 def test_png_drawing(tmp_path):

@@ -42,5 +42,8 @@ def as_finite_class(H: Any) -> FiniteClass:
             from ..classes.ops import to_finite  # structured classes on small domains (helper CLASSES)
         except ImportError as exc:  # pragma: no cover - depends on the classes package
             raise LittlestoneError(f"{H.name} is not an explicit finite class and no converter is available") from exc
-        return to_finite(H)
+        try:
+            return to_finite(H)
+        except TypeError as exc:  # e.g. an infinite domain
+            raise LittlestoneError(f"{H.name} has no explicit finite form for this computation: {exc}") from exc
     raise LittlestoneError(f"expected a finite hypothesis class or a 0/1 matrix, got {type(H).__name__}")

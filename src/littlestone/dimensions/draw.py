@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ..classes.base import Hypothesis, Point
 
 
-def describe_hypothesis(h: Hypothesis | None, width: int = 24) -> str:
+def describe_hypothesis(h: Hypothesis | None, width: int = 24, ascii_only: bool = False) -> str:
     """A short label for a hypothesis: the value vector of a finite-class row, ``x≥t`` for a threshold, else repr."""
     if h is None:
         return ""
@@ -17,10 +17,12 @@ def describe_hypothesis(h: Hypothesis | None, width: int = 24) -> str:
     if isinstance(values, bytes):
         s = "".join(str(b) for b in values)
     elif type(h).__name__ == "Threshold":
-        s = f"x≥{getattr(h, 't')}"
+        s = f"x{'>=' if ascii_only else '≥'}{getattr(h, 't')}"
     else:
         s = repr(h)
-    return s if len(s) <= width else s[: width - 1] + "…"
+    if len(s) <= width:
+        return s
+    return s[: width - 3] + "..." if ascii_only else s[: width - 1] + "…"
 
 
 def _labeller(f: Any, default: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -35,7 +37,7 @@ def _labeller(f: Any, default: Callable[[Any], str]) -> Callable[[Any], str]:
 
 def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None, point_label: Any = None) -> str:
     """ASCII drawing: one node per line, ``+-0-`` to the label-0 child, ``` `-1- ``` to the label-1 child."""
-    leaf_text = _labeller(leaf_label, describe_hypothesis)
+    leaf_text = _labeller(leaf_label, lambda h: describe_hypothesis(h, ascii_only=True))
     point_text = _labeller(point_label, repr)
     lines: list[str] = []
 
@@ -51,7 +53,7 @@ def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None
         for y, branch, cont in ((0, "+-0- ", "|    "), (1, "`-1- ", "     ")):
             c = node.child(y)
             if max_depth is not None and level + 1 > max_depth and not c.is_leaf:
-                lines.append(prefix + branch + f"… (subtree of depth {c.depth})")
+                lines.append(prefix + branch + f"... (subtree of depth {c.depth})")
                 continue
             lines.append(prefix + branch + node_text(c))
             walk(c, prefix + cont, level + 1)
@@ -60,7 +62,7 @@ def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None
     if max_depth is None or max_depth > 0 or tree.is_leaf:
         walk(tree, "", 0)
     else:
-        lines.append(f"… (subtree of depth {tree.depth})")
+        lines.append(f"... (subtree of depth {tree.depth})")
     return "\n".join(lines)
 
 

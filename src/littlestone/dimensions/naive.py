@@ -3,6 +3,7 @@ memoized and unpruned: the baseline of benchmarks/bench_ldim.py and an independe
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import Any
 
@@ -29,4 +30,6 @@ def naive_ldim(H: Any) -> int:
                 best = max(best, 1 + min(rec(V0), rec(V1)))
         return best
 
+    # the recursion can go |H| levels deep (e.g. on a chain, V_x^0 keeps all but one function)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100 + 2 * len(rows)))
     return rec(rows)
