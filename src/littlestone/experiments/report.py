@@ -156,7 +156,8 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         f"{cfg.blm20_aux + cfg.blm20_cap} examples, n′ = {cfg.blm20_generic}, η = {cfg.blm20_eta}). "
         "Privacy holds for every setting; only the accuracy guarantee needs the theory sizes. (The agnostic variant of "
         "Corollary 2, <code>AgnosticBLM20Classifier</code>, fares no better here: its inner M runs at ε = 1 after "
-        "relabelling, whose histogram threshold exceeds the number of batches.) The ε-DP generic "
+        "relabelling, so its stable histogram needs about 40 agreeing batches, more than a few hundred examples "
+        "provide.) The ε-DP generic "
         "learner, whose cost grows with log|H| rather than with the Littlestone dimension, is the practical choice "
         "at this scale; BLM20's strength is classes too large to enumerate.</div>",
         "<h2>Reproduce</h2>",
