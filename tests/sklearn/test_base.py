@@ -112,3 +112,17 @@ def test_candidate_list_without_class_round_trips():
     assert est.hypothesis_ == Threshold(35) or est.hypothesis_ == Threshold(40)
     loaded = ERMClassifier.from_json(est.to_json())
     assert (loaded.predict(X) == est.predict(X)).all()
+
+
+@pytest.mark.parametrize("as_object", [False, True])
+def test_structured_class_models_round_trip(as_object):
+    from littlestone.classes.spec import parse_class_spec
+
+    spec = "intervals:16"
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 16, size=(100, 1))
+    y = ((X[:, 0] >= 4) & (X[:, 0] < 9)).astype(int)
+    est = SOAClassifier(parse_class_spec(spec) if as_object else spec).fit(X, y)
+    loaded = SOAClassifier.from_json(est.to_json())
+    grid = np.arange(16).reshape(-1, 1)
+    assert (loaded.predict(grid) == est.predict(grid)).all()

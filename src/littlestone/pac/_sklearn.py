@@ -66,6 +66,13 @@ def class_to_json(hclass: HypothesisClass | str | None) -> Any:
         labels = None if hclass.domain._index is None else [point_to_json(p) for p in hclass.domain.points]
         return {"kind": "finite", "name": hclass.name, "points": labels,
                 "matrix": ["".join(map(str, row)) for row in hclass.matrix.tolist()]}
+    if math.isfinite(hclass.domain_size):
+        try:  # a small structured class is saved as its explicit twin (same functions, same domain order)
+            twin = importlib.import_module("littlestone.classes.ops").to_finite(hclass, name=hclass.name)
+        except (ImportError, AttributeError, LittlestoneError, TypeError):
+            twin = None
+        if isinstance(twin, FiniteClass):
+            return class_to_json(twin)
     raise LittlestoneError(
         f"cannot save a model over {hclass.name}: give the class as a spec string (e.g. 'thresholds:1000') to save it")
 
