@@ -126,3 +126,14 @@ def test_structured_class_models_round_trip(as_object):
     loaded = SOAClassifier.from_json(est.to_json())
     grid = np.arange(16).reshape(-1, 1)
     assert (loaded.predict(grid) == est.predict(grid)).all()
+
+
+def test_matrix_file_class_is_stored_inline(tmp_path):
+    m = tmp_path / "matrix.csv"
+    m.write_text("0,0,0\n1,0,0\n1,1,0\n1,1,1\n")
+    X = np.array([[0], [1], [2], [1]])
+    y = np.array([1, 1, 0, 1])
+    est = ERMClassifier(str(m)).fit(X, y)
+    text = est.to_json()
+    m.unlink()  # the model must not depend on the matrix file any more
+    assert (ERMClassifier.from_json(text).predict(X) == y).all()

@@ -311,8 +311,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         return {
             "format": JSON_FORMAT,
             "estimator": f"{type(self).__module__}.{type(self).__qualname__}",
-            "hypothesis_class": class_to_json(self.hclass_ if not isinstance(self.hypothesis_class, str)
-                                              else self.hypothesis_class),
+            "hypothesis_class": class_to_json(self.hypothesis_class if _is_spec_string(self.hypothesis_class)
+                                              else self.hclass_),
             "params": params,
             "unsaved_params": skipped,
             "classes": [as_python_point(c) for c in self.classes_],
@@ -362,6 +362,11 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
         est.result_ = obj.get("result")
         return est
+
+
+def _is_spec_string(spec: Any) -> bool:
+    """A spec that names a class by itself (a matrix file path does not: the model stores the matrix inline)."""
+    return isinstance(spec, str) and not spec.strip().lower().endswith(".csv") and not Path(spec).exists()
 
 
 def _import_estimator(dotted: str) -> Any:
