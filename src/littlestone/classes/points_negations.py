@@ -18,24 +18,41 @@ import numpy as np
 
 from ..errors import LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, point_key
-from .points import CofiniteSet, FiniteSet, PointDomain, Points
+from .points import CofiniteSet, FiniteSet, GrowingSet, PointDomain, Points
 
 #: counts at or above CAP behave like infinite counts
 CAP = 8
 
 # A subset of the domain: (cofinite?, finite set of listed points)
-PSet = tuple[bool, frozenset]
+PSet = tuple[bool, Any]  # the listed points: a frozenset or a GrowingSet
+
+
+def _minus(sa: Any, sb: Any) -> frozenset:
+    """sa ∖ sb for a finite sa."""
+    return frozenset(x for x in sa if x not in sb)
+
+
+def _join(sa: Any, sb: Any) -> GrowingSet:
+    """sa ∪ sb as a GrowingSet (cheap when one side is small: the listed points of a cofinite support grow by one
+    point per example)."""
+    if len(sa) < len(sb):
+        sa, sb = sb, sa
+    out = sa if isinstance(sa, GrowingSet) else GrowingSet(sa)
+    for x in sb:
+        out = out.add(x)
+    return out
 
 
 def _inter(a: PSet, b: PSet) -> PSet:
     (ca, sa), (cb, sb) = a, b
     if not ca and not cb:
-        return False, sa & sb
+        small, big = (sa, sb) if len(sa) <= len(sb) else (sb, sa)
+        return False, frozenset(x for x in small if x in big)
     if not ca:
-        return False, sa - sb
+        return False, _minus(sa, sb)
     if not cb:
-        return False, sb - sa
-    return True, sa | sb
+        return False, _minus(sb, sa)
+    return True, _join(sa, sb)
 
 
 def _compl(a: PSet) -> PSet:
@@ -124,12 +141,31 @@ class PointsNegationsVersionSpace(VersionSpace):
         return n - len(a[1]) if n != math.inf else math.inf
 
     def counts(self) -> tuple:
-        """(|S_A∩S_B|, |S_A∖S_B|, |S_B∖S_A|, [a point outside both]) (infinite counts as math.inf)."""
-        both = _inter(self.SA, self.SB)
-        a_only = _inter(self.SA, _compl(self.SB))
-        b_only = _inter(self.SB, _compl(self.SA))
-        rest = _compl(_union(self.SA, self.SB))
-        return (self._count(both), self._count(a_only), self._count(b_only), min(1, self._count(rest)))
+        """(|S_A∩S_B|, |S_A∖S_B|, |S_B∖S_A|, [a point outside both]) (infinite counts as math.inf), computed
+        without materializing the (possibly huge) listed sets."""
+        (ca, la), (cb, lb) = self.SA, self.SB
+
+        def common(x: Any, y: Any) -> int:
+            small, big = (x, y) if len(x) <= len(y) else (y, x)
+            return sum(1 for v in small if v in big)
+
+        N = self._cls.domain.size
+        if not ca and not cb:  # S_A = la, S_B = lb (finite)
+            c11 = common(la, lb)
+            c10, c01, rest = len(la) - c11, len(lb) - c11, N - (len(la) + len(lb) - c11)
+        elif not ca:  # S_A = la, S_B = all but lb
+            shared = common(la, lb)
+            c11 = len(la) - shared
+            c10, c01, rest = len(la) - c11, (N - len(lb)) - c11, len(lb) - shared
+        elif not cb:  # S_A = all but la, S_B = lb
+            shared = common(la, lb)
+            c11 = len(lb) - shared
+            c10, c01, rest = (N - len(la)) - c11, len(lb) - c11, len(la) - shared
+        else:  # both cofinite
+            both_out = common(la, lb)
+            c11 = N - (len(la) + len(lb) - both_out)
+            c10, c01, rest = len(lb) - both_out, len(la) - both_out, both_out
+        return (c11, c10, c01, min(1, rest))
 
     def size(self) -> float:
         return self._count(self.SA) + self._count(self.SB)
