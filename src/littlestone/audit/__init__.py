@@ -9,6 +9,7 @@
 """
 
 from .auditor import AuditReport, audit_mechanism
+from .broken import broken_audits, list_broken_audits, run_broken_audit
 from .builtin import BuiltinAudit, builtin_audits, list_builtin_audits, run_builtin_audit
 from .events import Event
 
@@ -17,6 +18,9 @@ __all__ = [
     "BuiltinAudit",
     "Event",
     "audit_mechanism",
+    "broken_audits",
+    "list_broken_audits",
+    "run_broken_audit",
     "builtin_audits",
     "list_builtin_audits",
     "run_builtin_audit",

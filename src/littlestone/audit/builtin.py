@@ -377,11 +377,11 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             featurize=partial(released, item="x"),
         )
     )
-    d, dp = shifted_streams(8, -2.0, 1.0)
+    d, dp = shifted_streams(4, -1.0, 0.0)
     audits.append(
         BuiltinAudit(
             "above_threshold",
-            "AboveThreshold, ε=1, T=0: 8 queries at −2 (D′: −1), then one at 2 (D′: 1)",
+            "AboveThreshold, ε=1, T=0: 4 queries at −1 (D′: 0), then one at 1 (D′: 0)",
             partial(above_threshold_first_top, threshold=0.0, epsilon=eps),
             d,
             dp,
