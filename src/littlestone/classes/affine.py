@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
 from .finite import FiniteClass
-from .points import FiniteSet
+from .points import FiniteSet, GrowingSet
 
 #: largest domain (q^n points) for which the explicit twin is built
 TWIN_MAX_POINTS = 64
@@ -114,7 +114,8 @@ class AffineFlat(Hypothesis):
 
 
 class AffineVersionSpace(VersionSpace):
-    """("pre", negatives) before any positive; ("post", hull offset, hull basis, negatives); ("empty",)."""
+    """("pre", negatives) before any positive; ("post", hull offset, hull basis, negatives); ("empty",).
+    Negatives are GrowingSets (cheap to extend); key() lists them sorted."""
 
     __slots__ = ("_cls", "state", "_room")
 
@@ -128,7 +129,7 @@ class AffineVersionSpace(VersionSpace):
         return self._cls
 
     def key(self) -> tuple:
-        return self.state
+        return tuple(v.sorted() if isinstance(v, GrowingSet) else v for v in self.state)
 
     def is_empty(self) -> bool:
         return self.state[0] == "empty"
@@ -148,7 +149,7 @@ class AffineVersionSpace(VersionSpace):
             return self
         if s[0] == "pre":
             if not y:
-                return self if x in s[1] else AffineVersionSpace(c, ("pre", tuple(sorted(s[1] + (x,)))))
+                return self if x in s[1] else AffineVersionSpace(c, ("pre", s[1].add(x)))
             if x in s[1]:
                 return AffineVersionSpace(c, ("empty",))
             return AffineVersionSpace(c, ("post", x, (), s[1]))
@@ -158,7 +159,7 @@ class AffineVersionSpace(VersionSpace):
         if not y:
             if inside:
                 return AffineVersionSpace(c, ("empty",))
-            return self if x in negs else AffineVersionSpace(c, ("post", p, basis, tuple(sorted(negs + (x,)))))
+            return self if x in negs else AffineVersionSpace(c, ("post", p, basis, negs.add(x)))
         if inside:
             return self
         nb = _add_to_basis(basis, _sub(x, p, c.q), c.q)
@@ -302,7 +303,7 @@ class AffineSubspaces(HypothesisClass):
         self._twin: FiniteClass | None = None
 
     def version_space(self) -> AffineVersionSpace:
-        return AffineVersionSpace(self, ("pre", ()))
+        return AffineVersionSpace(self, ("pre", GrowingSet()))
 
     def contains_point(self, x: Point) -> bool:
         return isinstance(x, tuple) and len(x) == self.n and all(

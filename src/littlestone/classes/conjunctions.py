@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
 from .finite import FiniteClass, FiniteVersionSpace
+from .points import GrowingSet
 
 #: largest n for the explicit-twin fallback (k-limited conjunctions)
 FALLBACK_MAX_VARS = 6
@@ -140,7 +141,7 @@ def min_free_pattern(negatives: tuple, n: int) -> tuple[int, tuple] | None:
 
 
 class ConjunctionsVersionSpace(VersionSpace):
-    """("pre", negatives) — no positive yet (non-monotone: includes the contradictory conjunction);
+    """("pre", negatives as a GrowingSet) — no positive yet (non-monotone: includes the contradictory conjunction);
     ("post", A, constraints) — subsets of the literal set A meeting every constraint; ("empty",)."""
 
     __slots__ = ("_cls", "state", "_cache")
@@ -155,7 +156,7 @@ class ConjunctionsVersionSpace(VersionSpace):
         return self._cls
 
     def key(self) -> tuple:
-        return self.state
+        return tuple(v.sorted() if isinstance(v, GrowingSet) else v for v in self.state)
 
     def is_empty(self) -> bool:
         return self.state[0] == "empty"
@@ -177,7 +178,7 @@ class ConjunctionsVersionSpace(VersionSpace):
         true_lits = frozenset(enumerate(x))
         if s[0] == "pre":
             if not y:
-                return self if x in s[1] else ConjunctionsVersionSpace(self._cls, ("pre", tuple(sorted(s[1] + (x,)))))
+                return self if x in s[1] else ConjunctionsVersionSpace(self._cls, ("pre", s[1].add(x)))
             cons = [frozenset((i, x[i]) for i in range(len(x)) if q[i] != x[i]) for q in s[1]]
             return self._post(self._cls, true_lits, cons)
         A = frozenset(s[1])
@@ -192,7 +193,7 @@ class ConjunctionsVersionSpace(VersionSpace):
             if s[0] == "post":
                 self._cache["tau"] = min_hitting_set([frozenset(c) for c in s[2]])
             else:
-                self._cache["tau"] = min_free_pattern(s[1], self._cls.n_vars)
+                self._cache["tau"] = min_free_pattern(s[1].sorted(), self._cls.n_vars)
         return self._cache["tau"]
 
     def ldim(self) -> int:
@@ -377,7 +378,7 @@ class Conjunctions(HypothesisClass):
             return _TwinVersionSpace(self, self._twin.version_space())
         if self.monotone:
             return ConjunctionsVersionSpace(self, ("post", tuple((i, 1) for i in range(self.n_vars)), ()))
-        return ConjunctionsVersionSpace(self, ("pre", ()))
+        return ConjunctionsVersionSpace(self, ("pre", GrowingSet()))
 
     def contains_point(self, x: Point) -> bool:
         return isinstance(x, tuple) and len(x) == self.n_vars and all(

@@ -465,7 +465,14 @@ class IntervalsVersionSpace(VersionSpace):
         start, L = g
         i = x - start
         c = _lg(i + 1) + _lg(L - i)
-        return int(not gap_family_at_least(self._top_key(L + 1, (i + 1, L - i)), c))
+        key = self._top_key(L + 1, (i + 1, L - i))
+        if not key:
+            return int(c > 0)
+        if c > _cap(key[0]) + 1:  # above the upper bound of the 0-side
+            return 1
+        if c <= gap_family_ldim(key[:1]):  # the largest remaining gap alone (memoized) already ties
+            return 0
+        return int(not gap_family_at_least(key, c))
 
     def soa_predict(self, x: Point) -> int:
         s, x = self.state, int(x)
