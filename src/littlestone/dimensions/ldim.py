@@ -28,7 +28,10 @@ Split = tuple[int, int]
 class FiniteLdimSolver:
     """Memoized decision procedure for shattered mistake trees of one finite class (spec §11.1, §11.3)."""
 
-    __slots__ = ("root_splits", "bounds", "full_mask", "__weakref__")
+    __slots__ = ("root_splits", "bounds", "full_mask", "memo_limit", "__weakref__")
+
+    #: memory allowed for the bounds memo (bytes, roughly); the memo is a cache and is cleared when full
+    MEMO_BYTES = 1 << 29
 
     def __init__(self, cls: "FiniteClass"):
         self.full_mask = cls.full_mask
@@ -36,6 +39,7 @@ class FiniteLdimSolver:
         self.root_splits: list[Split] = [(ones[j], j) for j in range(cls.n_points)]
         #: mask -> (lo, hi): known bounds on Ldim of that version space
         self.bounds: dict[int, tuple[int, int]] = {}
+        self.memo_limit = max(10_000, self.MEMO_BYTES // (cls.n_hypotheses // 8 + 120))
 
     # ---------------------------------------------------------------------------------------------------- splits
     @staticmethod
@@ -45,17 +49,26 @@ class FiniteLdimSolver:
         ``parent`` must contain every split of a superset of V (duplicates on the superset stay duplicates on V).
         """
         low = mask & -mask
-        seen: set[int] = set()
+        seen: dict[int, Any] = {}  # popcount of the side holding the lowest row -> those sides (list, set if many)
         out: list[tuple[int, int, int]] = []
         for c, j in parent:
             a = mask & c
             if a == 0 or a == mask:
                 continue
-            canon = a if a & low else mask ^ a  # identical and complementary columns give one split
-            if canon in seen:
-                continue
-            seen.add(canon)
             na = a.bit_count()
+            # identical and complementary columns give one split; bucket by size instead of hashing big ints
+            canon, nc = (a, na) if a & low else (mask ^ a, size - na)
+            bucket = seen.get(nc)
+            if bucket is None:
+                seen[nc] = [canon]
+            elif canon in bucket:
+                continue
+            elif type(bucket) is list and len(bucket) < 8:
+                bucket.append(canon)
+            else:  # many equal sizes (e.g. singletons): hash them
+                if type(bucket) is list:
+                    bucket = seen[nc] = set(bucket)
+                bucket.add(canon)
             out.append((min(na, size - na), a, j))
         out.sort(key=lambda t: -t[0])
         return out
@@ -79,6 +92,8 @@ class FiniteLdimSolver:
                 return False
         else:
             lo, hi = 1, size.bit_length() - 1
+        if len(self.bounds) >= self.memo_limit:
+            self.bounds.clear()
         splits = self.splits_of(mask, size, self.root_splits if parent is None else parent)
         hi = min(hi, len(splits))  # a path of a shattered tree uses distinct splitting columns
         if d > hi:
