@@ -63,11 +63,27 @@ class LittlestoneGroup(TyperGroup):
         except Exception as e:  # an unanticipated failure: still one line, with a pointer to --debug
             if debug:
                 raise
-            _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} (rerun with --debug for the traceback)")
-            code = EXIT_FAILED
+            if _caused_by_interrupt(e):  # e.g. Ctrl-C while a C extension was being imported
+                _error("interrupted")
+                code = EXIT_INTERRUPTED
+            else:
+                _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
+                       "(rerun with --debug for the traceback)")
+                code = EXIT_FAILED
         if not standalone_mode:
             return code
         sys.exit(code)
+
+
+def _caused_by_interrupt(e: BaseException) -> bool:
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 def _describe(e: BaseException) -> str:
