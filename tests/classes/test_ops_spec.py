@@ -119,3 +119,11 @@ def test_disagreement_is_lazy_and_complete():
     f1, f2 = A.flat((0,) * 30, [(1,) + (0,) * 29]), A.flat((0,) * 30, [(0, 1) + (0,) * 28])
     z = A.disagreement(f1, f2)
     assert f1(z) != f2(z)
+
+
+@pytest.mark.parametrize("spec", ["points", "points:6", "intervals:2^60", "allfunctions:9", "conjunctions:7",
+                                  "conjunctions:4,2", "monotone-conjunctions:5", "affine:3,2,1", "pointsneg"])
+def test_spec_round_trip(spec):
+    H = parse_class_spec(spec)
+    again = parse_class_spec(H.spec)
+    assert type(again) is type(H) and again.spec == H.spec and again.name == H.name

@@ -300,6 +300,7 @@ class AffineSubspaces(HypothesisClass):
             raise LittlestoneError(f"AffineSubspaces needs a prime q (F_q), got q={q}")
         self.q, self.n, self.d = int(q), int(n), int(d)
         self.name = f"affine(F_{self.q}^{self.n}, dim ≤ {self.d})"
+        self.spec = f"affine:{self.q},{self.n},{self.d}"  # rebuilds the class (littlestone.classes.spec)
         self._twin: FiniteClass | None = None
 
     def version_space(self) -> AffineVersionSpace:

@@ -110,6 +110,7 @@ class AllFunctions(HypothesisClass):
             raise LittlestoneError(f"AllFunctions(m) needs an integer m ≥ 1, got {m!r}")
         self.m = int(m)
         self.name = f"allfunctions({self.m})"
+        self.spec = f"allfunctions:{self.m}"  # rebuilds the class (littlestone.classes.spec)
 
     def version_space(self) -> AllFunctionsVersionSpace:
         return AllFunctionsVersionSpace(self, ())

@@ -354,6 +354,8 @@ class Conjunctions(HypothesisClass):
         self.monotone = bool(monotone)
         self.name = (f"{'monotone-' if monotone else ''}conjunctions({self.n_vars}"
                      + ("" if self.k is None else f", ≤{self.k}") + ")")
+        self.spec = (f"{'monotone-' if monotone else ''}conjunctions:{self.n_vars}"
+                     + ("" if self.k is None else f",{self.k}"))  # rebuilds the class (littlestone.classes.spec)
         self._twin: FiniteClass | None = None
         if self.k is not None:
             if self.n_vars > FALLBACK_MAX_VARS:

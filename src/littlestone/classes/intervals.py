@@ -621,6 +621,7 @@ class Intervals(HypothesisClass):
             raise LittlestoneError(f"Intervals(n) needs an integer n ≥ 1, got {n!r}")
         self.n = int(n)
         self.name = f"intervals({self.n})"
+        self.spec = f"intervals:{self.n}"  # rebuilds the class (littlestone.classes.spec)
 
     def version_space(self) -> IntervalsVersionSpace:
         return IntervalsVersionSpace(self, ("neg", SortedNegatives()))

@@ -366,6 +366,12 @@ class Points(HypothesisClass):
             self.name = f"points({len(self.domain.finite)}{'' if include_zero else ', no zero'})"
         else:
             self.name = "points" + ("" if include_zero else "(no zero)")
+        #: the class spec string that rebuilds this class (None if it has none), see littlestone.classes.spec
+        self.spec: str | None = None
+        if include_zero and domain is None:
+            self.spec = "points"
+        elif include_zero and self.domain.finite == tuple(range(len(self.domain.finite or ()))):
+            self.spec = f"points:{len(self.domain.finite or ())}"
 
     def version_space(self) -> PointsVersionSpace:
         return PointsVersionSpace(self, zero=self.include_zero)

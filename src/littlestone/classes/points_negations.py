@@ -246,6 +246,7 @@ class PointsAndNegations(HypothesisClass):
             raise LittlestoneError("PointsAndNegations needs a domain of 1 or ≥ 3 points (on 2 points e_0 = 1 − e_1)")
         self._points = Points(domain)  # shares the point validation
         self.name = "pointsneg" if self.domain.finite is None else f"pointsneg({len(self.domain.finite)})"
+        self.spec = "pointsneg" if domain is None else None  # rebuilds the class (littlestone.classes.spec)
 
     def version_space(self) -> PointsNegationsVersionSpace:
         full: PSet = (True, frozenset())
