@@ -91,3 +91,16 @@ def test_bad_input():
         Conjunctions(40, 3)
     with pytest.raises(LittlestoneError):
         Conjunctions(0)
+
+
+def test_conjunction_budget_error_is_clear(monkeypatch):
+    from littlestone.classes import conjunctions
+
+    monkeypatch.setattr(conjunctions, "SEARCH_BUDGET", 50)
+    rng = np.random.default_rng(0)
+    V = Conjunctions(30).version_space()
+    for _ in range(40):
+        V = V.restrict(tuple(int(v) for v in rng.integers(0, 2, 30)), 0)
+    assert V.soa_predict((0,) * 30) == 0  # SOA needs no search before a positive
+    with pytest.raises(LittlestoneError, match="budget"):
+        V.ldim()

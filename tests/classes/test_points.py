@@ -77,3 +77,14 @@ def test_bad_input():
         Points([])
     with pytest.raises(DomainError, match="NaN"):
         P.validate_points(np.array([1.0, np.nan]))
+
+
+def test_predicate_domain():
+    P = Points(lambda x: isinstance(x, int) and x % 2 == 0)
+    assert P.validate_point(4) == 4
+    with pytest.raises(DomainError, match="outside"):
+        P.validate_point(3)
+    V = P.version_space().restrict(0, 0)
+    x = V.split_point()
+    assert x % 2 == 0 and x != 0 and V.ldim() == 1
+

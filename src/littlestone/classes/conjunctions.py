@@ -29,7 +29,7 @@ from .points import GrowingSet
 #: largest n for the explicit-twin fallback (k-limited conjunctions)
 FALLBACK_MAX_VARS = 6
 #: search budget (subsets / branch nodes) for the exact hitting-set computations
-SEARCH_BUDGET = 2_000_000
+SEARCH_BUDGET = 300_000
 
 Literal = tuple[int, int]  # (variable, required value)
 
