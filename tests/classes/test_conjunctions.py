@@ -104,3 +104,27 @@ def test_conjunction_budget_error_is_clear(monkeypatch):
     assert V.soa_predict((0,) * 30) == 0  # SOA needs no search before a positive
     with pytest.raises(LittlestoneError, match="budget"):
         V.ldim()
+
+
+def test_min_free_pattern_matches_brute_force():
+    import itertools
+
+    from littlestone.classes.conjunctions import min_free_pattern
+
+    def brute(negs, n):
+        Q = np.array(negs)
+        for t in range(n + 1):
+            for S in itertools.combinations(range(n), t):
+                if len({tuple(q[list(S)]) for q in Q}) < 2**t:
+                    return t
+        return None
+
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        n = int(rng.integers(1, 7))
+        idx = rng.choice(2**n, size=int(rng.integers(1, 2**n + 1)), replace=False)
+        negs = [tuple((int(i) >> j) & 1 for j in range(n)) for i in idx]
+        got, expected = min_free_pattern(negs, n), brute(negs, n)
+        assert (got is None) == (expected is None)
+        if got is not None:
+            assert got[0] == expected and got[1] not in set(negs)

@@ -109,28 +109,50 @@ def min_hitting_set(sets: list[frozenset]) -> tuple[int, frozenset] | None:
     return best[0], best[1]
 
 
-def min_free_pattern(negatives: tuple, n: int) -> tuple[int, tuple] | None:
-    """Smallest t such that some variable set S (|S| = t) has a value pattern no negative shows on S; returns
-    (t, a point with that pattern, zeros elsewhere), or None if the negatives cover the whole cube."""
-    if not negatives:
+def min_free_pattern(negatives: Any, n: int) -> tuple[int, tuple] | None:
+    """Smallest t such that some variable set S (|S| = t) has a value pattern no negative shows on S, i.e. the
+    smallest codimension of a subcube free of negatives; returns (t, a point of that subcube, zeros elsewhere),
+    or None if the negatives cover the whole cube. Iterative deepening over partial assignments (variables in
+    increasing order, literals that remove no negative skipped) with bitsets over the negatives."""
+    negs = list(negatives)
+    r = len(negs)
+    if r == 0:
         return 0, (0,) * n
-    Q = np.array(negatives, dtype=np.int64).reshape(len(negatives), n)
-    r = Q.shape[0]
-    checked = 0
+    masks = [[0, 0] for _ in range(n)]
+    for k, q in enumerate(negs):
+        bit = 1 << k
+        for j in range(n):
+            masks[j][q[j]] |= bit
+    full = (1 << r) - 1
+    nodes = [0]
+
+    def dfs(M: int, start: int, depth: int, chosen: list) -> list | None:
+        nodes[0] += 1
+        if nodes[0] > SEARCH_BUDGET:
+            raise LittlestoneError("Conjunctions: the exact pattern search exceeded its budget; the version "
+                                   "space (many negative examples, no positive) is too complex for exact Ldim")
+        if depth == 1:
+            for j in range(start, n):
+                for v in (0, 1):
+                    if M & masks[j][v] == 0:
+                        return chosen + [(j, v)]
+            return None
+        for j in range(start, n - depth + 1):
+            for v in (0, 1):
+                M2 = M & masks[j][v]
+                if M2 == M:
+                    continue  # removes no negative: a solution using it would have a shorter one
+                got = dfs(M2, j + 1, depth - 1, chosen + [(j, v)])
+                if got is not None:
+                    return got
+        return None
+
     for t in range(1, n + 1):
-        weights = 1 << np.arange(t, dtype=np.int64)
-        for S in itertools.combinations(range(n), t):
-            checked += 1
-            if checked > SEARCH_BUDGET:
-                raise LittlestoneError("Conjunctions: the exact pattern search exceeded its budget; the version "
-                                       "space (many negative examples, no positive) is too complex for exact Ldim")
-            covered = set((Q[:, list(S)] @ weights).tolist())
-            if len(covered) == (1 << t):
-                continue
-            free = next(c for c in range(1 << t) if c not in covered)
+        lits = dfs(full, 0, t, [])
+        if lits is not None:
             point = [0] * n
-            for j, i in enumerate(S):
-                point[i] = (free >> j) & 1
+            for j, v in lits:
+                point[j] = v
             return t, tuple(point)
     return None
 
