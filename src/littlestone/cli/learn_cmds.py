@@ -101,7 +101,8 @@ def learn(
     jobs: int = JOBS_OPTION,
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
-    table = read_csv(data)
+    with working(f"reading {data}"):
+        table = read_csv(data)
     names, label_col = split_columns(table, label, features)
     X = table.columns(names)
     y = table.column(label_col)
@@ -163,10 +164,12 @@ def predict(
 
     est = LittlestoneClassifier.from_json(model)
     meta = json.loads(Path(model).read_text(encoding="utf-8")).get("cli", {})
-    table = read_csv(data)
+    with working(f"reading {data}"):
+        table = read_csv(data)
     names = meta.get("features") or [h for h in table.header if h != meta.get("label")][: est.n_features_in_]
     X = table.columns(names)
-    pred = est.predict(X)
+    with working(f"predicting {len(X)} points"):
+        pred = est.predict(X)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([*names, "prediction"])
