@@ -54,3 +54,12 @@ def test_demo_cli_fast(tmp_path):
                                  "--jobs", "1"])
     assert r.exit_code == 0, r.output
     assert "report written to" in r.output and (tmp_path / "r" / "index.html").exists()
+
+
+def test_demo_same_seed_same_report_for_any_jobs(tmp_path):
+    cfg = DemoConfig(epsilons=(1.0,), repeats=2, blm20_repeats=1)
+    tables = []
+    for jobs in (1, 2):
+        html = run_demo(tmp_path / f"r{jobs}", seed=5, jobs=jobs, backend="seeded", config=cfg).read_text()
+        tables.append(re.search(r"<table>.*?</table>", html, re.S).group(0))
+    assert tables[0] == tables[1]
