@@ -23,7 +23,8 @@ def spawn_seeds(seed: SeedLike, n: int) -> list[np.random.SeedSequence]:
     if isinstance(seed, np.random.Generator):
         ss = np.random.SeedSequence(int(seed.integers(0, 2**63 - 1)))
     elif isinstance(seed, np.random.SeedSequence):
-        ss = seed
+        # a copy: SeedSequence.spawn advances a counter, and the same seed must give the same children every time
+        ss = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
     else:
         ss = np.random.SeedSequence(None if seed is None else int(seed))
     return ss.spawn(n)

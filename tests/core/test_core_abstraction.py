@@ -175,5 +175,8 @@ def test_seeds_reproducible():
     b = [np.random.default_rng(s).random() for s in spawn_seeds(7, 3)]
     assert a == b and len(set(a)) == 3
     assert as_generator(5).random() == as_generator(5).random()
+    ss = np.random.SeedSequence(11)
+    first = [c.generate_state(1)[0] for c in spawn_seeds(ss, 2)]
+    assert first == [c.generate_state(1)[0] for c in spawn_seeds(ss, 2)]  # spawning twice: same children
     with pytest.raises(TypeError):
         as_generator("x")
