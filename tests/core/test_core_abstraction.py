@@ -180,3 +180,21 @@ def test_seeds_reproducible():
     assert first == [c.generate_state(1)[0] for c in spawn_seeds(ss, 2)]  # spawning twice: same children
     with pytest.raises(TypeError):
         as_generator("x")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6),
+       st.integers(0, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6))
+def test_patched_thresholds_are_canonical(t1, p1, t2, p2):
+    """Two patched thresholds are equal values iff they are the same function on the domain 0..11."""
+    h1, h2 = patch(Threshold(t1), p1), patch(Threshold(t2), p2)
+    X = np.arange(12)
+    same = list(h1.predict(X)) == list(h2.predict(X))
+    assert (h1 == h2) == same
+    assert (hash(h1) == hash(h2)) or not same
+
+
+def test_patched_vectors_are_vectors():
+    F = FiniteClass([[0, 0, 1], [0, 1, 1]])
+    h = patch(F.hypothesis(0), [(1, 1)])
+    assert h == F.hypothesis(1) and type(h).__name__ == "VectorHypothesis"

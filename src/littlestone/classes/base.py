@@ -73,6 +73,11 @@ class Hypothesis(ABC):
     def _order_key(self) -> tuple:
         return (type(self).__name__, self.key())
 
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> "Hypothesis | None":
+        """The canonical hypothesis equal to self overwritten by ``patches`` (points where it differs from self),
+        when this representation has one; None keeps a :class:`PatchedHypothesis`. Used by :func:`patch`."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Hypothesis) and self._order_key() == other._order_key()
 
@@ -157,7 +162,8 @@ def patch(h: Hypothesis, updates: Iterable[tuple[Point, int]]) -> Hypothesis:
     if not kept:
         return base
     kept.sort(key=lambda p: point_key(p[0]))
-    return PatchedHypothesis(base, tuple(kept))
+    absorbed = base.absorb_patches(kept)
+    return PatchedHypothesis(base, tuple(kept)) if absorbed is None else absorbed
 
 
 def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:

@@ -73,6 +73,13 @@ class VectorHypothesis(Hypothesis):
     def key(self) -> tuple:
         return (self.values,)
 
+    def absorb_patches(self, patches: list) -> "VectorHypothesis":
+        """A patched value vector is a value vector (one representation per function)."""
+        vals = bytearray(self.values)
+        for x, v in patches:
+            vals[self.domain.index(x)] = v
+        return VectorHypothesis(bytes(vals), self.domain)
+
     def as_array(self) -> np.ndarray:
         return np.frombuffer(self.values, dtype=np.uint8).astype(np.int8)
 

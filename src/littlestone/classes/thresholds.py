@@ -29,6 +29,31 @@ class Threshold(Hypothesis):
     def __call__(self, x: Point) -> int:
         return int(as_python_point(x) >= self.t)
 
+    def absorb_patches(self, patches: list) -> Hypothesis | None:
+        """Canonical form of h_t overwritten on finitely many integer points: the base threshold t' with the fewest
+        disagreements (smallest t' on ties) plus those disagreements. Every minimizer of
+        t' ↦ #{x : f(x) ≠ 1[x ≥ t']} is a 0→1 transition of f, so it lies in {t} ∪ P ∪ (P+1): the result depends
+        on the function only, not on how it was reached."""
+        from .base import PatchedHypothesis
+
+        if not all(isinstance(x, int) for x, _ in patches):
+            return None
+        table = dict(patches)
+        t = self.t
+        best = None
+        for c in sorted({t} | set(table) | {x + 1 for x in table}):
+            lo, hi = min(t, c), max(t, c)
+            inside = sum(1 for x in table if lo <= x < hi)
+            wrong_patched = sum(1 for x, v in table.items() if v != int(x >= c))
+            cost = wrong_patched + (hi - lo - inside)
+            if best is None or cost < best[0]:
+                best = (cost, c)
+        c = best[1]
+        f = lambda x: table[x] if x in table else int(x >= t)  # noqa: E731
+        span = range(min(t, c), max(t, c))
+        new = sorted({(x, f(x)) for x in list(table) + list(span) if f(x) != int(x >= c)})
+        return Threshold(c) if not new else PatchedHypothesis(Threshold(c), tuple(new))
+
     def predict(self, X: Any) -> np.ndarray:
         arr = np.asarray(X)
         if arr.dtype == object:
