@@ -180,7 +180,8 @@ def audit_mechanism(
     chunk_size: int = CHUNK_SIZE,
     name: str | None = None,
 ) -> AuditReport:
-    """Empirical lower bound on the ε (given δ) of ``mechanism`` from neighbours D, D′ (one-sided Clopper–Pearson).
+    """Empirical lower bound on the ε (given δ) of ``mechanism`` from neighbours D, D′ (one-sided Clopper–Pearson;
+    event selection on a separate batch as in Ding et al. 2018 "Detecting violations of DP", Jagielski et al. 2020).
 
     ``mechanism(dataset, source)`` returns one output, where ``source`` is a numpy Generator (``randomness=
     "generator"``), a littlestone.privacy backend (``"seeded"``/``"secure"``) or ``randomness(SeedSequence)``;
