@@ -132,3 +132,11 @@ def test_lazy_tree_materializes_to_the_same_shattered_tree():
     assert full.depth == 6 and full.n_leaves() == 64 and is_shattered(full, V)
     with pytest.raises(LittlestoneError, match="Ldim"):
         LazyMistakeTree(V, 7).child(0).child(0).child(0).child(0).child(0).child(0).point
+
+
+def test_png_into_an_impossible_place_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    _, tree = ldim(figure1_class(), witness=True)
+    with pytest.raises(LittlestoneError, match="cannot write"):
+        tree.to_png(blocker / "tree.png")

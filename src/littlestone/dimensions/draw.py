@@ -138,6 +138,7 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     if title:
         ax.set_title(title, fontsize=12)
     fig.tight_layout()
-    path = os.fspath(path)
-    fig.savefig(path, format="png", dpi=120)
-    return path
+    from ..io import atomic_savefig  # temporary sibling + os.replace; OutputError naming the file on failure
+
+    atomic_savefig(fig, path, format="png", dpi=120)
+    return os.fspath(path)
