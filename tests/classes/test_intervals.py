@@ -142,3 +142,13 @@ def test_bad_input():
         Intervals(5).validate_points(np.array([1.0, np.nan]))
     with pytest.raises(DomainError, match="integers"):
         Intervals(5).validate_points(np.array([1.5]))
+
+
+@pytest.mark.slow
+def test_greedy_exact_on_all_small_gap_multisets():
+    """The claims in classes/intervals.py: pairs ≤ 30, triples ≤ 18, quadruples ≤ 9 (exhaustive recursion)."""
+    import itertools
+
+    for size, top in ((2, 30), (3, 18), (4, 9)):
+        for ws in itertools.combinations_with_replacement(range(2, top + 1), size):
+            assert gap_family_ldim(tuple(sorted(ws, reverse=True))) == _weight_game(tuple(sorted(ws))), ws
