@@ -49,6 +49,10 @@ def cases(quick: bool) -> list[tuple[str, Callable[[], np.ndarray]]]:
     out: list[tuple[str, Callable[[], np.ndarray]]] = [
         (f"thresholds on 2^{k} points", (lambda k=k: thresholds(2**k))) for k in range(6, 11)
     ]
+    if not quick:  # small enough for the plain recursion to finish: measured ratios, not bounds
+        out += [("random 64x12 (seed 5)", lambda: random_class(64, 12, 5)),
+                ("random 128x16 (seed 5)", lambda: random_class(128, 16, 5)),
+                ("intervals on 16 points (+∅)", lambda: intervals(16))]
     out += [
         ("random 256x20 (seed 0)", lambda: random_class(256, 20, 0)),
         ("random 1024x24 (seed 1)", lambda: random_class(1024, 24, 1)),

@@ -4,6 +4,7 @@ a consistent hypothesis under each leaf)."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable
 
 from ..classes.base import Hypothesis, Point
@@ -23,6 +24,11 @@ def describe_hypothesis(h: Hypothesis | None, width: int = 24, ascii_only: bool 
     if len(s) <= width:
         return s
     return s[: width - 3] + "..." if ascii_only else s[: width - 1] + "…"
+
+
+def _visible_len(label: str) -> int:
+    """Printed width of a label, ignoring mathtext markup such as ``$t_{8}$``."""
+    return len(re.sub(r"[$\\{}_^]", "", label))
 
 
 def _labeller(f: Any, default: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -101,9 +107,9 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     place(tree, 0)
     n_cols = max(counter[0], 1)
     levels = max(lv for _, lv, _, _ in nodes) + 1
-    longest_leaf = max((len(p) for _, _, k, p in nodes if k == "leaf"), default=0)
+    longest_leaf = max((_visible_len(p) for _, _, k, p in nodes if k == "leaf"), default=0)
     rotate = longest_leaf > 3 and n_cols > 6
-    longest_point = max((len(p) for _, _, k, p in nodes if k == "node"), default=1)
+    longest_point = max((_visible_len(p) for _, _, k, p in nodes if k == "node"), default=1)
     col_width = max(0.75, 0.1 * longest_point + 0.35) if longest_point > 3 else 0.75
     width = min(max(3.0, col_width * n_cols + 1.0), 80.0)
     height = 1.0 * levels + (0.12 * longest_leaf if rotate else 0.6) + 0.8
@@ -119,7 +125,7 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     for x, level, kind, payload in nodes:
         y = y_of(level)
         if kind == "node":
-            shape = "circle,pad=0.35" if len(payload) <= 3 else "round,pad=0.35"
+            shape = "circle,pad=0.35" if _visible_len(payload) <= 3 else "round,pad=0.35"
             ax.text(x, y, payload, ha="center", va="center", fontsize=11, zorder=3,
                     bbox=dict(boxstyle=shape, facecolor="white", edgecolor="black", lw=1.2))
         elif kind == "leaf":
