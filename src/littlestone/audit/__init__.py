@@ -6,6 +6,18 @@
   builtin.py         the adversarial neighbouring pair and claimed (ε, δ) of every privacy mechanism
   broken.py          deliberately broken twins of the mechanisms (an audit with power must catch them)
   toy.py             randomized response / Laplace count with exactly known ε (validate the auditor)
+
+Auditing your own mechanism (ε_lb ≤ ε holds with probability ≥ confidence when the mechanism is ε-DP)::
+
+    from littlestone.audit import audit_mechanism
+    from littlestone.privacy import laplace_mechanism
+
+    def count(data, backend):
+        return laplace_mechanism(sum(data), 1.0, 1.0, backend=backend)
+
+    report = audit_mechanism(count, [1, 1, 0], [1, 0, 0], runs=20_000, seed=0, randomness="seeded",
+                             claimed_epsilon=1.0)
+    print(report)             # table: event, bounds, ε_lb, verdict, throughput
 """
 
 from .auditor import AuditReport, audit_mechanism
