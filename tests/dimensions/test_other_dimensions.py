@@ -97,3 +97,14 @@ def test_dual_dimensions_and_assouad(M):
     assert dual_vc_dim(H) < 2 ** (vc_dim(H) + 1)  # Assouad
     # the dual of the dual is H with duplicate points merged (same dimensions)
     assert ldim(dual_class(D)) == ldim(H) and vc_dim(dual_class(D)) == vc_dim(H)
+
+
+def test_search_budgets_give_clear_errors():
+    from littlestone.errors import LittlestoneError
+
+    M = (np.random.default_rng(0).random((256, 20)) < 0.5).astype(np.uint8)
+    with pytest.raises(LittlestoneError, match="max_states=None"):
+        threshold_dim(FiniteClass(M), max_states=50)
+    with pytest.raises(LittlestoneError, match="max_nodes=None"):
+        vc_dim(FiniteClass(M), max_nodes=20)
+    assert vc_dim(FiniteClass(M), max_nodes=None) == 6

@@ -12,10 +12,16 @@ from typing import Any
 import numpy as np
 
 from ..classes.base import Hypothesis, Point
+from ..errors import LittlestoneError
 from ._inputs import as_finite_class
 
 
-def threshold_dim(H: Any, witness: bool = False) -> int | tuple[int, tuple[list[Point], list[Hypothesis]]]:
+#: default cap on the number of (rows, points) states the exact search may open (tens of seconds of work)
+MAX_STATES = 1_000_000
+
+
+def threshold_dim(H: Any, witness: bool = False, *,
+                  max_states: int | None = MAX_STATES) -> int | tuple[int, tuple[list[Point], list[Hypothesis]]]:
     """Threshold dimension of a finite class (version space, 0/1 matrix); with ``witness=True`` also
     ``(points x_1…x_k, hypotheses h_1…h_k)`` with h_i(x_j) = 1 iff j ≥ i.
 
@@ -23,6 +29,7 @@ def threshold_dim(H: Any, witness: bool = False) -> int | tuple[int, tuple[list[
     (h_1, x_1) with h_1(x_1) = 1 leaves the rows R' = {h ∈ R : h(x_1) = 0} and the points
     C' = {x ∈ C \\ {x_1} : h_1(x) = 1} for the remaining pairs, so Tdim(R, C) = max 1 + Tdim(R', C'); bounded by
     min(|R|, |C|), memoized on the two bitmasks; for a fixed x_1 only h_1 with an inclusion-maximal C' are tried.
+    Stops with :class:`~littlestone.errors.LittlestoneError` after ``max_states`` states (``None``: no cap).
     """
     cls = as_finite_class(H)
     M = cls.matrix
@@ -47,6 +54,10 @@ def threshold_dim(H: Any, witness: bool = False) -> int | tuple[int, tuple[list[
         got = memo.get(key)
         if got is not None:
             return got
+        if max_states is not None and len(memo) >= max_states:
+            raise LittlestoneError(f"threshold dimension of {cls.name}: the exact search opened {max_states:,} states "
+                                   f"without finishing (it is exponential in general); pass max_states=None to "
+                                   f"keep going, or use a smaller class")
         best: tuple[int, tuple[tuple[int, int], ...]] = (0, ())
         cands = []
         for x in bits(C):

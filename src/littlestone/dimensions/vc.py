@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..classes.base import Point
+from ..errors import LittlestoneError
 from ._inputs import as_finite_class
 
 
@@ -25,7 +26,21 @@ def _useful_columns(M: np.ndarray) -> list[int]:
     return keep
 
 
-def _find_shattered(M: np.ndarray, cols: list[int], target: int) -> list[int] | None:
+class _Budget:
+    """Counts search nodes; raises a clear error when the cap is reached."""
+
+    def __init__(self, cap: int | None, what: str):
+        self.cap, self.used, self.what = cap, 0, what
+
+    def tick(self) -> None:
+        self.used += 1
+        if self.cap is not None and self.used > self.cap:
+            raise LittlestoneError(f"VC dimension of {self.what}: the exact search visited {self.cap:,} candidate "
+                                   f"sets without finishing (it is exponential in the VC dimension); pass "
+                                   f"max_nodes=None to keep going, or use a smaller class")
+
+
+def _find_shattered(M: np.ndarray, cols: list[int], target: int, budget: _Budget) -> list[int] | None:
     """A set of `target` columns shattered by the rows of M, or None.
 
     Depth-first over increasing column indices; rows are coded by their pattern on the chosen columns (their cell),
@@ -42,6 +57,7 @@ def _find_shattered(M: np.ndarray, cols: list[int], target: int) -> list[int] | 
     def dfs(start: int, codes: np.ndarray, chosen: list[int]) -> list[int] | None:
         k = len(chosen)
         for i in range(start, len(cols) - (target - k) + 1):
+            budget.tick()
             new = codes * 2 + colvals[i]
             counts = np.bincount(new, minlength=1 << (k + 1))
             if counts.min() < (1 << (target - k - 1)):
@@ -56,16 +72,22 @@ def _find_shattered(M: np.ndarray, cols: list[int], target: int) -> list[int] | 
     return dfs(0, np.zeros(n_rows, dtype=np.int64), [])
 
 
-def vc_dim(H: Any, witness: bool = False) -> int | tuple[int, list[Point]]:
+#: default cap on candidate sets visited by the exact search (tens of seconds of work)
+MAX_NODES = 5_000_000
+
+
+def vc_dim(H: Any, witness: bool = False, *, max_nodes: int | None = MAX_NODES) -> int | tuple[int, list[Point]]:
     """VC dimension of a finite class (or version space, or 0/1 matrix); with ``witness=True`` also a shattered set
-    of that size (a list of domain points). Exact: grows the target size from 1 up to ⌊log2 |H|⌋."""
+    of that size (a list of domain points). Exact: grows the target size from 1 up to ⌊log2 |H|⌋; stops with
+    :class:`~littlestone.errors.LittlestoneError` after ``max_nodes`` candidate sets (``None``: no cap)."""
     cls = as_finite_class(H)
     M = cls.matrix
     cols = _useful_columns(M)
     best: list[int] = []
     upper = min(int(M.shape[0]).bit_length() - 1, len(cols))
+    budget = _Budget(max_nodes, cls.name)
     for target in range(1, upper + 1):
-        found = _find_shattered(M, cols, target)
+        found = _find_shattered(M, cols, target, budget)
         if found is None:
             break
         best = found
