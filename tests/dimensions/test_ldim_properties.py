@@ -4,6 +4,7 @@ agreement with the naive recursion and the brute-force oracle, SOA-style sub-ver
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,3 +86,15 @@ def test_memo_limit_clears_without_changing_answers():
     assert len(solver.bounds) <= 6
     assert all(ldim(H.version_space().restrict(j, 0)) == O.ref_ldim(frozenset(h for h in O.as_set(M) if h[j] == 0))
                for j in range(0, 24, 5))
+
+
+@pytest.mark.slow
+def test_many_random_classes_against_the_oracle():
+    rng = np.random.default_rng(2026)
+    for _ in range(1500):
+        rows, cols = int(rng.integers(1, 48)), int(rng.integers(1, 9))
+        M = (rng.random((rows, cols)) < rng.uniform(0.1, 0.9)).astype(np.uint8)
+        H = FiniteClass(M)
+        d, tree = ldim(H, witness=True)
+        assert d == O.ref_ldim(O.as_set(M))
+        assert tree.depth == d and is_shattered(tree, H)

@@ -168,8 +168,9 @@ def ldim_mask(cls: "FiniteClass", mask: int) -> int:
     got = memo.get(mask)
     if got is not None:
         return got
-    value = solver_for(cls).ldim(mask)
-    if len(memo) < 1_000_000:
+    solver = solver_for(cls)
+    value = solver.ldim(mask)
+    if len(memo) < solver.memo_limit:  # same memory cap as the solver's bounds
         memo[mask] = value
     return value
 
