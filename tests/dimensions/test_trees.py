@@ -26,6 +26,7 @@ def test_figure1_tree_is_the_binary_search_tree():
     assert d == 3
     assert tree.point == 4
     assert {tree.child(0).point, tree.child(1).point} == {2, 6}
+    assert tree.children == (tree.zero, tree.one) and tree.zero.zero.zero.children is None
     assert is_shattered(tree, H)
     paths = list(tree.paths())
     assert len(paths) == 8 and all(len(p) == 3 for p in paths)

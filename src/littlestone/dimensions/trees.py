@@ -37,6 +37,11 @@ class TreeMethods(ABC):
         return self.point is None
 
     @property
+    def children(self) -> tuple["TreeMethods", "TreeMethods"] | None:
+        """(label-0 child, label-1 child), or None at a leaf."""
+        return None if self.is_leaf else (self.child(0), self.child(1))
+
+    @property
     def depth(self) -> int:
         """Length of the longest root-to-leaf path (0 for a leaf)."""
         if self.is_leaf:
