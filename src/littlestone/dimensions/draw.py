@@ -44,7 +44,7 @@ def _labeller(f: Any, default: Callable[[Any], str]) -> Callable[[Any], str]:
 def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None, point_label: Any = None) -> str:
     """ASCII drawing: one node per line, ``+-0-`` to the label-0 child, ``` `-1- ``` to the label-1 child."""
     leaf_text = _labeller(leaf_label, lambda h: describe_hypothesis(h, ascii_only=True))
-    point_text = _labeller(point_label, repr)
+    point_text = _labeller(point_label, lambda x: x if isinstance(x, str) else repr(x))
     lines: list[str] = []
 
     def node_text(node: Any) -> str:
