@@ -18,10 +18,10 @@ demo: $(STAMP)
 	$(BIN)/littlestone demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 -q
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m slow
+	$(BIN)/python -m pytest -n 2 -q -m slow
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
