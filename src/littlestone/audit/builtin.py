@@ -402,10 +402,10 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
     audits.append(
         BuiltinAudit(
             "running_sum_above_threshold",
-            "RunningSumAboveThreshold, ε=1, τ=3: b = (1, 0, 0, 0, 0, 0) vs all 0 (every running sum shifts by 1)",
-            partial(running_sum_first_top, threshold=3.0, epsilon=eps),
-            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0] * 6,
+            "RunningSumAboveThreshold, ε=1, τ=2: b = (1, 1, 1) vs (0, 1, 1) (every running sum shifts by 1)",
+            partial(running_sum_first_top, threshold=2.0, epsilon=eps),
+            [1.0, 1.0, 1.0],
+            [0.0, 1.0, 1.0],
             _fixed(eps),
         )
     )
