@@ -21,6 +21,7 @@ from littlestone.privacy import (
     sparse_selection,
     sparse_selection_bottom_score,
     sparse_selection_error_bound,
+    sparse_selection_probabilities,
 )
 
 BACKENDS = [pytest.param(lambda: SeededBackend(5), id="seeded"), pytest.param(SecureBackend, id="opendp")]
@@ -155,3 +156,75 @@ def test_selection_returns_valid_index(scores, eps, seed):
         assert 0 <= i < len(scores)
     p = exponential_probabilities(scores, eps)
     assert p.sum() == pytest.approx(1.0) and np.all(p >= 0)
+
+
+# ---------------------------------------------------------------- sparse selection: exact privacy for every (ε, δ)
+
+
+def _hockey_stick(P, Q, eps):
+    return sum(max(0.0, p - math.exp(eps) * Q.get(o, 0.0)) for o, p in P.items())
+
+
+def _adversarial_pairs(s, bottom):
+    """Neighbouring inputs (one user's list replaced): k users hold a common list, the changed user holds a list
+    sharing 'a' with them or entirely new elements, vs new elements / the common list / nothing."""
+    for k in sorted({0, 1, 2, max(int(bottom) - 1, 0), int(bottom), int(bottom) + 1, int(bottom) + 3}):
+        others = [["a"] + [f"o{j}" for j in range(s - 1)]] * k
+        for mine in (["a"] + [f"x{j}" for j in range(s - 1)], [f"x{j}" for j in range(s)]):
+            for theirs in ([f"y{j}" for j in range(s)], ["a"] + [f"o{j}" for j in range(s - 1)], [], ["a"]):
+                yield others + [mine], others + [theirs]
+
+
+@pytest.mark.parametrize("eps", [0.05, 1.0, 5.0, 20.0, 100.0])
+@pytest.mark.parametrize("delta", [1e-9, 0.1, 0.5, 0.9])
+@pytest.mark.parametrize("s", [1, 3])
+def test_sparse_selection_exact_delta_within_claim_for_every_epsilon(eps, delta, s):
+    """The exact hockey-stick divergence at ε on adversarial neighbours is ≤ δ. With the spec's B = 10 ln(s/δ)/ε_s
+    alone this fails, e.g. ε = 20, δ = 0.5, s = 1: a lone user's element is output w.p. 0.96."""
+    bottom = sparse_selection_bottom_score(eps, delta, s)
+    for D, Dp in _adversarial_pairs(s, bottom):
+        P = sparse_selection_probabilities(D, eps, delta, s)
+        Q = sparse_selection_probabilities(Dp, eps, delta, s)
+        assert max(_hockey_stick(P, Q, eps), _hockey_stick(Q, P, eps)) <= delta * (1 + 1e-9), (D, Dp)
+
+
+def test_sparse_selection_bottom_score_keeps_the_spec_value_for_small_epsilon():
+    assert sparse_selection_bottom_score(1.0, 1e-6, 5) == pytest.approx(10 * math.log(5e6) / 0.5)
+    # large ε: the spec value would be 10·ln(2)/10 ≈ 0.69 — not private; the derived term takes over
+    b = sparse_selection_bottom_score(20.0, 0.5, 1)
+    assert b == pytest.approx(1 + (math.log(2.0) + math.log1p(math.exp(10.0))) / 10.0)
+    law = sparse_selection_probabilities([["a"]], 20.0, 0.5, 1)
+    assert law["a"] <= 0.5 and set(law) == {"a", BOTTOM}
+
+
+def test_sparse_selection_law_matches_sampler():
+    be = SeededBackend(4)
+    lists = [["a", "b"]] * 5 + [["b"]] * 2 + [["c"]]
+    law = sparse_selection_probabilities(lists, 2.0, 0.2, 2)
+    runs = 20_000
+    outs = [sparse_selection(lists, 2.0, 0.2, backend=be, max_list_size=2) for _ in range(runs)]
+    for o, p in law.items():
+        assert abs(outs.count(o) / runs - p) <= 5 * math.sqrt(p * (1 - p) / runs) + 1e-9, o
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"max_list_size": 1.5}, "max_list_size"),
+        ({"max_list_size": "x"}, "max_list_size"),
+        ({"max_list_size": 0}, "max_list_size"),
+        ({"max_list_size": True}, "max_list_size"),
+    ],
+)
+def test_sparse_selection_bad_list_size(kwargs, match):
+    with pytest.raises(PrivacyParameterError, match=match):
+        sparse_selection([["a"]], 1.0, 0.1, backend=SeededBackend(0), **kwargs)
+
+
+def test_sparse_selection_rejects_strings_as_lists():
+    with pytest.raises(PrivacyParameterError, match="not a string"):
+        sparse_selection("abc", 1.0, 0.1, backend=SeededBackend(0), max_list_size=1)
+    with pytest.raises(PrivacyParameterError, match="wrap it"):
+        sparse_selection(["abc", "de"], 1.0, 0.1, backend=SeededBackend(0), max_list_size=3)
+    with pytest.raises(PrivacyParameterError, match="number of users"):
+        sparse_selection_error_bound(0, 1, 1.0, 0.1, 0.1)

@@ -33,6 +33,7 @@ from .sparse_selection import (
     sparse_selection,
     sparse_selection_bottom_score,
     sparse_selection_error_bound,
+    sparse_selection_probabilities,
 )
 from .subsampling import amplified_epsilon, sampling_rate_for, subsample
 from .tree_mechanism import BinaryMechanism, dyadic_decomposition, dyadic_intervals, tree_levels
@@ -61,6 +62,7 @@ __all__ = [
     "sparse_selection",
     "sparse_selection_bottom_score",
     "sparse_selection_error_bound",
+    "sparse_selection_probabilities",
     "subsample",
     "tree_levels",
     "Backend",

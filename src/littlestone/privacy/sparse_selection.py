@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+import numpy as np
+
 from ..errors import EmptyDataError, PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
@@ -39,17 +41,80 @@ class DataDependentParameterWarning(UserWarning):
     """A privacy parameter was derived from the data; the guarantee then only covers neighbours sharing it."""
 
 
+def _check_list_size(max_list_size: Any) -> int:
+    if isinstance(max_list_size, bool) or not isinstance(max_list_size, (int, np.integer)) or int(max_list_size) < 1:
+        raise PrivacyParameterError(f"max_list_size (s) must be an integer >= 1, got {max_list_size!r}")
+    return int(max_list_size)
+
+
+def _check_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
+        raise PrivacyParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
 def sparse_selection_bottom_score(epsilon: float, delta: float, max_list_size: int) -> float:
-    """B = 10·ln(s/δ)/ε_s with ε_s = ε/2 (Lyu 2025 Lemma 3.1: (2ε_s, δ)-DP when every list has ≤ s elements)."""
+    """The ⊥ score B = max(10·ln(s/δ)/ε_s, 1 + ln(s·(1 + e^{ε_s})/δ)/ε_s), ε_s = ε/2.
+
+    The first term is the spec's (§2, Lyu 2025 Lemma 3.1: (2ε_s, δ)-DP when every list has ≤ s elements), which
+    tacitly assumes a small ε: at ε = 20, δ = 0.5, s = 1 it gives B ≈ 0.69 and a lone user's element is output with
+    probability 0.96 > δ. The second term makes the guarantee hold for every ε (our derivation, replace-one-list
+    neighbours D, D'; W = e^{ε_s B} the ⊥ weight): an element held in both inputs, and ⊥, has weight ratio ≤ e^{ε_s};
+    the ≤ s elements held only in D' (count 1) add ≤ s·e^{ε_s} to the normaliser, so Z' ≤ e^{ε_s}·Z·(1 + s/W); the ≤ s
+    elements held only in D have total probability ≤ s·e^{ε_s}/W. Hence P_D[O] ≤ e^{2ε_s}P_D'[O] + s·e^{ε_s}(e^{ε_s}+1)/W,
+    and s·e^{ε_s}(1 + e^{ε_s})·e^{-ε_s B} ≤ δ is exactly the second term."""
     eps_s = check_epsilon(epsilon) / 2.0
-    return 10.0 * math.log(max(int(max_list_size), 1) / check_delta(delta, positive=True)) / eps_s
+    dlt = check_delta(delta, positive=True)
+    s = _check_list_size(max_list_size)
+    spec = 10.0 * math.log(s / dlt) / eps_s
+    # ln(1 + e^{ε_s}) computed without overflow for large ε_s
+    safe = 1.0 + (math.log(s / dlt) + np.logaddexp(0.0, eps_s)) / eps_s
+    return max(spec, float(safe))
 
 
 def sparse_selection_error_bound(m: int, max_list_size: int, epsilon: float, delta: float, beta: float) -> float:
-    """B + τ with τ = ln((m·s+1)/β)/ε_s: w.p. ≥ 1-β the output's count is ≥ OPT - (B + τ) (⊥ counts 0) (spec §2)."""
+    """B + τ with τ = ln((m·s+1)/β)/ε_s: w.p. ≥ 1-β the output's count is ≥ OPT - (B + τ) (⊥ counts 0) (spec §2).
+    (m users; the union of the lists has ≤ m·s elements, plus ⊥.)"""
     eps_s = check_epsilon(epsilon) / 2.0
-    tau = math.log((int(m) * int(max_list_size) + 1) / check_probability(beta)) / eps_s
-    return sparse_selection_bottom_score(epsilon, delta, max_list_size) + tau
+    users = _check_count(m, "number of users m")
+    s = _check_list_size(max_list_size)
+    tau = math.log((users * s + 1) / check_probability(beta)) / eps_s
+    return sparse_selection_bottom_score(epsilon, delta, s) + tau
+
+
+def _user_lists(lists: Any) -> list[list[Hashable]]:
+    if isinstance(lists, (str, bytes)):
+        raise PrivacyParameterError("sparse_selection: lists must be a sequence of lists (one per user), not a string")
+    try:
+        users = []
+        for i, lst in enumerate(lists):
+            if isinstance(lst, (str, bytes)):
+                raise PrivacyParameterError(
+                    f"sparse_selection: user {i}'s list is a string {lst!r}; wrap it as [{lst!r}] if it is one element"
+                )
+            users.append(list(dict.fromkeys(lst)))  # deduplicated, first-appearance order (reproducible)
+    except TypeError as exc:
+        raise PrivacyParameterError(f"sparse_selection: lists must be iterables of hashable elements ({exc})") from None
+    if not users:
+        raise EmptyDataError("sparse_selection: no lists given (at least one user is needed)")
+    return users
+
+
+def sparse_selection_probabilities(
+    lists: Iterable[Iterable[Hashable]], epsilon: float, delta: float, max_list_size: int
+) -> dict[Any, float]:
+    """The exact output law of :func:`sparse_selection` (element or ``BOTTOM`` -> probability), for tests/analysis."""
+    eps_s = check_epsilon(epsilon) / 2.0
+    users = _user_lists(lists)
+    s = _check_list_size(max_list_size)
+    bottom = sparse_selection_bottom_score(epsilon, delta, s)
+    counts: Counter = Counter()
+    for u in users:
+        counts.update(u)
+    keys = list(counts) + [BOTTOM]
+    logits = eps_s * np.array([float(counts[k]) for k in keys[:-1]] + [bottom])
+    w = np.exp(logits - logits.max())
+    return dict(zip(keys, (w / w.sum()).tolist()))
 
 
 def sparse_selection(
@@ -65,18 +130,13 @@ def sparse_selection(
 
     Each list is deduplicated; u is output w.p. ∝ exp(ε_s·c(u)) (c(u) = number of lists holding u), ⊥ w.p.
     ∝ exp(ε_s·B), with ε_s = ε/2 and B from :func:`sparse_selection_bottom_score` (Gumbel-max over the present
-    elements and ⊥; elements held by nobody are never output). ``max_list_size`` = s must bound every list a
+    elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1. Charges (ε, δ). ``max_list_size`` = s must bound every list a
     neighbouring input could hold; pass it (data-independent). If omitted, the largest list is used and a
     DataDependentParameterWarning is emitted."""
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta, positive=True)
     backend = check_backend(backend)
-    try:
-        users = [list(dict.fromkeys(lst)) for lst in lists]  # deduplicated, first-appearance order (reproducible)
-    except TypeError as exc:
-        raise PrivacyParameterError(f"sparse_selection: lists must be iterables of hashable elements ({exc})") from None
-    if not users:
-        raise EmptyDataError("sparse_selection: no lists given (at least one user is needed)")
+    users = _user_lists(lists)
     largest = max(len(u) for u in users)
     if max_list_size is None:
         warnings.warn(
@@ -86,9 +146,7 @@ def sparse_selection(
         )
         s = max(largest, 1)
     else:
-        s = int(max_list_size)
-        if s < 1:
-            raise PrivacyParameterError(f"max_list_size must be >= 1, got {max_list_size!r}")
+        s = _check_list_size(max_list_size)
         if largest > s:
             raise PrivacyParameterError(f"a list has {largest} distinct elements, more than max_list_size={s}")
     bottom_score = sparse_selection_bottom_score(eps, dlt, s)
