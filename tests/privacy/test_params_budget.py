@@ -125,3 +125,67 @@ def test_budget_sum_of_parts_fits(parts):
     for p in parts:
         budget.charge(p)
     assert budget.spent[0] == pytest.approx(sum(parts))
+
+
+# ---------------------------------------------------------------------------------- advanced composition budget
+
+
+def test_advanced_budget_allows_more_small_steps_than_basic():
+    from littlestone.privacy import advanced_composition
+
+    eps0, k, dp = 0.002, 1000, 1e-6
+    total, _ = advanced_composition(eps0, 0.0, k, dp)  # ≈ 0.336 < k·eps0 = 2
+    basic = PrivacyBudget(1.0, 1e-5)
+    adv = PrivacyBudget(1.0, 1e-5, composition="advanced", delta_prime=dp)
+    for i in range(k):
+        adv.charge(eps0, what=f"step {i}")
+    assert adv.spent == (pytest.approx(total), pytest.approx(dp))
+    with pytest.raises(BudgetExceededError):
+        for _ in range(k):
+            basic.charge(eps0)
+    assert len(basic.ledger) == 500  # basic composition stops after 1/eps0 steps
+    # the advanced budget refuses, before overspending, the step that would push the bound past ε = 1
+    n = len(adv.ledger)
+    with pytest.raises(BudgetExceededError, match="advanced composition"):
+        for _ in range(100_000):
+            adv.charge(eps0)
+    assert adv.spent[0] <= 1.0 + 1e-9 and adv.spent[1] <= 1e-5
+    assert len(adv.ledger) > n
+
+
+def test_advanced_budget_uses_basic_when_better_and_validates():
+    from littlestone.privacy import heterogeneous_advanced_composition
+
+    adv = PrivacyBudget(2.0, 1e-5, composition="advanced", delta_prime=1e-6)
+    adv.charge(0.5, 1e-7)
+    adv.charge(1.0)
+    assert adv.spent == (1.5, 1e-7)  # two big steps: basic composition is the better bound, no δ' spent
+    e, d = heterogeneous_advanced_composition([(0.5, 1e-7), (1.0, 0.0)], 1e-6)
+    assert e == pytest.approx(math.sqrt(2 * math.log(1e6) * 1.25) + 0.5 * math.expm1(0.5) + math.expm1(1.0))
+    assert d == pytest.approx(1e-7 + 1e-6)
+    with pytest.raises(PrivacyParameterError, match="delta_prime"):
+        PrivacyBudget(1.0, 1e-5, composition="advanced")
+    with pytest.raises(PrivacyParameterError, match="smaller than the budget delta"):
+        PrivacyBudget(1.0, 1e-6, composition="advanced", delta_prime=1e-6)
+    with pytest.raises(PrivacyParameterError, match="only used with composition='advanced'"):
+        PrivacyBudget(1.0, 1e-5, delta_prime=1e-6)
+    with pytest.raises(PrivacyParameterError, match="'basic' or 'advanced'"):
+        PrivacyBudget(1.0, composition="rdp")
+    assert "advanced composition" in repr(adv)
+    tracker = PrivacyBudget(math.inf, 0.5, composition="advanced", delta_prime=0.1)
+    tracker.charge(1000.0)  # huge ε: no overflow
+    assert tracker.spent[0] == 1000.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(min_value=1e-3, max_value=2.0), min_size=1, max_size=30))
+def test_advanced_budget_spent_is_a_valid_composition_bound(parts):
+    from littlestone.privacy import basic_composition, heterogeneous_advanced_composition
+
+    budget = PrivacyBudget(math.inf, 0.5, composition="advanced", delta_prime=1e-6)
+    for p in parts:
+        budget.charge(p)
+    e, d = budget.spent
+    bounds = [basic_composition([(p, 0.0) for p in parts]), heterogeneous_advanced_composition([(p, 0.0) for p in parts], 1e-6)]
+    assert any(e == pytest.approx(b[0]) and d == pytest.approx(b[1]) for b in bounds)
+    assert e == pytest.approx(min(b[0] for b in bounds))

@@ -6,8 +6,8 @@ Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = OpenDP, flo
 
 Where things are (one idea per module):
   backends.py          SecureBackend / SeededBackend / make_backend (which OpenDP call each sampler maps to)
-  params.py, budget.py check_epsilon / check_delta, PrivacyBudget with its ledger
-  composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20)
+  params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
+  composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
   laplace.py           Laplace mechanism
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
   stable_histogram.py  stable histogram, exact δ per backend (seed 000 Lemma 15, spec §3)
@@ -22,7 +22,7 @@ from .above_threshold import AboveThreshold, RunningSumAboveThreshold, SparseVec
 from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
 from .bounded_histogram import bounded_histogram, bounded_histogram_error_bound, truncation_bound
 from .budget import Charge, PrivacyBudget
-from .composition import advanced_composition, basic_composition, per_step_epsilon
+from .composition import advanced_composition, basic_composition, heterogeneous_advanced_composition, per_step_epsilon
 from .exponential import exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
 from .histogram_release import HistogramRelease
 from .laplace import laplace_error_bound, laplace_mechanism
@@ -55,6 +55,7 @@ __all__ = [
     "advanced_composition",
     "amplified_epsilon",
     "basic_composition",
+    "heterogeneous_advanced_composition",
     "dyadic_decomposition",
     "dyadic_intervals",
     "per_step_epsilon",

@@ -1,4 +1,4 @@
-"""Composition theorems for (ε, δ)-DP (Dwork–Roth Thm 3.16 and 3.20)."""
+"""Composition theorems for (ε, δ)-DP (Dwork–Roth Thm 3.16 and 3.20; Dwork–Rothblum–Vadhan 2010 Thm III.3)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,33 @@ def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: floa
     return eps * math.sqrt(2 * k * math.log(1 / dp_)) + k * eps * math.expm1(eps), k * dlt + dp_
 
 
+def heterogeneous_advanced_composition(parts: Iterable[tuple[float, float]], delta_prime: float) -> tuple[float, float]:
+    """Adaptive composition of (ε_i, δ_i)-DP mechanisms is (√(2 ln(1/δ')·Σε_i²) + Σ ε_i(e^{ε_i} − 1), Σδ_i + δ')-DP
+    (Dwork–Rothblum–Vadhan 2010 Thm III.3: the privacy loss of step i has mean ≤ ε_i(e^{ε_i} − 1) and range ±ε_i,
+    Azuma's inequality; with all ε_i = ε it is Dwork–Roth Thm 3.20). An empty list gives (0, 0)."""
+    dp_ = check_delta(delta_prime, "delta_prime", positive=True)
+    sq = drift = delta_total = 0.0
+    n = 0
+    for i, part in enumerate(parts):
+        try:
+            e, d = part
+        except (TypeError, ValueError):
+            raise PrivacyParameterError(f"composition part {i} must be a pair (epsilon, delta), got {part!r}") from None
+        e = check_epsilon(e, f"epsilon of part {i}")
+        delta_total += check_delta(d, f"delta of part {i}")
+        sq += e * e
+        drift += e * math.expm1(e) if e < 700.0 else math.inf
+        n += 1
+    if n == 0:
+        return (0.0, 0.0)
+    return math.sqrt(2.0 * math.log(1.0 / dp_) * sq) + drift, delta_total + dp_
+
+
 def per_step_epsilon(total_epsilon: float, k: int, delta_prime: float) -> float:
     """Largest ε₀ such that k runs of an ε₀-DP mechanism spend ≤ ``total_epsilon`` by basic composition (ε/k) or by
-    advanced composition with slack ``delta_prime`` (bisection), whichever allows more."""
+    advanced composition with slack ``delta_prime`` (bisection), whichever allows more. When the result exceeds
+    total_epsilon/k it relies on advanced composition, and the k runs also spend ``delta_prime`` (use
+    ``PrivacyBudget(..., composition="advanced", delta_prime=...)`` to account them)."""
     target = check_epsilon(total_epsilon, "total_epsilon")
     lo, hi = 0.0, target
     for _ in range(200):
