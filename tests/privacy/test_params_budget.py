@@ -189,3 +189,39 @@ def test_advanced_budget_spent_is_a_valid_composition_bound(parts):
     bounds = [basic_composition([(p, 0.0) for p in parts]), heterogeneous_advanced_composition([(p, 0.0) for p in parts], 1e-6)]
     assert any(e == pytest.approx(b[0]) and d == pytest.approx(b[1]) for b in bounds)
     assert e == pytest.approx(min(b[0] for b in bounds))
+
+
+# ---------------------------------------------------------------------- bad input: a clear error, never garbage
+
+
+def _bad_input_cases():
+    from littlestone.privacy import (
+        SparseVector,
+        above_threshold_accuracy,
+        laplace_error_bound,
+        selection_error_bound,
+        stable_histogram_accuracy,
+    )
+
+    be = SeededBackend(0)
+    return [
+        ("laplace on text", lambda: laplace_mechanism("abc", 1.0, 1.0, backend=be), "must be numeric"),
+        ("text scores", lambda: exponential_mechanism(["a", "b"], 1.0, backend=be), "1-D list of numbers"),
+        ("2-D scores", lambda: report_noisy_max([[1, 2], [3, 4]], 1.0, backend=be), r"shape \(2, 2\)"),
+        ("fractional c", lambda: SparseVector(0.0, 1.0, 1.5, backend=be), "max_positives must be an integer"),
+        ("text c", lambda: SparseVector(0.0, 1.0, "a", backend=be), "max_positives must be an integer"),
+        ("k = 0 coordinates", lambda: laplace_error_bound(1.0, 1.0, 0.1, 0), "number of coordinates"),
+        ("no candidates", lambda: selection_error_bound(0, 1.0, 0.1), "number of candidates"),
+        ("negative n", lambda: stable_histogram_accuracy(1.0, 0.1, -1, 0.1), "dataset size n"),
+        ("text k", lambda: above_threshold_accuracy("x", 1.0, 0.1), "number of queries k"),
+        ("negative seed", lambda: make_backend("seeded", -1), "non-negative int"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_bad_input_is_named(case):
+    name, call, match = _bad_input_cases()[case]
+    from littlestone.errors import LittlestoneError
+
+    with pytest.raises(LittlestoneError, match=match):
+        call()

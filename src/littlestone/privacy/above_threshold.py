@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import BudgetExceededError, DomainError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
-from .params import _as_float, check_epsilon, check_probability, check_sensitivity
+from .params import _as_float, check_epsilon, check_positive_int, check_probability, check_sensitivity
 
 _NOISE_BATCH = 64
 
@@ -135,9 +135,8 @@ class RunningSumAboveThreshold:
 
 def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:
     """8Δ(ln k + ln(2/β))/ε (Dwork–Roth Thm 3.24)."""
-    if int(k) < 1:
-        raise DomainError(f"number of queries k must be >= 1, got {k!r}")
-    return 8.0 * check_sensitivity(sensitivity) * (math.log(int(k)) + math.log(2.0 / check_probability(beta))) / check_epsilon(epsilon)
+    k = check_positive_int(k, "number of queries k")
+    return 8.0 * check_sensitivity(sensitivity) * (math.log(k) + math.log(2.0 / check_probability(beta))) / check_epsilon(epsilon)
 
 
 class SparseVector:
@@ -155,9 +154,7 @@ class SparseVector:
         budget: PrivacyBudget | None = None,
     ):
         self.epsilon = check_epsilon(epsilon)
-        if int(max_positives) < 1:
-            raise DomainError(f"max_positives must be >= 1, got {max_positives!r}")
-        self.max_positives = int(max_positives)
+        self.max_positives = check_positive_int(max_positives, "max_positives")
         charge_if(budget, self.epsilon, 0.0, f"sparse vector (c={self.max_positives})")
         self._inner = AboveThreshold(
             threshold, self.epsilon / self.max_positives, sensitivity=sensitivity, backend=backend, budget=None

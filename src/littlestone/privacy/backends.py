@@ -44,7 +44,13 @@ def _shape(values: np.ndarray, size: Size) -> Any:
 
 
 def _check_scores(scores: Any) -> np.ndarray:
-    arr = np.asarray(scores, dtype=float).ravel()
+    try:
+        arr = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise PrivacyParameterError(f"scores must be a 1-D list of numbers, got {str(scores)[:60]!r}") from None
+    if arr.ndim > 1:
+        raise PrivacyParameterError(f"scores must be a 1-D list of numbers (one per candidate), got shape {arr.shape}")
+    arr = arr.ravel()
     if arr.size == 0:
         from ..errors import EmptyDataError
 
@@ -257,6 +263,12 @@ def make_backend(kind: str = "secure", seed: SeedLike = None) -> Backend:
             )
         return SecureBackend()
     if kind == "seeded":
+        if not (seed is None or isinstance(seed, (np.random.SeedSequence, np.random.Generator))) and (
+            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
+        ):
+            raise PrivacyParameterError(
+                f"seed must be None, a non-negative int, a SeedSequence or a numpy Generator, got {seed!r}"
+            )
         return SeededBackend(seed)
     raise PrivacyParameterError(f"unknown backend kind {kind!r}: expected 'secure' or 'seeded'")
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .backends import Backend, _check_scores, check_backend
 from .budget import PrivacyBudget, charge_if
-from .params import check_epsilon, check_probability, check_sensitivity
+from .params import check_epsilon, check_positive_int, check_probability, check_sensitivity
 
 
 def exponential_mechanism(
@@ -67,4 +67,5 @@ def selection_error_bound(n_candidates: int, epsilon: float, beta: float, *, sen
     """With probability ≥ 1-β the selected score is ≥ OPT - 2Δ(ln|R| + ln(1/β))/ε (Dwork–Roth Thm 3.11);
     holds for both mechanisms of this module."""
     eps = check_epsilon(epsilon)
+    n_candidates = check_positive_int(n_candidates, "number of candidates")
     return 2.0 * check_sensitivity(sensitivity) * (math.log(n_candidates) + math.log(1.0 / check_probability(beta))) / eps

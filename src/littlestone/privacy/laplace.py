@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import DomainError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
-from .params import check_epsilon, check_probability, check_sensitivity
+from .params import check_epsilon, check_positive_int, check_probability, check_sensitivity
 
 
 def laplace_mechanism(
@@ -26,7 +26,10 @@ def laplace_mechanism(
     eps = check_epsilon(epsilon)
     delta_s = check_sensitivity(sensitivity)
     backend = check_backend(backend)
-    arr = np.asarray(value, dtype=float)
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(f"laplace_mechanism: the value to release must be numeric, got {str(value)[:60]!r}") from None
     if np.isnan(arr).any():
         raise DomainError("laplace_mechanism: the value to release contains NaN")
     if np.isinf(arr).any():
@@ -38,4 +41,5 @@ def laplace_mechanism(
 
 def laplace_error_bound(sensitivity: float, epsilon: float, beta: float, k: int = 1) -> float:
     """With probability ≥ 1-β all k coordinates have |noise| ≤ (Δ/ε)·ln(k/β) (Dwork–Roth Thm 3.8)."""
+    k = check_positive_int(k, "number of coordinates k")
     return check_sensitivity(sensitivity) / check_epsilon(epsilon) * float(np.log(k / check_probability(beta)))

@@ -53,6 +53,19 @@ def check_scale(scale: Any, name: str = "scale") -> float:
     return check_sensitivity(scale, name)
 
 
+def check_positive_int(value: Any, name: str) -> int:
+    """A count (number of queries, candidates, users, positives, …) as an int; PrivacyParameterError unless an
+    integer ≥ 1 (an integral float such as 3.0 is accepted, 1.5 / True / "3" are not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__index__"):
+        raise PrivacyParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise PrivacyParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    out = int(value)
+    if out < 1:
+        raise PrivacyParameterError(f"{name} must be an integer >= 1, got {value!r}")
+    return out
+
+
 def check_probability(beta: Any, name: str = "beta") -> float:
     """A failure probability β; raises PrivacyParameterError unless 0 < β < 1."""
     b = _as_float(beta, name)

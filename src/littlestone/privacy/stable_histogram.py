@@ -20,7 +20,7 @@ import numpy as np
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
 from .histogram_release import HistogramRelease, count_items
-from .params import check_delta, check_epsilon, check_probability
+from .params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
 _NEIGHBOURS = ("replace", "add_remove")
@@ -161,7 +161,8 @@ def stable_histogram_accuracy(
     ≥ τ - a; c = 1 for continuous Laplace (P[|Z| > a] = e^{-a/b}), c = 2/(1+e^{-1/b}) for discrete Laplace
     (P[|Z| > a] ≤ 2t^a/(1+t), t = e^{-1/b})."""
     b = noise_scale(epsilon, neighbours)
+    n = check_positive_int(n, "dataset size n")
     c = 2.0 / (1.0 + math.exp(-1.0 / b)) if discrete else 1.0
-    a = b * math.log(c * max(n, 1) / check_probability(beta))
-    tau = stable_histogram_threshold(epsilon, delta, neighbours)
+    a = b * math.log(c * n / check_probability(beta))
+    tau = calibrated_threshold(epsilon, delta, discrete=discrete, neighbours=neighbours)[0]
     return {"noise_bound": a, "always_released_from": tau + a, "never_released_below": tau - a, "threshold": tau}
