@@ -211,3 +211,43 @@ def test_threshold_raised_when_discrete_delta_would_exceed_request():
     assert spent <= 0.375
     rel = stable_histogram([0], 0.5, 0.375, backend=SeededBackend(0), discrete=True, neighbours="add_remove")
     assert rel.threshold == 2.0 and rel.delta == spent
+
+
+# ------------------------------------------------------------------- seed 000 Lemma 15 (frequency form, constants)
+
+
+def test_lemma15_sample_size_has_the_lemma_rate():
+    from littlestone.privacy import stable_histogram_sample_size
+
+    ratios = []
+    for eta in (0.1, 0.01, 0.001):
+        for eps in (1.0, 0.1):
+            for delta in (1e-6, 1e-9):
+                n = stable_histogram_sample_size(eta, eps, delta, 0.05)
+                ratios.append(n * eta * eps / math.log(1 / (eta * 0.05 * delta)))
+                acc = stable_histogram_accuracy(eps, delta, n, 0.05)
+                assert eta * n >= acc["threshold"] + acc["noise_bound"]  # the stated sufficient condition …
+                acc1 = stable_histogram_accuracy(eps, delta, n - 1, 0.05)
+                assert eta * (n - 1) < acc1["threshold"] + acc1["noise_bound"]  # … and n is the least such
+    assert 1.0 <= min(ratios) and max(ratios) <= 4.0  # n = Θ(log(1/(ηβδ))/(ηε)), constant ≈ 2.5
+    with pytest.raises(PrivacyParameterError, match="eta"):
+        stable_histogram_sample_size(0.0, 1.0, 1e-6, 0.05)
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_lemma15_guarantee_holds_at_the_computed_size(make):
+    """Worst case for both properties: one item at frequency exactly η, the rest singletons (n distinct-ish items)."""
+    from littlestone.privacy import stable_histogram_sample_size
+
+    be = make()
+    eta, eps, delta, beta = 0.2, 1.0, 1e-3, 0.1
+    n = stable_histogram_sample_size(eta, eps, delta, beta, discrete=be.floating_point_safe)
+    heavy = math.ceil(eta * n)
+    items = ["heavy"] * heavy + [f"s{i}" for i in range(n - heavy)]
+    runs, failures = 300, 0
+    for _ in range(runs):
+        rel = stable_histogram(items, eps, delta, backend=be)
+        freq = rel.frequencies()
+        ok = "heavy" in freq and all(abs(f - (heavy if k == "heavy" else 1) / n) <= eta for k, f in freq.items())
+        failures += not ok
+    assert failures / runs <= beta

@@ -41,6 +41,7 @@ from .stable_histogram import (
     stable_histogram,
     stable_histogram_accuracy,
     stable_histogram_delta,
+    stable_histogram_sample_size,
     stable_histogram_threshold,
 )
 
@@ -89,6 +90,7 @@ __all__ = [
     "stable_histogram",
     "stable_histogram_accuracy",
     "stable_histogram_delta",
+    "stable_histogram_sample_size",
     "stable_histogram_threshold",
     "truncation_bound",
 ]

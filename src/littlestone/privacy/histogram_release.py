@@ -51,6 +51,10 @@ class HistogramRelease(Mapping):
         """Noisy count of ``item``, 0 if it was not released."""
         return self.counts.get(item, 0.0)
 
+    def frequencies(self) -> dict[Hashable, float]:
+        """Released items -> estimated frequency noisy/n clipped to [0, 1] (seed 000 Lemma 15's estimates a_x)."""
+        return {k: min(max(float(v) / self.n, 0.0), 1.0) for k, v in self.counts.items()}
+
     def most_common(self, k: int | None = None) -> list[tuple[Hashable, float]]:
         """Released items by decreasing noisy count (ties: first seen first)."""
         ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])

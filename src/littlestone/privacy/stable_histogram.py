@@ -166,3 +166,37 @@ def stable_histogram_accuracy(
     a = b * math.log(c * n / check_probability(beta))
     tau = calibrated_threshold(epsilon, delta, discrete=discrete, neighbours=neighbours)[0]
     return {"noise_bound": a, "always_released_from": tau + a, "never_released_below": tau - a, "threshold": tau}
+
+
+def stable_histogram_sample_size(
+    eta: float, epsilon: float, delta: float, beta: float, *, discrete: bool = False, neighbours: str = "replace"
+) -> int:
+    """Seed 000 Lemma 15 with its constants: the least n such that, on any dataset of n items, with probability
+    ≥ 1-β every item of frequency ≥ η is released and every released item's frequency estimate
+    (:meth:`HistogramRelease.frequencies`) is within η of its frequency.
+
+    Sufficient condition (from :func:`stable_histogram_accuracy`, a = b·ln(c·n/β), b the noise scale, τ the threshold
+    actually used): η·n ≥ τ + a, which also gives a ≤ η·n. Since τ = 1 + b·ln(2/δ), the least such n is
+    Θ(log(1/(ηβδ))/(ηε)), Lemma 15's rate."""
+    from ..errors import DomainError
+
+    eta_ = check_probability(eta, "eta")
+    check_probability(beta)
+
+    def ok(n: int) -> bool:
+        acc = stable_histogram_accuracy(epsilon, delta, n, beta, discrete=discrete, neighbours=neighbours)
+        return eta_ * n >= acc["threshold"] + acc["noise_bound"]
+
+    hi = 1
+    while not ok(hi):
+        hi *= 2
+        if hi > 2**62:
+            raise DomainError("stable_histogram_sample_size: no feasible n (parameters too extreme)")
+    lo = hi // 2  # ok(lo) is False (or lo = 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
