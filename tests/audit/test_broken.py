@@ -10,6 +10,7 @@ from littlestone.audit.broken import (
     list_broken_audits,
     run_broken_audit,
     twin_above_threshold,
+    twin_running_sum_above_threshold,
     twin_bounded_histogram,
     twin_sparse_selection,
     twin_stable_histogram,
@@ -40,6 +41,10 @@ def _fixed_twin(name, mechanism):
         ("stable_histogram_half_noise", partial(twin_stable_histogram, epsilon=2.0, delta=0.01)),
         ("bounded_histogram_half_noise", partial(twin_bounded_histogram, epsilon=2.0, delta=0.01)),
         ("sparse_selection_without_bottom", partial(twin_sparse_selection, epsilon=1.0, delta=0.1, s=1)),
+        (
+            "running_sum_above_threshold_noise_redrawn",
+            partial(twin_running_sum_above_threshold, threshold=5.0, epsilon=1.0, redraw=False),
+        ),
         (
             "sparse_vector_epsilon_not_split",
             partial(sparse_vector_answers, threshold=0.0, epsilon=2.0, positives=30, epsilon_factor=1.0),

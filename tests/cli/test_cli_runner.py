@@ -192,3 +192,28 @@ def test_learn_blm20_with_reduced_sizes_and_bad_param(run, tmp_path):
     assert r.exit_code == 2 and "needs" in r.output and not (tmp_path / "c.json").exists()
     r = run("learn", data, "--class", "thresholds:64", "-p", "nope=1", "--out", tmp_path / "c.json")
     assert r.exit_code == 2 and "no parameter 'nope'" in r.output
+
+
+def test_audit_broken_twins_are_caught_from_the_cli(run):
+    r = run("audit", "--broken", "--list")
+    assert r.exit_code == 0 and "stable_histogram_threshold_one_too_low" in r.output
+    r = run("audit", "--broken", "laplace_half_noise", "stable_histogram_threshold_one_too_low", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("caught") >= 2 and "NOT caught" not in r.output
+    r = run("audit", "--broken", "laplace")
+    assert r.exit_code == 2 and "unknown broken twin" in r.output
+    r = run("audit", "--broken", "laplace_half_noise", "--backend", "secure")
+    assert r.exit_code == 2 and "seeded backend only" in r.output
+
+
+def test_audit_broken_twin_not_caught_exits_1(run, monkeypatch):
+    import dataclasses
+
+    import littlestone.audit as audit
+
+    real = audit.run_broken_audit
+    monkeypatch.setattr(
+        audit, "run_broken_audit", lambda name, **kw: dataclasses.replace(real(name, **kw), claimed_epsilon=100.0)
+    )
+    r = run("audit", "--broken", "laplace_half_noise", "--seed", "1")
+    assert r.exit_code == 1 and "NOT caught" in r.output

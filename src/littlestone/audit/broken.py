@@ -106,6 +106,15 @@ def twin_above_threshold(
     return np.where(top.any(axis=1), top.argmax(axis=1), -1)
 
 
+def twin_running_sum_above_threshold(
+    stream: Sequence[float], backend: Any, size: int, *, threshold: float, epsilon: float, redraw: bool = False
+) -> np.ndarray:
+    """Seed 004 Thm 2.5's running-sum AboveThreshold fed b_1, b_2, …, vectorized over ``size`` runs: round of the
+    first ⊤ of the running sums (−1: none); ``redraw=True`` redraws the threshold noise every round."""
+    return twin_above_threshold(np.cumsum(np.asarray(stream, dtype=float)), backend, size,
+                                threshold=threshold, epsilon=epsilon, redraw=redraw)
+
+
 def twin_sparse_selection(
     lists: Sequence[Sequence[Any]], backend: Any, *, epsilon: float, delta: float, s: int, bottom: bool = True
 ) -> Any:
@@ -215,6 +224,20 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             dp,
             _fixed(eps),
             runs=1_000_000,
+            vectorized=True,
+        )
+    )
+    rs_rounds, rs_tau = 25, 5.0
+    audits.append(
+        BuiltinAudit(
+            "running_sum_above_threshold_noise_redrawn",
+            f"running-sum AboveThreshold (seed 004 Thm 2.5) with the threshold noise redrawn every round; claims ε=1: "
+            f"b = (1, 0, …, 0) vs (0, …, 0), {rs_rounds} rounds, τ={rs_tau:g} (every running sum shifts by 1)",
+            partial(twin_running_sum_above_threshold, threshold=rs_tau, epsilon=eps, redraw=True),
+            [1.0] + [0.0] * (rs_rounds - 1),
+            [0.0] * rs_rounds,
+            _fixed(eps),
+            runs=600_000,
             vectorized=True,
         )
     )

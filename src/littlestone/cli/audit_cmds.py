@@ -19,7 +19,11 @@ AUDIT_EPILOG = """Examples:
 
   littlestone audit --all --runs 5000 --jobs 2
 
-Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mechanism)."""
+  littlestone audit --broken --all --seed 1
+
+Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mechanism). With --broken the
+deliberately broken twins are audited instead (evidence that the audits have power): exit code 1 if one is
+NOT caught."""
 
 
 def _audit_module() -> Any:
@@ -32,10 +36,18 @@ def _audit_module() -> Any:
     return mod
 
 
+def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], jobs: int, randomness: str) -> Any:
+    if randomness != "seeded":
+        raise LittlestoneError("--broken audits run on the seeded backend only (drop --backend secure)")
+    return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
+
+
 def audit(
     names: Optional[List[str]] = typer.Argument(None, metavar="[MECHANISM]...", help="Built-in audits to run."),
     all_: bool = typer.Option(False, "--all", help="Run every built-in audit."),
     list_: bool = typer.Option(False, "--list", help="List the built-in audits and exit."),
+    broken: bool = typer.Option(False, "--broken", help="Audit the deliberately broken twins instead (each should "
+                                "be caught: ε lower bound above the claimed ε)."),
     runs: Optional[int] = typer.Option(None, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour "
                                        "(default: each audit's own)."),
     backend: BackendKind = typer.Option(BackendKind.seeded, "--backend", case_sensitive=False,
@@ -47,18 +59,20 @@ def audit(
 ) -> None:
     """Audit built-in mechanisms: run them on neighbouring datasets and bound ε from below, with confidence."""
     mod = _audit_module()
-    available = list(mod.list_builtin_audits())
+    available = list(mod.list_broken_audits() if broken else mod.list_builtin_audits())
+    kind = "broken twin" if broken else "audit"
     if list_:
         for name in available:
             console.print(name)
         return
     chosen = available if all_ else list(names or [])
     if not chosen:
-        raise LittlestoneError(f"name a mechanism to audit or pass --all (available: {', '.join(available)})")
+        raise LittlestoneError(f"name a {kind} to audit or pass --all (available: {', '.join(available)})")
     unknown = [n for n in chosen if n not in available]
     if unknown:
-        raise LittlestoneError(f"unknown audit {unknown[0]!r} (available: {', '.join(available)})")
-    table = Table(title="privacy audits", title_justify="left")
+        raise LittlestoneError(f"unknown {kind} {unknown[0]!r} (available: {', '.join(available)})")
+    table = Table(title="privacy audits of deliberately broken twins" if broken else "privacy audits",
+                  title_justify="left")
     for col in ("mechanism", "claimed ε", "ε lower bound", "δ lower bound", "runs", "verdict"):
         table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
     failed: list[str] = []
@@ -67,14 +81,18 @@ def audit(
         task = bar.add_task("auditing", total=len(chosen))
         for name in chosen:
             bar.update(task, description=f"auditing {name}")
-            rep = mod.run_builtin_audit(name, runs=runs, seed=seed, jobs=jobs, randomness=backend.value)
+            if broken:
+                rep = _run_twin(mod, name, runs=runs, seed=seed, jobs=jobs, randomness=backend.value)
+            else:
+                rep = mod.run_builtin_audit(name, runs=runs, seed=seed, jobs=jobs, randomness=backend.value)
             passed = getattr(rep, "passed", None)
-            if passed is False:
+            if (passed is not False) if broken else (passed is False):
                 failed.append(name)
             claimed = getattr(rep, "claimed_epsilon", None)
             table.add_row(name, "—" if claimed is None else f"{claimed:.4g}", f"{rep.epsilon_lb:.4g}",
                           f"{getattr(rep, 'delta_lb', 0.0):.3g}", f"{getattr(rep, 'runs', runs):,}",
-                          {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}.get(passed, "no claim"))
+                          ({True: "[red]NOT caught[/]", False: "[green]caught[/]"} if broken else
+                           {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}).get(passed, "no claim"))
             reports.append(rep)
             bar.advance(task)
     console.print(table)
@@ -82,7 +100,11 @@ def audit(
         for rep in reports:
             console.print(str(rep), markup=False)
             console.print()
-    console.print("An audit gives a lower bound on ε: 'consistent' means it does not exceed the claimed ε.")
+    if broken:
+        console.print("Each twin has one deliberate bug and keeps the real claim: 'caught' means the audit's lower "
+                      "bound on ε exceeds that claim, i.e. the audit has the power to detect the bug.")
+    else:
+        console.print("An audit gives a lower bound on ε: 'consistent' means it does not exceed the claimed ε.")
     if failed:
         raise typer.Exit(1)
 
