@@ -12,13 +12,16 @@ from .budget import PrivacyBudget, charge_if
 from .params import _as_float, check_epsilon, check_positive_int, check_probability, check_sensitivity
 
 _NOISE_BATCH = 64
+_THRESHOLD_BATCH = 16
 
 
 class AboveThreshold:
     """ε-DP answers ⊥ (False) / ⊤ (True) to adaptively chosen queries of sensitivity Δ (replace-one neighbours),
     halting at the first ⊤ (Dwork–Roth Thm 3.23). Threshold noise Lap(2Δ/ε) drawn once per run; query noise
-    Lap(4Δ/ε) fresh per query (drawn in batches: it does not depend on the data). Charges (ε, 0) at construction
-    and again at every :meth:`restart` (the "Sparse" variant, which redraws the threshold noise).
+    Lap(4Δ/ε) fresh per query. Both are drawn ahead in batches (they do not depend on the data; one OpenDP call
+    serves 64 queries, or 16 runs). Charges (ε, 0) at construction and again at every :meth:`restart` (the "Sparse"
+    variant, which uses a fresh threshold noise). On the SecureBackend the noise is sampled exactly by OpenDP, but
+    value + noise is compared in float arithmetic (as in every AboveThreshold over real-valued queries).
 
     Pass the query's true value to :meth:`test`; for seed 004's running-sum use, pass the cumulative sum.
     """
@@ -43,13 +46,21 @@ class AboveThreshold:
         self.n_queries = 0
         self._buffer = np.empty(0)
         self._pos = 0
+        self._t_buffer = np.empty(0)
+        self._t_pos = 0
         self._start_run()
 
     def _start_run(self) -> None:
         charge_if(self.budget, self.epsilon, 0.0, "AboveThreshold" if self.runs == 0 else "AboveThreshold restart")
         self.runs += 1
         self.halted = False
-        self._noisy_threshold = self.threshold + float(self.backend.laplace(2.0 * self.sensitivity / self.epsilon))
+        if self._t_pos >= self._t_buffer.size:
+            self._t_buffer = np.asarray(
+                self.backend.laplace(2.0 * self.sensitivity / self.epsilon, _THRESHOLD_BATCH), dtype=float
+            )
+            self._t_pos = 0
+        self._noisy_threshold = self.threshold + float(self._t_buffer[self._t_pos])
+        self._t_pos += 1
 
     def _query_noise(self) -> float:
         if self._pos >= self._buffer.size:
