@@ -151,8 +151,9 @@ def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity
 
 
 class SparseVector:
-    """Dwork–Roth *Sparse*: up to ``max_positives`` = c ⊤ answers, each run an AboveThreshold with ε/c; charges ε
-    once at construction (Dwork–Roth Thm 3.25, pure-DP version)."""
+    """Dwork–Roth *Sparse*: ε-DP ⊤/⊥ answers to adaptively chosen queries of sensitivity Δ (replace-one neighbours)
+    until c = ``max_positives`` ⊤ answers; each run is an AboveThreshold with ε/c (fresh threshold noise after every ⊤),
+    so c runs compose to ε (Dwork–Roth Thm 3.25, pure-DP version). Charges ε once at construction."""
 
     def __init__(
         self,
