@@ -114,3 +114,15 @@ def test_theorem1_k_delivers_the_generalization_step_and_dominates(d):
     assert r["k"] * r["m"] >= 0.998 * r.total
     rough = {1: 1e6, 2: 4e7, 3: 1e9}[d]
     assert 5 <= r.total / rough <= 9
+
+
+def test_cli_marks_the_agnostic_reconstruction():
+    from typer.testing import CliRunner
+
+    from littlestone.cli.main import app
+
+    out = CliRunner().invoke(app, ["bounds", "blm20", "--d", "1", "--theorem", "corollary2"])
+    assert out.exit_code == 0, out.output
+    assert "[REC]" in out.output and "heuristic" in out.output
+    out = CliRunner().invoke(app, ["bounds", "blm20", "--d", "1"])
+    assert "Theorem 1" in out.output and "[REC]" not in out.output
