@@ -120,6 +120,12 @@ def test_too_few_examples_says_how_many():
     (dict(epsilon=float("nan")), PrivacyParameterError, "epsilon must be"),
     (dict(alpha=1.5), LittlestoneError, "alpha must lie in"),
     (dict(backend="fast"), PrivacyParameterError, "backend must be"),
+    (dict(ldim=0), LittlestoneError, r"ldim \(the Littlestone dimension used for the sizes\) must be an integer ≥ 1, got 0"),
+    (dict(ldim=2.5), LittlestoneError, "ldim .* must be an integer"),
+    (dict(n_jobs=0), LittlestoneError, "n_jobs must be a nonzero integer"),
+    (dict(beta=0.0), LittlestoneError, "beta must lie in"),
+    (dict(eta=1.5), LittlestoneError, "eta must lie in"),
+    (dict(n_batches=0), LittlestoneError, "sizes must be positive"),
 ])
 def test_bad_parameters_are_named(kw, err, msg):
     X, y = np.zeros((400, 1), dtype=int), np.zeros(400, dtype=int)
