@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from littlestone import Thresholds
+from littlestone import FiniteClass, Thresholds
 from littlestone.classes.points import Points
 from littlestone.errors import LittlestoneError
 from littlestone.pac.blm20 import blm20_learn
@@ -20,8 +20,10 @@ def test_theory_parameters():
     G = GlobalStableLearner(Thresholds(7), 0.1)
     assert (G.d, G.n, G.cap, G.m) == (3, 30, 8**4 * 30, (8**4 + 1) * 30)
     assert G.eta == 1 / (4 * 16)
-    with pytest.raises(LittlestoneError, match="dimension 0"):
+    with pytest.raises(LittlestoneError, match="must be an integer ≥ 1, got 0"):
         GlobalStableLearner(Thresholds(7), 0.1, d=0)
+    with pytest.raises(LittlestoneError, match="has Littlestone dimension 0"):
+        GlobalStableLearner(FiniteClass(np.zeros((1, 3), dtype=np.uint8)), 0.1)
 
 
 def test_reads_at_most_its_batch_and_failures_stay_under_the_cap():

@@ -120,6 +120,12 @@ def test_too_few_examples_says_how_many():
     (dict(epsilon=float("nan")), PrivacyParameterError, "epsilon must be"),
     (dict(alpha=1.5), LittlestoneError, "alpha must lie in"),
     (dict(backend="fast"), PrivacyParameterError, "backend must be"),
+    (dict(ldim=0), LittlestoneError, r"ldim \(the Littlestone dimension used for the sizes\) must be an integer ≥ 1, got 0"),
+    (dict(ldim=2.5), LittlestoneError, "ldim .* must be an integer"),
+    (dict(n_jobs=0), LittlestoneError, "n_jobs must be a nonzero integer"),
+    (dict(beta=0.0), LittlestoneError, "beta must lie in"),
+    (dict(eta=1.5), LittlestoneError, "eta must lie in"),
+    (dict(n_batches=0), LittlestoneError, "sizes must be positive"),
 ])
 def test_bad_parameters_are_named(kw, err, msg):
     X, y = np.zeros((400, 1), dtype=int), np.zeros(400, dtype=int)
@@ -148,3 +154,36 @@ def test_fit_source_validates_a_lazy_stream():
     bad = RealizableStream(H.hypothesis(3), UniformIntegers(0, 9), 10_000, seed=0)   # points 7, 8 outside
     with pytest.raises(DomainError, match="outside the domain"):
         BLM20Classifier(H, backend="seeded", random_state=0, **SMALL).fit_source(bad)
+
+
+def test_accuracy_at_theory_size_d1_thresholds():
+    """Theorem 1 at its exact size on thresholds with d = 1 (Thresholds(2): 3 functions), skewed points."""
+    H = Thresholds(2)
+    assert H.ldim() == 1
+    rep = theorem1(1, 0.1, 1.0, 1e-6, 0.05)
+    sampler = SkewedPoints(2)
+    for target, seed in ((1, 3), (2, 8)):
+        src = RealizableStream(H.hypothesis(target), sampler, rep.total, seed=seed)
+        res = blm20_learn(H, src, epsilon=1.0, delta=1e-6, backend="seeded", seed=seed)
+        X = np.arange(2)
+        loss = float(sampler.p @ (res.chosen.predict(X) != H.hypothesis(target).predict(X)))
+        assert loss <= 0.1 and res.sizes.theory and res.examples_g == 4193 * 1300
+
+
+@pytest.mark.slow
+def test_accuracy_at_theory_size_points_over_int64():
+    """M learns Points (any hashable point, an infinite class of Ldim 1) from 5,456,843 streamed examples."""
+    from littlestone.classes.points import FiniteSet, Points
+
+    class Mixture:
+        def __call__(self, rng, size):
+            X = rng.integers(0, 2**63 - 1, size=size, dtype=np.int64)
+            X[rng.random(size) < 0.3] = 2**62 + 7
+            return X
+
+    rep = theorem1(1, 0.1, 1.0, 1e-6, 0.05)
+    src = RealizableStream(FiniteSet([2**62 + 7]), Mixture(), rep.total, seed=0)
+    res = blm20_learn(Points(), src, epsilon=1.0, delta=1e-6, backend="seeded", seed=0, n_jobs=2)
+    Xt = Mixture()(np.random.default_rng(1), 100_000)
+    assert np.mean(res.chosen.predict(Xt) != (Xt == 2**62 + 7)) <= 0.1
+    assert res.chosen(2**62 + 7) == 1

@@ -104,8 +104,9 @@ def blm20(
     if fn is None:
         raise LittlestoneError(f"littlestone.bounds.blm20 has no {theorem.value}")
     report = fn(d, alpha, epsilon, delta, beta)
-    print_report(f"BLM20 {theorem.value}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
-                 report)
+    title = getattr(report, "title", theorem.value)
+    print_report(f"BLM20 {theorem.value} — {title}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, "
+                 f"β = {beta:g}", report)
 
 
 def register(app: typer.Typer) -> None:

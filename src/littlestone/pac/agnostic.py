@@ -10,8 +10,17 @@ unnormalized EM weight of r changes by a factor in [e^{-ε_ℓ/2}/2, 2e^{ε_ℓ/
 P[ℓ|_common = r] moves by ≤ 4e^{ε_ℓ}; given r the relabelled samples differ only at i, where M is (ε_M, δ_M)-DP.
 Steps 2–3 are therefore (E0, δ_M)-DP with E0 = ln 4 + ε_ℓ + ε_M, and step 1 amplifies this to
 (ln(1 + q(e^{E0} − 1)), q·δ_M) (Balle–Barthe–Gaboardi 2018 Thm 9, sampling without replacement).
-Accuracy [REC]: uniform convergence (t = α/4, VC bound), EM error ≤ α/4, M's loss on the relabelled sample ≤ α/4
-(M's guarantee is for i.i.d. draws; a shuffled finite sample stands in for the uniform distribution on it).
+Accuracy [REC — INCOMPLETE, not a proof]: the sizes make (a) uniform convergence over H at t = α/4 (VC bound), so the
+chosen labeling ℓ (realized by some h_ℓ ∈ H) has err_P(h_ℓ) ≤ OPT + O(α) once (b) the EM's error gap is ≤ α/4, and
+(c) M, at accuracy α/4, is run on the relabelled subsample. Two steps are NOT proved here: M's guarantee is for i.i.d.
+draws, while it receives a shuffled finite sample (drawn without replacement); and M's output may be improper (an
+SOA of a tournament sample, not in H), so (a) does not transfer its error from the subsample to P — this is exactly
+the step for which seed 001 (Corollary 2, footnote 3) needs the improper-learner transformation of ABMS20 rather than
+BNS15, and that paper is not in the seeds (spec §8: "treat all constants as unknown"). Privacy above is derived in
+full; the accuracy of Corollary 2 is therefore not claimed, only measured (tests/pac/test_blm20_agnostic.py).
+The order of steps also differs from the spec §8 skeleton (which relabels all N points and then subsamples m with
+replacement): subsampling first keeps every record in at most one position of M's input, so M's replace-one privacy
+applies as is.
 """
 
 from __future__ import annotations
@@ -83,7 +92,7 @@ def agnostic_sizes(d: int, alpha: float, epsilon: float, delta: float, beta: flo
         ("agnostic: subsample", "N0", N0, "max of the three"),
         ("agnostic: input", "N", N, "⌈N0/q⌉"),
     )
-    return BoundReport("Corollary 2 (agnostic, reconstructed transformation)",
+    return BoundReport("Corollary 2 (agnostic; reconstructed transformation [REC]: privacy derived, accuracy sizes heuristic)",
                        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta, "vc": vc},
                        entries, N, {"N": N, "N0": N0, "q": q, "E0": E0, "delta_inner": delta_inner,
                                     "inner": inner.total, "n_uc": n_uc, "n_em": n_em})

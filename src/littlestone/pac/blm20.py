@@ -159,9 +159,18 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
         raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
                                     f"not {backend!r}")
-    d = int(hclass.ldim() if d is None else d)
-    if d < 1:
-        raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise LittlestoneError(f"n_jobs must be a nonzero integer (1 = serial, -1 = all cores), got {n_jobs!r}")
+    if d is None:
+        d = int(hclass.ldim())
+        if d < 1:
+            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1 "
+                                   "(a class with d ≤ 0 has at most one function: nothing to learn)")
+    else:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+            raise LittlestoneError(f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, "
+                                   f"got {d!r}")
+        d = int(d)
     sizes = plan_sizes(d, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, n_batches=n_batches,
                        aux_size=aux_size, cap=cap, n_generic=n_generic, eta=eta)
     given = len(source)

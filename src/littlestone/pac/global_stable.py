@@ -42,6 +42,9 @@ class GlobalStableLearner:
     def __init__(self, hclass: HypothesisClass, alpha: float, *, d: int | None = None, n: int | None = None,
                  cap: int | None = None):
         self.hclass = hclass
+        if d is not None and (isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1):
+            raise LittlestoneError(f"d (the Littlestone dimension used for G's sizes) must be an integer ≥ 1, "
+                                   f"got {d!r}")
         self.d = int(hclass.ldim() if d is None else d)
         if self.d < 1:
             raise LittlestoneError(f"{hclass.name} has Littlestone dimension {self.d}; G needs d ≥ 1 "
