@@ -10,7 +10,6 @@ from scipy import stats
 from littlestone.errors import EmptyDataError, PrivacyParameterError
 from littlestone.privacy import (
     BOTTOM,
-    DataDependentParameterWarning,
     PrivacyBudget,
     SecureBackend,
     SeededBackend,
@@ -78,7 +77,7 @@ def test_sparse_selection_parameters():
         sparse_selection([[1, 2, 3]], 1.0, 1e-6, backend=SeededBackend(0), max_list_size=2)
     with pytest.raises(PrivacyParameterError, match="delta"):
         sparse_selection([[1]], 1.0, 0.0, backend=SeededBackend(0), max_list_size=2)
-    with pytest.warns(DataDependentParameterWarning):
+    with pytest.raises(TypeError, match="max_list_size"):  # required: a data-dependent s would void the guarantee
         sparse_selection([[1]], 1.0, 1e-6, backend=SeededBackend(0))
 
 

@@ -29,7 +29,6 @@ from .laplace import laplace_error_bound, laplace_mechanism
 from .params import check_delta, check_epsilon, check_probability, check_sensitivity
 from .sparse_selection import (
     BOTTOM,
-    DataDependentParameterWarning,
     sparse_selection,
     sparse_selection_bottom_score,
     sparse_selection_error_bound,
@@ -49,7 +48,6 @@ __all__ = [
     "AboveThreshold",
     "BOTTOM",
     "BinaryMechanism",
-    "DataDependentParameterWarning",
     "RunningSumAboveThreshold",
     "SparseVector",
     "above_threshold_accuracy",

@@ -4,7 +4,6 @@ Lyu 2025 Lemma 3.1; spec §2)."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from typing import Any
@@ -35,10 +34,6 @@ class _Bottom:
 
 
 BOTTOM = _Bottom()
-
-
-class DataDependentParameterWarning(UserWarning):
-    """A privacy parameter was derived from the data; the guarantee then only covers neighbours sharing it."""
 
 
 def _check_list_size(max_list_size: Any) -> int:
@@ -124,31 +119,22 @@ def sparse_selection(
     *,
     backend: Backend,
     budget: PrivacyBudget | None = None,
-    max_list_size: int | None = None,
+    max_list_size: int,
 ) -> Any:
     """(ε, δ)-DP choice of an element held by many users, or ``BOTTOM``; neighbours replace one user's whole list.
 
     Each list is deduplicated; u is output w.p. ∝ exp(ε_s·c(u)) (c(u) = number of lists holding u), ⊥ w.p.
     ∝ exp(ε_s·B), with ε_s = ε/2 and B from :func:`sparse_selection_bottom_score` (Gumbel-max over the present
     elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1. Charges (ε, δ). ``max_list_size`` = s must bound every list a
-    neighbouring input could hold; pass it (data-independent). If omitted, the largest list is used and a
-    DataDependentParameterWarning is emitted."""
+    neighbouring input could hold, so it is required and must not be computed from the data."""
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta, positive=True)
     backend = check_backend(backend)
     users = _user_lists(lists)
     largest = max(len(u) for u in users)
-    if max_list_size is None:
-        warnings.warn(
-            "sparse_selection: max_list_size not given, using the largest list; pass a data-independent bound",
-            DataDependentParameterWarning,
-            stacklevel=2,
-        )
-        s = max(largest, 1)
-    else:
-        s = _check_list_size(max_list_size)
-        if largest > s:
-            raise PrivacyParameterError(f"a list has {largest} distinct elements, more than max_list_size={s}")
+    s = _check_list_size(max_list_size)
+    if largest > s:
+        raise PrivacyParameterError(f"a list has {largest} distinct elements, more than max_list_size={s}")
     bottom_score = sparse_selection_bottom_score(eps, dlt, s)
     charge_if(budget, eps, dlt, "sparse selection")
     counts: Counter = Counter()
