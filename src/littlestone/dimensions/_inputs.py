@@ -11,20 +11,31 @@ from ..classes.finite import FiniteClass, FiniteVersionSpace
 from ..errors import LittlestoneError
 
 
+def parse_spec(spec: str) -> HypothesisClass:
+    """A class spec string such as ``"thresholds:1000"`` (the CLI's ``--class`` syntax)."""
+    from ..classes.spec import parse_class_spec
+
+    return parse_class_spec(spec)
+
+
 def as_version_space(H: Any) -> VersionSpace:
     """A version space from a HypothesisClass (the whole class), a VersionSpace, or a 0/1 matrix (rows = hypotheses)."""
     if isinstance(H, VersionSpace):
         return H
+    if isinstance(H, str):
+        H = parse_spec(H)
     if isinstance(H, HypothesisClass):
         return H.version_space()
     if isinstance(H, (np.ndarray, list, tuple)):
         return FiniteClass(H).version_space()
-    raise LittlestoneError(f"expected a hypothesis class, a version space or a 0/1 matrix, got {type(H).__name__}")
+    raise LittlestoneError(f"expected a hypothesis class, a version space, a class spec such as \"thresholds:100\" or a 0/1 matrix, got {type(H).__name__}")
 
 
 def closed_form(H: Any, method: str) -> Any:
     """A structured class's closed-form answer (``vc_closed_form``, ``dual_closed_form``, ``threshold_closed_form``)
     when H is the whole class (or its full version space); None otherwise (then the explicit twin is searched)."""
+    if isinstance(H, str):
+        H = parse_spec(H)
     if isinstance(H, VersionSpace):
         cls = H.hclass
         if isinstance(cls, FiniteClass) or H != cls.version_space():
@@ -45,6 +56,8 @@ def small_as_list(seq: Any, limit: int = 1 << 12) -> Any:
 
 def as_finite_class(H: Any) -> FiniteClass:
     """An explicit FiniteClass for H: itself, the rows of a finite version space, a matrix, or ``to_finite(H)``."""
+    if isinstance(H, str):
+        H = parse_spec(H)
     if isinstance(H, FiniteClass):
         return H
     if isinstance(H, FiniteVersionSpace):
