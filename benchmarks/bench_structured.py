@@ -80,7 +80,7 @@ def measure(H: Any, draw: Callable, reps: int, seed: int, negatives_only: bool =
 
 
 CASES: list[tuple[str, Callable[[], Any], Callable, str, Callable[[], Any], Callable]] = [
-    ("thresholds(2^60) [lead's]", lambda: Thresholds(N60), int_points(N60),
+    ("thresholds(2^60)", lambda: Thresholds(N60), int_points(N60),
      "thresholds(63)", lambda: to_finite(Thresholds(63)), int_points(63)),
     ("points (64-bit ints)", lambda: Points(), int_points(N60),
      "points(64)", lambda: to_finite(Points(range(64))), int_points(64)),

@@ -108,3 +108,20 @@ def test_search_budgets_give_clear_errors():
     with pytest.raises(LittlestoneError, match="max_nodes=None"):
         vc_dim(FiniteClass(M), max_nodes=20)
     assert vc_dim(FiniteClass(M), max_nodes=None) == 6
+
+
+def test_spec_strings_and_bad_inputs_give_clear_errors():
+    import littlestone as ls
+    from littlestone import Thresholds
+    from littlestone.errors import ClassSpecError, LittlestoneError
+
+    assert ls.ldim("thresholds:1000") == 9 and ls.vc_dim("intervals:2^60") == 2
+    assert ls.dual_ldim("allfunctions:16") == 4 and ls.threshold_dim("thresholds:7") == 7
+    with pytest.raises(ClassSpecError, match="unknown class"):
+        ls.ldim("bogus:3")
+    with pytest.raises(LittlestoneError, match="different lengths"):
+        FiniteClass([[0, 1], [1]])
+    with pytest.raises(LittlestoneError, match="needs a mistake tree"):
+        ls.is_shattered(None, Thresholds(4))
+    with pytest.raises(LittlestoneError, match="class spec"):
+        ls.ldim(3.5)

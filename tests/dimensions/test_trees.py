@@ -141,3 +141,25 @@ def test_png_into_an_impossible_place_is_a_clear_error(tmp_path):
     _, tree = ldim(figure1_class(), witness=True)
     with pytest.raises(LittlestoneError, match="cannot write"):
         tree.to_png(blocker / "tree.png")
+
+
+def test_leaf_and_node_labels_are_textbook_short():
+    from littlestone import Conjunctions, Intervals, Points
+    from littlestone.classes import AffineSubspaces
+    from littlestone.dimensions.draw import describe_hypothesis, describe_point
+
+    I = Intervals(8)
+    assert describe_hypothesis(Intervals(6).version_space().soa()) == "∅"  # spec App. A: SOA of intervals(6) is 0
+    assert describe_hypothesis(I.version_space().soa()) == "[3,4]"
+    _, t = ldim(I, witness=True)
+    labels = [describe_hypothesis(leaf.hypothesis) for _, leaf in t.leaves()]
+    assert all(lab == "∅" or (lab.startswith("[") and lab.endswith("]")) for lab in labels), labels
+    _, t = ldim(Conjunctions(3), witness=True)
+    text = t.to_text()
+    assert "Conjunction" not in text and "(0, 0, 0)" not in text and "[000]" in text
+    leaves = {describe_hypothesis(leaf.hypothesis) for _, leaf in t.leaves()}
+    assert {"⊥", "⊤", "x0∧¬x1∧¬x2"} <= leaves
+    assert describe_hypothesis(Points().hypothesis(3)) == "{3}"
+    assert describe_point((1, 0, 1)) == "101" and describe_point("a") == "a"
+    F = AffineSubspaces(2, 3, 1).flat((0, 0, 1), [(1, 1, 0)])
+    assert describe_hypothesis(F) == "001+⟨110⟩" and describe_hypothesis(F, ascii_only=True) == "001+<110>"

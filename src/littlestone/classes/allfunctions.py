@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 from .points import FiniteSet
 
 
@@ -141,6 +141,30 @@ class AllFunctions(HypothesisClass):
     def hypothesis(self, ones: Any = ()) -> FiniteSet:
         """The function that is 1 exactly on `ones`."""
         return FiniteSet(self.validate_point(as_python_point(p)) for p in ones)
+
+    # closed-form dimensions (used by littlestone.dimensions on domains of any size)
+    def vc_closed_form(self) -> tuple[int, LazySequence]:
+        """VC m: the whole domain is shattered."""
+        return self.m, LazySequence(self.m, int)
+
+    def dual_closed_form(self) -> tuple[int, int]:
+        """The dual class is the m coordinate maps h ↦ h(x) on the cube {0,1}^m. A dual point (a function h) may
+        split them in any way, so the dual Ldim is that of m arbitrary labels, ⌊log2 m⌋ (binary search, and never
+        more than log2 of the class size); k functions are dual-shattered iff 2^k ≤ m, so the dual VC is ⌊log2 m⌋."""
+        d = self.m.bit_length() - 1
+        return d, d
+
+    def threshold_closed_form(self) -> tuple[int, LazySequence, LazySequence]:
+        """Threshold dimension m: x_j = j − 1 and h_i = 1 on {i − 1, …, m − 1} (built only when accessed)."""
+        m = self.m
+
+        def h(i: int) -> FiniteSet:
+            if m - i > 1 << 24:
+                raise LittlestoneError(f"the witness hypothesis h_{i + 1} of {self.name} has {m - i} ones: too many "
+                                       "to build explicitly")
+            return FiniteSet(range(i, m))
+
+        return m, LazySequence(m, int), LazySequence(m, h, cheap=m <= 1 << 16)
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         s1, s2 = set(h1.points), set(h2.points)  # type: ignore[attr-defined]

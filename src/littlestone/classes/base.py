@@ -8,6 +8,7 @@ classes implement it with bitsets (:mod:`littlestone.classes.finite`); structure
 from __future__ import annotations
 
 import math
+import sys
 from abc import ABC, abstractmethod
 from typing import Any, Hashable, Iterable, Iterator, Sequence
 
@@ -164,6 +165,45 @@ def patch(h: Hypothesis, updates: Iterable[tuple[Point, int]]) -> Hypothesis:
     kept.sort(key=lambda p: point_key(p[0]))
     absorbed = base.absorb_patches(kept)
     return PatchedHypothesis(base, tuple(kept)) if absorbed is None else absorbed
+
+
+class LazySequence(Sequence):
+    """A read-only sequence of ``n`` items computed on demand by ``item(i)`` (witnesses too long to list, e.g. the
+    2^60 points shattered by ``AllFunctions(2**60)``)."""
+
+    def __init__(self, n: int, item: Any, *, cheap: bool = True):
+        self._n, self._item, self._cheap = int(n), item, cheap
+
+    def __len__(self) -> int:
+        if self._n > sys.maxsize:
+            raise OverflowError(f"the sequence has {self._n} items (more than len() can report); use .size")
+        return self._n
+
+    @property
+    def size(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        i = int(i)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._item(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        i = 0
+        while i < self._n:
+            yield self._item(i)
+            i += 1
+
+    def __repr__(self) -> str:
+        if not self._cheap:
+            return f"<{self._n} items, each built when accessed>"
+        head = ", ".join(repr(self._item(i)) for i in range(min(self._n, 3)))
+        return f"[{head}{', …' if self._n > 3 else ''}] ({self._n} items)"
 
 
 def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
@@ -343,6 +383,22 @@ class HypothesisClass(ABC):
             if x not in patched:
                 return x
             # at a patched point h1 == h2 was checked above; keep looking (at most len(patched) skips)
+        return None
+
+    # -------------------------------------------------------------- closed-form dimensions of the whole class
+    # The dimension functions of littlestone.dimensions use these when a class knows them (huge and infinite
+    # domains); None means "not known in closed form here": they then run the exact search on the explicit twin.
+
+    def vc_closed_form(self) -> "tuple[int, Sequence[Point]] | None":
+        """(VC dimension, a shattered set of that size), or None."""
+        return None
+
+    def dual_closed_form(self) -> "tuple[int, int] | None":
+        """(dual Littlestone dimension, dual VC dimension), or None (dual class: {h ↦ h(x) : x ∈ X} on domain H)."""
+        return None
+
+    def threshold_closed_form(self) -> "tuple[int, Sequence[Point], Sequence[Hypothesis]] | None":
+        """(threshold dimension k, points x_1…x_k, hypotheses h_1…h_k with h_i(x_j) = 1 iff j ≥ i), or None."""
         return None
 
     def evaluate(self, h: Hypothesis, X: Any) -> np.ndarray:

@@ -188,7 +188,11 @@ class FiniteClass(HypothesisClass):
     """
 
     def __init__(self, matrix: Any, points: Sequence[Hashable] | None = None, name: str | None = None):
-        M = np.asarray(matrix)
+        try:
+            M = np.asarray(matrix)
+        except ValueError:
+            raise LittlestoneError("a finite class needs a rectangular 0/1 matrix: its rows have different "
+                                   "lengths") from None
         if M.ndim != 2:
             raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
         if M.shape[0] == 0:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
 
 def _lg(w: int) -> int:
@@ -662,6 +662,16 @@ class Intervals(HypothesisClass):
         if b is None or not (0 <= a <= b < self.n):
             raise LittlestoneError(f"interval [{a}, {b}] is not inside 0..{self.n - 1}")
         return IntervalUnion(((a, b),))
+
+    # closed-form dimensions (used by littlestone.dimensions on domains of any size)
+    def vc_closed_form(self) -> tuple[int, list[int]]:
+        """VC 2 ({0, 1}: ∅, [0,0], [1,1], [0,1]); no x < y < z is labelled (1, 0, 1). VC 1 on a single point."""
+        return (2, [0, 1]) if self.n >= 2 else (1, [0])
+
+    def threshold_closed_form(self) -> tuple[int, LazySequence, LazySequence]:
+        """Threshold dimension n (at most n points exist): x_j = j − 1 and h_i = [i − 1, n − 1]."""
+        n = self.n
+        return n, LazySequence(n, int), LazySequence(n, lambda i: IntervalUnion(((i, n - 1),)))
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         cuts = sorted({0, self.n} | {z for h in (h1, h2) for a, b in h.intervals  # type: ignore[attr-defined]

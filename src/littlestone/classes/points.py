@@ -418,3 +418,25 @@ class Points(HypothesisClass):
         s1 = set(getattr(h1, "points", ()))
         s2 = set(getattr(h2, "points", ()))
         return iter(sorted(s1 ^ s2, key=point_key))
+
+    # closed-form dimensions (used by littlestone.dimensions on domains of any size)
+    def _some_point(self) -> Point:
+        return self.domain.finite[0] if self.domain.finite is not None else self.domain.point_outside(())
+
+    def vc_closed_form(self) -> tuple[int, list[Point]]:
+        """VC 1 when some point can be labelled 0 (the zero function, or ≥ 2 points); 0 for one point without zero.
+        Two points are never both labelled 1 (every hypothesis has at most one 1)."""
+        if self.include_zero or self.domain.size >= 2:
+            return 1, [self._some_point()]
+        return 0, []
+
+    def dual_closed_form(self) -> tuple[int, int]:
+        """The dual hypotheses g_x(h) = h(x) are the indicators of the single hypotheses h_x (the zero function, a
+        dual point, is 0 for all of them): point functions without zero on |X| points, Ldim = VC = 1 if |X| ≥ 2, else 0."""
+        d = 1 if self.domain.size >= 2 else 0
+        return d, d
+
+    def threshold_closed_form(self) -> tuple[int, list[Point], list[FiniteSet]]:
+        """Threshold dimension 1: h_1 would need a 1 at every chosen point, and point functions have a single 1."""
+        p = self._some_point()
+        return 1, [p], [FiniteSet((p,))]

@@ -290,6 +290,39 @@ class PointsAndNegations(HypothesisClass):
     def negated_point_function(self, p: Any) -> CofiniteSet:
         return CofiniteSet([self.validate_point(p)])
 
+    # closed-form dimensions (used by littlestone.dimensions on domains of any size); domains of 1 or 3 points
+    # fall back to the explicit twin
+    def _four_points(self) -> list[Point] | None:
+        """Four distinct domain points, or None when the domain has fewer."""
+        if self.domain.finite is not None:
+            return list(self.domain.finite[:4]) if len(self.domain.finite) >= 4 else None
+        pts: list[Point] = []
+        for _ in range(4):
+            pts.append(self.domain.point_outside(frozenset(pts)))
+        return pts
+
+    def vc_closed_form(self) -> tuple[int, list[Point]] | None:
+        """VC 3 on ≥ 4 points: on {a, b, c} the patterns with ≤ 1 one are point functions (000 at a fourth point),
+        those with ≥ 2 ones negated point functions; no 4 points get the pattern 1100."""
+        pts = self._four_points()
+        return None if pts is None else (3, pts[:3])
+
+    def dual_closed_form(self) -> tuple[int, int] | None:
+        """Dual hypotheses g_x (e_p ↦ 1[p = x], 1 − e_p ↦ 1[p ≠ x]): every dual point splits them into one function
+        and all the others, so dual Ldim = dual VC = 1 on ≥ 2 points (0 on one point)."""
+        d = 1 if self.domain.size >= 2 else 0
+        return d, d
+
+    def threshold_closed_form(self) -> tuple[int, list[Point], list[Hypothesis]] | None:
+        """Threshold dimension 3 on ≥ 4 points: h_1 = 1 − e_d, h_2 = 1 − e_{x_1}, h_3 = e_{x_3} on x_1, x_2, x_3 (d a
+        fourth point). No 4: h_i has 5 − i ones among 4 chosen points, and h_3 (two ones) is neither kind."""
+        pts = self._four_points()
+        if pts is None:
+            return None
+        x1, x2, x3, d = pts
+        negated = lambda p: self.indicator((True, frozenset([p])))  # noqa: E731
+        return 3, [x1, x2, x3], [negated(d), negated(x1), self.indicator((False, frozenset([x3])))]
+
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         listed = sorted(set(getattr(h1, "points", ())) | set(getattr(h2, "points", ())), key=point_key)
         for x in listed:

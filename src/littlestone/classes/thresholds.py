@@ -7,7 +7,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
 
 def chain_ldim(size: int) -> int:
@@ -200,6 +200,20 @@ class Thresholds(HypothesisClass):
         if not 0 <= t <= self.n:
             raise LittlestoneError(f"threshold t={t} not in 0..{self.n}")
         return Threshold(t)
+
+    # closed-form dimensions (used by littlestone.dimensions on domains of any size)
+    def vc_closed_form(self) -> tuple[int, list[int]]:
+        """VC 1: {0} is shattered (h_0(0) = 1, h_1(0) = 0); no x < x' is labelled (1, 0) by a threshold."""
+        return 1, [0]
+
+    def dual_closed_form(self) -> tuple[int, int]:
+        """The dual hypotheses g_x(h_t) = 1[t ≤ x], x = 0…n−1, are n distinct nested sets, i.e. a chain of n
+        functions: dual Ldim ⌊log2 n⌋ (binary search), dual VC 1 (0 when n = 1)."""
+        return chain_ldim(self.n), min(1, self.n - 1)
+
+    def threshold_closed_form(self) -> tuple[int, LazySequence, LazySequence]:
+        """Threshold dimension n (at most n points exist): x_j = j − 1 and h_i = h_{t=i−1}, so h_i(x_j) = 1 iff j ≥ i."""
+        return self.n, LazySequence(self.n, int), LazySequence(self.n, Threshold)
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         a, b = sorted((h1.t, h2.t))  # type: ignore[attr-defined]

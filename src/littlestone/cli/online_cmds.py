@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from enum import Enum
+from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
@@ -18,7 +19,10 @@ PLAY_EPILOG = """Examples:
 
   littlestone play --class thresholds:1000 --learner soa --adversary tree
 
-  littlestone play --class points --learner halving --adversary tree --rounds 20
+  littlestone play --class points:16 --learner halving --adversary tree --rounds 20
+
+  littlestone play --class thresholds:100 --learner soa-extended --adversary fixed --data sequence.csv
+                                             (rows x,y; several x columns make a tuple point)
 
   littlestone play --class intervals:32 --learner soa --adversary iid --rounds 500 --runs 20 --seed 1 --jobs 2"""
 
@@ -33,6 +37,47 @@ class AdversaryName(str, Enum):
     tree = "tree"
     greedy_tree = "greedy-tree"
     iid = "iid"
+    fixed = "fixed"
+
+
+def _cell(text: str) -> Any:
+    t = text.strip()
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    return t
+
+
+def load_sequence_csv(path: Path) -> tuple[list[Any], list[Any]]:
+    """Examples (x, y) from a CSV file: one row per round, the label last; several x columns form a tuple point
+    (e.g. a point of {0,1}^n for conjunctions). A first row whose label cell is not a number is a header."""
+    import csv
+
+    if not path.is_file():
+        raise LittlestoneError(f"sequence file {str(path)!r} does not exist (expected CSV rows x,y)")
+    try:
+        with path.open(newline="") as f:
+            rows = [r for r in csv.reader(f) if r and any(c.strip() for c in r)]
+    except (OSError, UnicodeDecodeError) as e:
+        raise LittlestoneError(f"sequence file {str(path)!r} cannot be read as CSV: {e}") from None
+    if rows and isinstance(_cell(rows[0][-1]), str):
+        rows = rows[1:]
+    if not rows:
+        raise LittlestoneError(f"sequence file {str(path)!r} has no examples (expected CSV rows x,y)")
+    width = len(rows[0])
+    if width < 2:
+        raise LittlestoneError(f"sequence file {str(path)!r}: each row needs a point and a label (x,y), "
+                               f"got {width} column")
+    X, y = [], []
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise LittlestoneError(f"sequence file {str(path)!r}: row {i + 1} has {len(r)} entries, expected {width}")
+        cells = [_cell(c) for c in r]
+        X.append(cells[0] if width == 2 else tuple(cells[:-1]))
+        y.append(cells[-1])
+    return X, y
 
 
 def _random_target(H: Any, rng: np.random.Generator) -> Any:
@@ -67,7 +112,10 @@ def play(
     learner: LearnerName = typer.Option(LearnerName.soa, "--learner", "-l", help="Online learner."),
     adversary: AdversaryName = typer.Option(AdversaryName.tree, "--adversary", "-a",
                                             help="tree: forces Ldim mistakes then replays; greedy-tree: forces "
-                                                 "while it can; iid: uniform points labelled by a random target."),
+                                                 "while it can; iid: uniform points labelled by a random target; "
+                                                 "fixed: the examples of --data in order (oblivious)."),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="CSV",
+                                        help="Sequence for --adversary fixed: rows x,y (label last)."),
     rounds: Optional[int] = typer.Option(None, "--rounds", "-T", min=1, help="Rounds per game "
                                          "(default: 2·Ldim+10 for tree adversaries, 200 for iid)."),
     runs: int = typer.Option(1, "--runs", min=1, help="Independent games (seeded from --seed)."),
@@ -78,9 +126,29 @@ def play(
     """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data)."""
     online = __import__("littlestone.online", fromlist=["play"])
     H = load_class(hclass)
+    if (data is not None) != (adversary == AdversaryName.fixed):
+        raise LittlestoneError("--data goes with --adversary fixed (and --adversary fixed needs --data FILE.csv)")
+    fixed = None
+    realizable = True
+    if data is not None:
+        X, y = load_sequence_csv(data)
+        fixed = ([H.validate_point(x) for x in X], y)
+        seq = online.FixedSequence(*fixed)  # checks the labels
+        if rounds is not None and rounds > seq.length:
+            raise LittlestoneError(f"--rounds {rounds} but {data} has only {seq.length} examples")
+        n = rounds if rounds is not None else seq.length
+        realizable = H.version_space().restrict_sample(fixed[0][:n], seq.y[:n])[1] == n
+        if not realizable and learner != LearnerName.soa_extended:
+            raise LittlestoneError(f"the examples in {data} are not realizable by {H.name}; use --learner "
+                                   "soa-extended (seed 000 Def 8), which continues with local updates")
     with working(f"computing Ldim of {H.name}"):
         d = H.ldim()
-    T = rounds if rounds is not None else (2 * max(d, 0) + 10 if adversary != AdversaryName.iid else 200)
+    if rounds is not None:
+        T = rounds
+    elif fixed is not None:
+        T = len(fixed[0])
+    else:
+        T = 2 * max(d, 0) + 10 if adversary != AdversaryName.iid else 200
     seeds = spawn_seeds(seed, runs + 1)
     target = _random_target(H, as_generator(seeds[-1])) if adversary == AdversaryName.iid else None
     support = _support(H) if adversary == AdversaryName.iid else None
@@ -93,6 +161,8 @@ def play(
     def make_adversary() -> Any:
         if adversary == AdversaryName.iid:
             return online.IIDRealizable(H, target, support)
+        if fixed is not None:
+            return online.FixedSequence(*fixed)
         return online.TreeAdversary(H, greedy=adversary == AdversaryName.greedy_tree)
 
     results = []
@@ -129,7 +199,9 @@ def play(
         size = H.version_space().size()
         bound = int(size).bit_length() - 1 if math.isfinite(size) else None
         name = f"Halving mistake bound ⌊log2 |H|⌋ = {bound}"
-    if bound is not None:
+    if not realizable:
+        console.print("the sequence is not realizable by the class: no mistake bound applies")
+    elif bound is not None:
         ok = bool(mistakes.max() <= bound)
         console.print(f"{name}: " + ("[green]respected[/]" if ok else "[red]exceeded[/]"))
 

@@ -11,19 +11,53 @@ from ..classes.finite import FiniteClass, FiniteVersionSpace
 from ..errors import LittlestoneError
 
 
+def parse_spec(spec: str) -> HypothesisClass:
+    """A class spec string such as ``"thresholds:1000"`` (the CLI's ``--class`` syntax)."""
+    from ..classes.spec import parse_class_spec
+
+    return parse_class_spec(spec)
+
+
 def as_version_space(H: Any) -> VersionSpace:
     """A version space from a HypothesisClass (the whole class), a VersionSpace, or a 0/1 matrix (rows = hypotheses)."""
     if isinstance(H, VersionSpace):
         return H
+    if isinstance(H, str):
+        H = parse_spec(H)
     if isinstance(H, HypothesisClass):
         return H.version_space()
     if isinstance(H, (np.ndarray, list, tuple)):
         return FiniteClass(H).version_space()
-    raise LittlestoneError(f"expected a hypothesis class, a version space or a 0/1 matrix, got {type(H).__name__}")
+    raise LittlestoneError(f"expected a hypothesis class, a version space, a class spec such as \"thresholds:100\" or a 0/1 matrix, got {type(H).__name__}")
+
+
+def closed_form(H: Any, method: str) -> Any:
+    """A structured class's closed-form answer (``vc_closed_form``, ``dual_closed_form``, ``threshold_closed_form``)
+    when H is the whole class (or its full version space); None otherwise (then the explicit twin is searched)."""
+    if isinstance(H, str):
+        H = parse_spec(H)
+    if isinstance(H, VersionSpace):
+        cls = H.hclass
+        if isinstance(cls, FiniteClass) or H != cls.version_space():
+            return None
+        H = cls
+    if isinstance(H, HypothesisClass) and not isinstance(H, FiniteClass):
+        return getattr(H, method)()
+    return None
+
+
+def small_as_list(seq: Any, limit: int = 1 << 12) -> Any:
+    """A witness sequence as a plain list when it is short (lazy sequences of huge witnesses stay lazy)."""
+    try:
+        return list(seq) if len(seq) <= limit else seq
+    except OverflowError:
+        return seq
 
 
 def as_finite_class(H: Any) -> FiniteClass:
     """An explicit FiniteClass for H: itself, the rows of a finite version space, a matrix, or ``to_finite(H)``."""
+    if isinstance(H, str):
+        H = parse_spec(H)
     if isinstance(H, FiniteClass):
         return H
     if isinstance(H, FiniteVersionSpace):
@@ -46,4 +80,15 @@ def as_finite_class(H: Any) -> FiniteClass:
             return to_finite(H)
         except TypeError as exc:  # e.g. an infinite domain
             raise LittlestoneError(f"{H.name} has no explicit finite form for this computation: {exc}") from exc
+    if isinstance(H, VersionSpace):  # a version space of a structured class on a small enumerable domain
+        from ..classes.ops import restrict_to_points
+
+        try:
+            pts = H.hclass.domain_points()
+        except TypeError as exc:
+            raise LittlestoneError(f"this version space of {H.hclass.name} has no explicit finite form for this "
+                                   f"computation: {exc}") from None
+        if H.is_empty():
+            raise LittlestoneError("the version space is empty: no hypotheses to take a dimension of")
+        return restrict_to_points(H, pts, name=f"{H.hclass.name}|V")
     raise LittlestoneError(f"expected a finite hypothesis class or a 0/1 matrix, got {type(H).__name__}")

@@ -10,17 +10,56 @@ from typing import Any, Callable
 from ..classes.base import Hypothesis, Point
 
 
-def describe_hypothesis(h: Hypothesis | None, width: int = 24, ascii_only: bool = False) -> str:
-    """A short label for a hypothesis: the value vector of a finite-class row, ``x≥t`` for a threshold, else repr."""
-    if h is None:
-        return ""
+def describe_point(x: Any) -> str:
+    """A short label for a point: tuples of digits written as a word (``(0, 1, 1)`` → ``011``), strings bare."""
+    if isinstance(x, tuple) and x and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in x):
+        return "".join(str(v) for v in x)
+    return x if isinstance(x, str) else repr(x)
+
+
+def _short(h: Hypothesis, ascii_only: bool) -> str:
+    """Textbook-style label of a hypothesis of the library's classes (repr for anything else)."""
+    kind = type(h).__name__
+    empty, land, lnot, ge = ("{}", "&", "~", ">=") if ascii_only else ("∅", "∧", "¬", "≥")
     values = getattr(h, "values", None)
     if isinstance(values, bytes):
-        s = "".join(str(b) for b in values)
-    elif type(h).__name__ == "Threshold":
-        s = f"x{'>=' if ascii_only else '≥'}{getattr(h, 't')}"
-    else:
-        s = repr(h)
+        return "".join(str(b) for b in values)
+    if kind == "Threshold":
+        return f"x{ge}{getattr(h, 't')}"
+    if kind == "IntervalUnion":
+        ivs = getattr(h, "intervals")
+        return empty if not ivs else ("u" if ascii_only else "∪").join(f"[{a},{b}]" for a, b in ivs)
+    if kind == "Conjunction":
+        lits = getattr(h, "literals")
+        if lits is None:
+            return "false" if ascii_only else "⊥"
+        if not lits:
+            return "true" if ascii_only else "⊤"
+        return land.join(f"{'' if v else lnot}x{i}" for i, v in lits)
+    if kind == "FiniteSet":
+        pts = getattr(h, "points")
+        return empty if not pts else "{" + ",".join(describe_point(p) for p in pts) + "}"
+    if kind == "CofiniteSet":
+        pts = getattr(h, "points")
+        return "1" if not pts else f"{lnot}" + "{" + ",".join(describe_point(p) for p in pts) + "}"
+    if kind == "AffineFlat":
+        off, basis = getattr(h, "offset"), getattr(h, "basis")
+        if not basis:
+            return "{" + describe_point(off) + "}"
+        span = ",".join(describe_point(b) for b in basis)
+        return f"{describe_point(off)}+<{span}>" if ascii_only else f"{describe_point(off)}+⟨{span}⟩"
+    if kind == "PatchedHypothesis":
+        base, patches = getattr(h, "base"), getattr(h, "patches")
+        return _short(base, ascii_only) + "|" + ",".join(f"{describe_point(x)}:{y}" for x, y in patches)
+    return repr(h)
+
+
+def describe_hypothesis(h: Hypothesis | None, width: int = 24, ascii_only: bool = False) -> str:
+    """A short label for a hypothesis: the value vector of a finite-class row, ``x≥t`` for a threshold, ``[a,b]``
+    for an interval, ``x0∧¬x1`` for a conjunction, ``{p}`` / ``¬{p}`` for (negated) point functions, else repr."""
+    if h is None:
+        return ""
+    s = _short(h, ascii_only)
     if len(s) <= width:
         return s
     return s[: width - 3] + "..." if ascii_only else s[: width - 1] + "…"
@@ -44,7 +83,7 @@ def _labeller(f: Any, default: Callable[[Any], str]) -> Callable[[Any], str]:
 def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None, point_label: Any = None) -> str:
     """ASCII drawing: one node per line, ``+-0-`` to the label-0 child, ``` `-1- ``` to the label-1 child."""
     leaf_text = _labeller(leaf_label, lambda h: describe_hypothesis(h, ascii_only=True))
-    point_text = _labeller(point_label, lambda x: x if isinstance(x, str) else repr(x))
+    point_text = _labeller(point_label, describe_point)
     lines: list[str] = []
 
     def node_text(node: Any) -> str:
@@ -78,7 +117,7 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     from matplotlib.figure import Figure  # no pyplot: no global state, Agg canvas for PNG
 
     leaf_text = _labeller(leaf_label, describe_hypothesis)
-    point_text = _labeller(point_label, str)
+    point_text = _labeller(point_label, describe_point)
 
     # layout: visible leaves (true leaves or cut subtrees) evenly spaced; a node sits above the middle of its children
     nodes: list[tuple[float, int, str, Any]] = []  # (x, level, kind, payload)
@@ -108,9 +147,11 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     n_cols = max(counter[0], 1)
     levels = max(lv for _, lv, _, _ in nodes) + 1
     longest_leaf = max((_visible_len(p) for _, _, k, p in nodes if k == "leaf"), default=0)
-    rotate = longest_leaf > 3 and n_cols > 6
     longest_point = max((_visible_len(p) for _, _, k, p in nodes if k == "node"), default=1)
     col_width = max(0.75, 0.1 * longest_point + 0.35) if longest_point > 3 else 0.75
+    # leaf labels stay horizontal (widening the columns a little) unless they are too long for that
+    col_width = max(col_width, min(0.085 * longest_leaf + 0.15, 1.0))
+    rotate = 0.085 * longest_leaf + 0.05 > col_width and n_cols > 1
     width = min(max(3.0, col_width * n_cols + 1.0), 80.0)
     height = 1.0 * levels + (0.12 * longest_leaf if rotate else 0.6) + 0.8
     fig = Figure(figsize=(width, height))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..classes.finite import FiniteClass
-from ._inputs import as_finite_class
+from ._inputs import as_finite_class, closed_form
 from .ldim import ldim
 from .vc import vc_dim
 
@@ -18,10 +18,17 @@ def dual_class(H: Any) -> FiniteClass:
 
 
 def dual_ldim(H: Any) -> int:
-    """Littlestone dimension of the dual class (finite iff Ldim(H) is; Bhaskar 2017, spec §11.1)."""
+    """Littlestone dimension of the dual class (finite iff Ldim(H) is; Bhaskar 2017, spec §11.1). Closed form for
+    classes that provide ``dual_closed_form`` (any domain size), else exact on the explicit dual."""
+    known = closed_form(H, "dual_closed_form")
+    if known is not None:
+        return int(known[0])
     return int(ldim(dual_class(H)))  # type: ignore[arg-type]
 
 
 def dual_vc_dim(H: Any) -> int:
-    """VC dimension of the dual class (Assouad: dual VC < 2^(VC+1), spec §11.1)."""
+    """VC dimension of the dual class (Assouad: dual VC < 2^(VC+1), spec §11.1); closed form when known."""
+    known = closed_form(H, "dual_closed_form")
+    if known is not None:
+        return int(known[1])
     return int(vc_dim(dual_class(H)))  # type: ignore[arg-type]

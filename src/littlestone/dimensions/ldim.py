@@ -176,7 +176,7 @@ def ldim_mask(cls: "FiniteClass", mask: int) -> int:
 
 
 def ldim(H: Any, witness: bool = False) -> int | tuple[int, Any]:
-    """Littlestone dimension of a class, a version space or a 0/1 matrix (spec §11.1; Ldim(∅) = −1).
+    """Littlestone dimension of a class, a version space, a class spec ("thresholds:100") or a 0/1 matrix (spec §11.1; Ldim(∅) = −1).
 
     Finite classes use the bitset decision search of this module; structured classes their closed-form
     ``V.ldim()``. With ``witness=True`` returns ``(d, tree)``: a complete mistake tree of depth d shattered by H

@@ -23,6 +23,9 @@ def is_shattered(tree: TreeMethods, H: Any, *, sample: int | None = None, seed: 
     leftmost, the rightmost and k random paths (from ``seed``) are checked — a Monte-Carlo test, exact only in the
     exhaustive mode. Points outside the domain raise :class:`~littlestone.errors.DomainError`.
     """
+    if not isinstance(tree, TreeMethods):
+        raise LittlestoneError(f"is_shattered needs a mistake tree (MistakeTree or LazyMistakeTree, e.g. from "
+                               f"ldim(H, witness=True)), got {type(tree).__name__}")
     V = as_version_space(H)
     depth = tree.depth
     if sample is None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis, Point
 from ..errors import LittlestoneError
-from ._inputs import as_finite_class
+from ._inputs import as_finite_class, closed_form, small_as_list
 
 
 #: default cap on the number of (rows, points) states the exact search may open (tens of seconds of work)
@@ -30,7 +30,13 @@ def threshold_dim(H: Any, witness: bool = False, *,
     C' = {x ∈ C \\ {x_1} : h_1(x) = 1} for the remaining pairs, so Tdim(R, C) = max 1 + Tdim(R', C'); bounded by
     min(|R|, |C|), memoized on the two bitmasks; for a fixed x_1 only h_1 with an inclusion-maximal C' are tried.
     Stops with :class:`~littlestone.errors.LittlestoneError` after ``max_states`` states (``None``: no cap).
+    Structured classes that know the value (``threshold_closed_form``: thresholds, points, intervals, all functions,
+    points and negations) answer in closed form on any domain.
     """
+    known = closed_form(H, "threshold_closed_form")
+    if known is not None:
+        k, pts, hyps = known
+        return (k, (small_as_list(pts), small_as_list(hyps))) if witness else k
     cls = as_finite_class(H)
     M = cls.matrix
     n_rows, n_cols = M.shape
@@ -56,7 +62,7 @@ def threshold_dim(H: Any, witness: bool = False, *,
             return got
         if max_states is not None and len(memo) >= max_states:
             raise LittlestoneError(f"threshold dimension of {cls.name}: the exact search opened {max_states:,} states "
-                                   f"without finishing (it is exponential in general); pass max_states=None to "
+                                   f"without finishing (it is exponential in general); in Python pass max_states=None to "
                                    f"keep going, or use a smaller class")
         best: tuple[int, tuple[tuple[int, int], ...]] = (0, ())
         cands = []

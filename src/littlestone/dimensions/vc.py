@@ -8,7 +8,7 @@ import numpy as np
 
 from ..classes.base import Point
 from ..errors import LittlestoneError
-from ._inputs import as_finite_class
+from ._inputs import as_finite_class, closed_form, small_as_list
 
 
 def _useful_columns(M: np.ndarray) -> list[int]:
@@ -36,7 +36,7 @@ class _Budget:
         self.used += 1
         if self.cap is not None and self.used > self.cap:
             raise LittlestoneError(f"VC dimension of {self.what}: the exact search visited {self.cap:,} candidate "
-                                   f"sets without finishing (it is exponential in the VC dimension); pass "
+                                   f"sets without finishing (it is exponential in the VC dimension); in Python pass "
                                    f"max_nodes=None to keep going, or use a smaller class")
 
 
@@ -78,8 +78,13 @@ MAX_NODES = 5_000_000
 
 def vc_dim(H: Any, witness: bool = False, *, max_nodes: int | None = MAX_NODES) -> int | tuple[int, list[Point]]:
     """VC dimension of a finite class (or version space, or 0/1 matrix); with ``witness=True`` also a shattered set
-    of that size (a list of domain points). Exact: grows the target size from 1 up to ⌊log2 |H|⌋; stops with
+    of that size (a list of domain points). Structured classes that know their VC dimension in closed form
+    (thresholds, points, intervals, all functions, points and negations: ``vc_closed_form``) answer on any domain;
+    otherwise the search runs on the explicit class: it grows the target size from 1 up to ⌊log2 |H|⌋ and stops with
     :class:`~littlestone.errors.LittlestoneError` after ``max_nodes`` candidate sets (``None``: no cap)."""
+    known = closed_form(H, "vc_closed_form")
+    if known is not None:
+        return (known[0], small_as_list(known[1])) if witness else known[0]
     cls = as_finite_class(H)
     M = cls.matrix
     cols = _useful_columns(M)
