@@ -108,9 +108,9 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     n_cols = max(counter[0], 1)
     levels = max(lv for _, lv, _, _ in nodes) + 1
     longest_leaf = max((_visible_len(p) for _, _, k, p in nodes if k == "leaf"), default=0)
-    rotate = longest_leaf > 3 and n_cols > 6
     longest_point = max((_visible_len(p) for _, _, k, p in nodes if k == "node"), default=1)
     col_width = max(0.75, 0.1 * longest_point + 0.35) if longest_point > 3 else 0.75
+    rotate = longest_leaf > 3 and n_cols > 6 and 0.08 * longest_leaf + 0.2 > col_width  # leaf text wider than its column
     width = min(max(3.0, col_width * n_cols + 1.0), 80.0)
     height = 1.0 * levels + (0.12 * longest_leaf if rotate else 0.6) + 0.8
     fig = Figure(figsize=(width, height))
