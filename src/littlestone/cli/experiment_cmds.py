@@ -43,6 +43,15 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+def _check_output_dir(out: Path, what: str) -> None:
+    """An output directory must not be an existing file (or lie under one)."""
+    for p in (out, *out.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise LittlestoneError(f"cannot write {what} to {out}: {p} is a file, not a directory")
+            return
+
+
 def _registry() -> dict:
     try:
         return dict(importlib.import_module("littlestone.experiments").REGISTRY)
@@ -83,6 +92,7 @@ def experiment(
         if bad:
             raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
                                    f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir'))})")
+    _check_output_dir(out, "the results")
     out.mkdir(parents=True, exist_ok=True)
     with working(f"running experiment {name}"):
         result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
@@ -120,6 +130,7 @@ def demo(
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
+    _check_output_dir(out, "the report")
     from ..experiments import demo as demo_module
 
     path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
