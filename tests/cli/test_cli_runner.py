@@ -15,7 +15,7 @@ def test_help_lists_every_verb(run):
 
 
 @pytest.mark.parametrize("verb", ["ldim", "tree", "play", "learn", "predict", "audit", "experiment", "demo",
-                                  "bounds generic", "bounds blm20"])
+                                  "bounds", "bounds generic", "bounds blm20"])
 def test_every_verb_has_help_with_examples(run, verb):
     r = run(*verb.split(), "--help")
     assert r.exit_code == 0, r.output
@@ -192,3 +192,17 @@ def test_learn_blm20_with_reduced_sizes_and_bad_param(run, tmp_path):
     assert r.exit_code == 2 and "needs" in r.output and not (tmp_path / "c.json").exists()
     r = run("learn", data, "--class", "thresholds:64", "-p", "nope=1", "--out", tmp_path / "c.json")
     assert r.exit_code == 2 and "no parameter 'nope'" in r.output
+
+
+def test_learn_prints_the_bounds_command_for_its_theorem_size(run, train_csv, tmp_path):
+    """`learn --learner generic` names the `littlestone bounds generic` command that reproduces its sample size."""
+    import re
+
+    r = run("learn", train_csv, "--class", "thresholds:100", "--out", tmp_path / "m.json", "--epsilon", "0.5",
+            "--alpha", "0.2", "--mode", "realizable", "--backend", "seeded", "--seed", "0")
+    assert r.exit_code == 0, r.output
+    n = re.search(r"n ≥ ([\d,]+)", r.output).group(1)
+    command = re.search(r"(littlestone bounds generic [^\n]+)", r.output).group(1)
+    assert "--hypotheses 101" in command and "--mode realizable" in command
+    b = run(*command.split()[1:])
+    assert b.exit_code == 0 and f"total sample size: {n}" in b.output

@@ -145,8 +145,10 @@ def learn(
             console.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
-            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory} "
-                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y)})")
+            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
+                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
+                          f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
+                          f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}", markup=False)
 
 
 def predict(
