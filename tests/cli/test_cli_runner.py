@@ -206,3 +206,15 @@ def test_learn_prints_the_bounds_command_for_its_theorem_size(run, train_csv, tm
     assert "--hypotheses 101" in command and "--mode realizable" in command
     b = run(*command.split()[1:])
     assert b.exit_code == 0 and f"total sample size: {n}" in b.output
+
+
+def test_experiment_backend_and_set_handling(run, tmp_path):
+    out = tmp_path / "ex"
+    r = run("experiment", "blm20_stability", "--set", "seed=3", "--out", out)
+    assert r.exit_code == 2 and "--seed" in r.output
+    r = run("experiment", "blm20_stability", "--backend", "secure", "--out", out)
+    assert r.exit_code == 2 and "no privacy noise" in r.output
+    r = run("experiment", "blm20_accuracy", "--set", "fractions=0.001", "--set", "reps=1", "--set", "epsilons=1",
+            "--backend", "secure", "--out", out)  # one value for a list parameter; OpenDP noise
+    assert r.exit_code == 0, r.output
+    assert "not run" in r.output and (out / "blm20_accuracy.csv").exists()
