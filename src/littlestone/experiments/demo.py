@@ -316,21 +316,23 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     cfg = config or (DemoConfig.fast() if fast else DemoConfig())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    data = load_data(cfg.bins, cfg.features)
-    d, tree_png = _draw_tree(data, cfg.tree_depth, out / "tree.png")
-    vc = None
-    if data.hclass.n_points <= 64:  # the generic VC search is quick on a small grid (minutes on a 16×16 one)
-        from ..dimensions import vc_dim
-
-        vc = int(vc_dim(data.hclass))
-    from ..online import SOA, TreeAdversary, play
-
-    game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
-    seeds = spawn_seeds(seed, cfg.repeats + 1)
     disable = console is None or not getattr(console, "is_terminal", False)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True, disable=disable) as bar:
-        task = bar.add_task("train/test splits", total=cfg.repeats)
+        step = bar.add_task("data, class, shattered tree", total=None)
+        data = load_data(cfg.bins, cfg.features)
+        d, tree_png = _draw_tree(data, cfg.tree_depth, out / "tree.png")
+        vc = None
+        if data.hclass.n_points <= 64:  # the generic VC search is quick on a small grid (minutes on a 16×16 one)
+            from ..dimensions import vc_dim
+
+            vc = int(vc_dim(data.hclass))
+        from ..online import SOA, TreeAdversary, play
+
+        game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
+        bar.remove_task(step)
+        seeds = spawn_seeds(seed, cfg.repeats + 1)
+        task = bar.add_task("train/test splits (every learner, every ε)", total=cfg.repeats)
         plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
         repeats: list[RepeatResult] = []
         if jobs == 1:
@@ -342,24 +344,26 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
                     delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in plan):
                 repeats.append(r)
                 bar.advance(task)
-    rows = accuracy_rows(cfg, repeats)
-    accuracy_png = _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
-    # one BLM20 run with diagnostics for the picture of G's output histogram: at the smallest ε of the sweep where
-    # BLM20 usually released something (its fallback rate below 1/2), else at the largest ε
-    eps_h = histogram_epsilon(cfg, rows)
-    hist_seed = int(seeds[-1].generate_state(1)[0])
-    run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
-                          aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic, eta=cfg.blm20_eta,
-                          backend=backend, random_state=hist_seed if backend == "seeded" else None,
-                          diagnostics=True)
-    try:
-        run.fit(data.X, data.y)
-        histogram_png = _plot_histogram(run, data, out / "g_histogram.png", eps_h)
-    except InsufficientSampleError:
-        run, histogram_png = None, out / "g_histogram.png"
-    result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
-                        time.perf_counter() - t0, backend, rows, game, eps_h)
-    path = write_demo_report(out, result)
+        bar.remove_task(task)
+        bar.add_task("plots, BLM20 diagnostic run, report", total=None)
+        rows = accuracy_rows(cfg, repeats)
+        accuracy_png = _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
+        # one BLM20 run with diagnostics for the picture of G's output histogram: at the smallest ε of the sweep
+        # where BLM20 usually released something (its fallback rate below 1/2), else at the largest ε
+        eps_h = histogram_epsilon(cfg, rows)
+        hist_seed = int(seeds[-1].generate_state(1)[0])
+        run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
+                              aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
+                              eta=cfg.blm20_eta, backend=backend,
+                              random_state=hist_seed if backend == "seeded" else None, diagnostics=True)
+        try:
+            run.fit(data.X, data.y)
+            histogram_png = _plot_histogram(run, data, out / "g_histogram.png", eps_h)
+        except InsufficientSampleError:
+            run, histogram_png = None, out / "g_histogram.png"
+        result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
+                            time.perf_counter() - t0, backend, rows, game, eps_h)
+        path = write_demo_report(out, result)
     if console is not None:
         print_summary(console, result)
     return path
