@@ -68,7 +68,7 @@ def _game_paragraph(result: Any) -> str:
     game = getattr(result, "game", None)
     if game is None:
         return ""
-    pts = ", ".join(f"{x}→{int(y)}" for x, y in game.examples[: result.ldim])
+    pts = "; ".join(f"{_point_text(result, x)} → {int(y)}" for x, y in game.examples[: result.ldim])
     return (f"<p><b>Online:</b> against an adversary that walks down a shattered tree (answering the opposite of "
             f"each prediction), the SOA makes exactly <b>{game.mistakes}</b> mistakes in {game.T} rounds — its "
             f"mistake bound Ldim = {result.ldim} is tight. The forced rounds (point → label): {esc(pts)}.</p>")
@@ -105,6 +105,15 @@ def _histogram_story(result: Any) -> str:
                    f"<code>{esc(_name_of(result, res.chosen))}</code> among them on {res.examples_generic} fresh "
                    "examples. This is global stability at work: on small batches, G's runs that succeed keep "
                    "returning the same few stumps.")
+
+
+def _point_text(result: Any, x: Any) -> str:
+    try:
+        from .demo import cell_text
+
+        return cell_text(x, result.data).replace("\n", ", ")
+    except Exception:  # naming is cosmetic; never fail the report over it
+        return str(x)
 
 
 def _fail() -> Any:
