@@ -4,19 +4,60 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from littlestone.cli import app
-from littlestone.experiments.demo import DemoConfig, accuracy_rows, load_data, run_demo
+from littlestone.errors import LittlestoneError
+from littlestone.experiments.demo import DemoConfig, accuracy_rows, cell_text, load_data, run_demo, stump_name
 
 
 def test_demo_data_and_class():
-    data = load_data(16)
-    assert data.X.shape == (569, 2) and set(data.y) == {"malignant", "benign"}
-    assert data.X.min() >= 0 and data.X.max() < 16
-    assert data.hclass.n_hypotheses == 62  # 2 features × 17 thresholds × 2 directions, constants merged
-    assert data.hclass.ldim() == 5
+    data = load_data(4)
+    assert data.X.shape == (569, 1) and set(data.y) == {"malignant", "benign"}
+    assert data.X.min() == 0 and data.X.max() == 3
+    assert data.hclass.n_hypotheses == 8  # 5 thresholds × 2 directions, the two constants merged
+    assert data.hclass.ldim() == 3
+    wide = load_data(16, (22, 27))  # the finer two-feature grid is still available
+    assert wide.X.shape == (569, 2) and wide.hclass.n_hypotheses == 62 and wide.hclass.ldim() == 5
+    with pytest.raises(LittlestoneError, match="published ranges"):
+        load_data(4, (3,))
+
+
+def test_stump_names_say_where_the_hypothesis_is_one():
+    """Every hypothesis of the demo class is named by the rule it computes, checked against its value table."""
+    data = load_data(4)
+    edges = data.edges[0]
+    lower = [data.ranges[0][0], *edges.tolist()]  # lower end of each cell
+    seen = set()
+    for h in data.hclass.hypotheses():
+        name = stump_name(h, data)
+        vals = [int(h(c)) for c in range(4)]
+        if name.startswith("always"):
+            expect = [int(name[-1])] * 4
+        else:
+            var, op, cut = name.split()
+            assert var == "x"
+            expect = [int((lo >= float(cut) - 1e-9) == (op == "≥")) for lo in lower]
+        assert vals == expect, (name, vals)
+        seen.add(name)
+    assert len(seen) == 8  # names are distinct
+    assert "\n" not in cell_text(0, data) and cell_text(3, data).endswith(f"{data.ranges[0][1]:.3g})")
+
+
+def test_blm20_is_not_stuck_at_its_fallback_in_the_demo():
+    """At the demo's reduced sizes BLM20 releases a hypothesis at large ε on most splits (global stability shows
+    up), and stays at its data-independent fallback at small ε: the comparison in the report is informative."""
+    from littlestone._random import spawn_seeds
+    from littlestone.experiments.demo import _one_repeat
+
+    cfg = DemoConfig(epsilons=(0.5, 8.0))
+    data = load_data(cfg.bins, cfg.features)
+    reps = [_one_repeat(data, cfg, s, "seeded", True) for s in spawn_seeds(11, 4)]
+    assert sum(not r.blm20_fallback[8.0] for r in reps) >= 3
+    assert np.mean([r.blm20[8.0] for r in reps]) > 0.8
+    assert all(r.blm20_fallback[0.5] for r in reps)
 
 
 def test_fast_demo_writes_self_contained_report(tmp_path):
@@ -28,7 +69,7 @@ def test_fast_demo_writes_self_contained_report(tmp_path):
     for name in ("tree.png", "accuracy_vs_epsilon.png", "g_histogram.png"):
         assert (out / name).read_bytes()[:4] == b"\x89PNG"
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary files left
-    assert "Littlestone dimension is <b>5</b>" in html
+    assert "Littlestone dimension is <b>3</b>" in html
     rows = re.findall(r"<td>generic \(ε-DP\)</td>", html)
     assert len(rows) == len(DemoConfig.fast().epsilons)
 
@@ -38,7 +79,7 @@ def test_demo_accuracy_is_sensible_and_seeded():
     from littlestone._random import spawn_seeds
 
     cfg = DemoConfig.fast()
-    data = load_data(cfg.bins)
+    data = load_data(cfg.bins, cfg.features)
     s = spawn_seeds(3, 1)[0]
     a = _one_repeat(data, cfg, s, "seeded", True)
     b = _one_repeat(data, cfg, s, "seeded", True)
@@ -54,6 +95,7 @@ def test_demo_cli_fast(tmp_path):
                                  "--jobs", "1"])
     assert r.exit_code == 0, r.output
     assert "report written to" in r.output and (tmp_path / "r" / "index.html").exists()
+    assert "mean test accuracy" in r.output and "generic (ε-DP)" in r.output  # the summary table
 
 
 def test_demo_same_seed_same_report_for_any_jobs(tmp_path):
@@ -63,3 +105,20 @@ def test_demo_same_seed_same_report_for_any_jobs(tmp_path):
         html = run_demo(tmp_path / f"r{jobs}", seed=5, jobs=jobs, backend="seeded", config=cfg).read_text()
         tables.append(re.search(r"<table>.*?</table>", html, re.S).group(0))
     assert tables[0] == tables[1]
+
+
+def test_report_sample_sizes_are_what_littlestone_bounds_prints(tmp_path):
+    """The report's 'honest note' quotes theorem sample sizes with the command that computes them; run each command
+    and check it prints the same number."""
+    import html as htmlmod
+
+    cfg = DemoConfig(epsilons=(8.0,), repeats=1, blm20_repeats=1)
+    text = htmlmod.unescape(run_demo(tmp_path / "r", seed=1, backend="seeded", config=cfg).read_text())
+    quoted = re.findall(r"(?:asks for n ≥|asks for) ([\d,]+)(?: examples)? \(<code>(littlestone bounds [^<]+)</code>\)",
+                        text)
+    assert len(quoted) == 2, quoted
+    runner = CliRunner()
+    for number, command in quoted:
+        r = runner.invoke(app, command.split()[1:])
+        assert r.exit_code == 0, r.output
+        assert f"total sample size: {number}" in r.output, (command, number, r.output[-300:])

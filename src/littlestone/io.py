@@ -26,6 +26,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write mode must be 'w' or 'wb', not {mode!r}")
     target = Path(path)
+    check_output_file(target)
     directory = target.parent if str(target.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -39,12 +40,28 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
             fh.flush()
             os.fsync(fh.fileno())
         _apply_umask(tmp)
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:  # e.g. the target became a directory meanwhile: name the user's file
+            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
         ok = True
     finally:
         if not ok:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+
+
+def check_output_file(path: str | os.PathLike) -> Path:
+    """Fail early, naming ``path``, if it cannot be an output file (it is a directory, or its parent is a file)."""
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"cannot write {target}: it is a directory (give a file name)")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise OutputError(f"cannot write {target}: {parent} is a file, not a directory")
+            break
+    return target
 
 
 def _apply_umask(path: str) -> None:

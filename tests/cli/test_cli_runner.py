@@ -15,7 +15,7 @@ def test_help_lists_every_verb(run):
 
 
 @pytest.mark.parametrize("verb", ["ldim", "tree", "play", "learn", "predict", "audit", "experiment", "demo",
-                                  "bounds generic", "bounds blm20"])
+                                  "bounds", "bounds generic", "bounds blm20"])
 def test_every_verb_has_help_with_examples(run, verb):
     r = run(*verb.split(), "--help")
     assert r.exit_code == 0, r.output
@@ -217,3 +217,29 @@ def test_audit_broken_twin_not_caught_exits_1(run, monkeypatch):
     )
     r = run("audit", "--broken", "laplace_half_noise", "--seed", "1")
     assert r.exit_code == 1 and "NOT caught" in r.output
+
+
+def test_learn_prints_the_bounds_command_for_its_theorem_size(run, train_csv, tmp_path):
+    """`learn --learner generic` names the `littlestone bounds generic` command that reproduces its sample size."""
+    import re
+
+    r = run("learn", train_csv, "--class", "thresholds:100", "--out", tmp_path / "m.json", "--epsilon", "0.5",
+            "--alpha", "0.2", "--mode", "realizable", "--backend", "seeded", "--seed", "0")
+    assert r.exit_code == 0, r.output
+    n = re.search(r"n ≥ ([\d,]+)", r.output).group(1)
+    command = re.search(r"(littlestone bounds generic [^\n]+)", r.output).group(1)
+    assert "--hypotheses 101" in command and "--mode realizable" in command
+    b = run(*command.split()[1:])
+    assert b.exit_code == 0 and f"total sample size: {n}" in b.output
+
+
+def test_experiment_backend_and_set_handling(run, tmp_path):
+    out = tmp_path / "ex"
+    r = run("experiment", "blm20_stability", "--set", "seed=3", "--out", out)
+    assert r.exit_code == 2 and "--seed" in r.output
+    r = run("experiment", "blm20_stability", "--backend", "secure", "--out", out)
+    assert r.exit_code == 2 and "no privacy noise" in r.output
+    r = run("experiment", "blm20_accuracy", "--set", "fractions=0.001", "--set", "reps=1", "--set", "epsilons=1",
+            "--backend", "secure", "--out", out)  # one value for a list parameter; OpenDP noise
+    assert r.exit_code == 0, r.output
+    assert "not run" in r.output and (out / "blm20_accuracy.csv").exists()

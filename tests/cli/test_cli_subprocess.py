@@ -12,12 +12,19 @@ from pathlib import Path
 
 import pytest
 
+import littlestone
+
 EXE = shutil.which("littlestone", path=str(Path(sys.executable).parent)) or shutil.which("littlestone")
 pytestmark = pytest.mark.skipif(EXE is None, reason="console script not installed")
 
 
+#: the console script runs the sources under test (this checkout's src/, even from another working directory)
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(Path(littlestone.__file__).resolve().parents[1]), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
 def _run(*args, cwd=None, timeout=120):
-    return subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    return subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout, env=ENV)
 
 
 def test_ldim_and_play():
@@ -64,11 +71,11 @@ def test_learn_then_predict(tmp_path):
 def test_ctrl_c_exits_130_without_partial_files(tmp_path):
     out = tmp_path / "report"
     proc = subprocess.Popen([EXE, "demo", "--out", str(out), "--jobs", "1", "--backend", "seeded"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     deadline = time.monotonic() + 60
     while not (out / "tree.png").exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)  # wait until the demo is past its imports (the tree is drawn), then interrupt it
-    time.sleep(2.0)
+    time.sleep(0.5)  # now inside the train/test splits (several seconds with one worker)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     if proc.returncode == 0:
@@ -78,3 +85,71 @@ def test_ctrl_c_exits_130_without_partial_files(tmp_path):
     assert not (out / "index.html").exists()
     leftovers = [p.name for p in out.iterdir() if ".partial" in p.name or p.name.startswith(".")] if out.exists() else []
     assert leftovers == []
+
+
+BAD_FILES = {
+    "ok.csv": "x,label\n1,0\n5,1\n7,1\n2,0\n",
+    "ragged.csv": "x,label\n1,0\n5,1,3\n",
+    "three.csv": "x,label\n1,0\n5,1\n6,2\n",
+    "header_only.csv": "x,label\n",
+    "empty.csv": "",
+    "nan.csv": "x,label\nnan,0\n2,1\n",
+    "outside.csv": "x,label\n-3,0\n2000,1\n",
+    "two_features.csv": "a,b,label\n1,2,0\n3,4,1\n",
+    "broken.json": '{"a": 1',
+    "not_a_model.json": '{"format": "x"}',
+    "test.csv": "x\n3\n8\n",
+    "wrong_column.csv": "z\n3\n",
+}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("learn", "ragged.csv", "-c", "thresholds:10", "-o", "m.json"), "line 3"),
+    (("learn", "three.csv", "-c", "thresholds:10", "-o", "m.json"), "binary"),
+    (("learn", "header_only.csv", "-c", "thresholds:10", "-o", "m.json"), "no examples"),
+    (("learn", "empty.csv", "-c", "thresholds:10", "-o", "m.json"), "empty"),
+    (("learn", "binary.csv", "-c", "thresholds:10", "-o", "m.json"), "UTF-8"),
+    (("learn", "nan.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
+    (("learn", "outside.csv", "-c", "thresholds:10", "-o", "m.json"), "outside the domain"),
+    (("learn", "two_features.csv", "-c", "thresholds:10", "-o", "m.json"), "single integers"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--label", "nope"), "no column named 'nope'"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--features", "x,zz"), "no column named 'zz'"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "0"), "epsilon"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "nan"), "epsilon"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--alpha", "2"), "alpha"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "--delta", "1"), "delta"),
+    (("learn", "ok.csv", "-c", "bogus:10", "-o", "m.json"), "unknown class"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-p", "foo=1"), "no parameter 'foo'"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--jobs", "0"), "--jobs"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--backend", "fast"), "--backend"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "."), "is a directory"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "ok.csv/m.json"), "is a file"),
+    (("predict", "broken.json", "test.csv"), "not valid JSON"),
+    (("predict", "not_a_model.json", "test.csv"), "not a littlestone model"),
+    (("predict", "ok.csv", "test.csv"), "not valid JSON"),
+    (("ldim", "--class", "thresholds:7", "--tree", "."), "is a directory"),
+    (("demo", "--out", "ok.csv", "--fast"), "is a file"),
+    (("experiment", "nosuch"), "unknown experiment"),
+    (("audit", "nosuch"), "unknown audit"),
+    (("bounds", "generic", "--class", "points"), "finite class"),
+])
+def test_many_bad_inputs_one_line_exit_2_nothing_written(args, needle, tmp_path):
+    for name, text in BAD_FILES.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00x,label\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = _run(*args, cwd=tmp_path)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no output, no temporary file left behind
+
+
+def test_predict_with_a_model_whose_points_fail(tmp_path):
+    """A model learned over thresholds:10 refuses points outside its domain at prediction time (exit 2)."""
+    (tmp_path / "ok.csv").write_text(BAD_FILES["ok.csv"])
+    (tmp_path / "far.csv").write_text("x\n30\n")
+    assert _run("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", cwd=tmp_path).returncode == 0
+    r = _run("predict", "m.json", "far.csv", "-o", "p.csv", cwd=tmp_path)
+    assert r.returncode == 2 and "outside the domain" in r.stderr and not (tmp_path / "p.csv").exists()

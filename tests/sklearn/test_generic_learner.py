@@ -128,3 +128,57 @@ def test_sample_size_bound_before_fitting():
 def test_infinite_class_has_no_generic_bound():
     with pytest.raises(LittlestoneError, match="finite class"):
         sample_size(float("inf"), 0.1, 1.0, 0.05)
+
+
+def _threshold_runs(n, noise, eps, runs, seed, *, t_star=30):
+    """Population losses of `runs` independent fits on n fresh examples: uniform x on 0..99, labels 1[x ≥ t*]
+    flipped with probability `noise` (so loss(h_t) = noise + (1 − 2·noise)·|t − t*|/100 exactly)."""
+    rng = np.random.default_rng(seed)
+    losses = []
+    for _ in range(runs):
+        x = rng.integers(0, 100, size=n)
+        y = ((x >= t_star) ^ (rng.random(n) < noise)).astype(int)
+        est = GenericLearnerClassifier("thresholds:100", epsilon=eps, backend="seeded",
+                                       random_state=int(rng.integers(2**31))).fit(x.reshape(-1, 1), y)
+        losses.append(noise + (1 - 2 * noise) * abs(est.hypothesis_.t - t_star) / 100)
+    return np.array(losses)
+
+
+def test_lemma16_realizable_guarantee_holds_at_its_sample_size():
+    """Seed 000 Lemma 16: if some h* has loss ≤ α, then w.p. ≥ 1 − β the output has loss ≤ 2α. Worst case allowed by
+    the lemma: loss(h*) = α exactly (label noise α). 200 independent runs at n from `realizable(101, α, ε, β)`."""
+    alpha, eps, beta, runs = 0.1, 1.0, 0.1, 200
+    n = realizable(101, alpha, eps, beta).total
+    losses = _threshold_runs(n, alpha, eps, runs, seed=16)
+    assert np.mean(losses > 2 * alpha) <= beta
+    # the criterion is not vacuous: with 1/40 of the examples and a small ε the learner does fail often
+    small = _threshold_runs(n // 40, alpha, 0.05, 60, seed=17)
+    assert np.mean(small > 2 * alpha) > 0.3
+
+
+def test_theorem1_agnostic_guarantee_holds_at_its_sample_size():
+    """Seed 003 §3 Theorem 1: w.p. ≥ 1 − β, err(output) ≤ OPT + α, on data no threshold fits (OPT = 0.25)."""
+    alpha, eps, beta, runs, noise = 0.1, 1.0, 0.1, 150, 0.25
+    n = agnostic(101, alpha, eps, beta).total
+    losses = _threshold_runs(n, noise, eps, runs, seed=18)
+    assert np.mean(losses > noise + alpha) <= beta
+    small = _threshold_runs(max(n // 100, 10), noise, 0.05, 60, seed=19)
+    assert np.mean(small > noise + alpha) > 0.3
+
+
+def test_cli_bounds_and_estimator_agree_on_the_theorem_size():
+    """`littlestone bounds generic` prints the n the estimator reports as `result_.theory_n` (both modes)."""
+    from typer.testing import CliRunner
+
+    from littlestone.cli import app
+
+    X = np.arange(50).reshape(-1, 1)
+    y = (X[:, 0] >= 20).astype(int)
+    for mode in ("realizable", "agnostic"):
+        est = GenericLearnerClassifier("thresholds:100", epsilon=0.5, alpha=0.05, beta=0.01, mode=mode,
+                                       backend="seeded", random_state=0).fit(X, y)
+        r = CliRunner().invoke(app, ["bounds", "generic", "--class", "thresholds:100", "--alpha", "0.05",
+                                     "--epsilon", "0.5", "--beta", "0.01", "--mode", mode])
+        assert r.exit_code == 0, r.output
+        assert f"total sample size: {est.result_.theory_n:,}" in r.output
+        assert est.sample_size_bound().total == est.result_.theory_n

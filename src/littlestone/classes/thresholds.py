@@ -183,6 +183,9 @@ class Thresholds(HypothesisClass):
         arr = np.asarray(X)
         if arr.ndim != 1:
             arr = arr.reshape(-1) if arr.ndim == 2 and arr.shape[1] == 1 else arr
+        if arr.ndim != 1:
+            raise DomainError(f"points of {self.name} are single integers 0..{self.n - 1}; got points with "
+                              f"{arr.shape[1] if arr.ndim == 2 else arr.shape} values each")
         if arr.dtype.kind == "f":
             if np.isnan(arr).any():
                 raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")

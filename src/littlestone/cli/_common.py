@@ -65,8 +65,13 @@ def need(module: str, what: str) -> Any:
 
 def write_figure_atomically(draw: Any, path: Path) -> Path:
     """Call ``draw(tmp_path)`` to produce a file, then move it to ``path`` (nothing half-written on failure)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from ..io import OutputError, check_output_file
+
+    path = check_output_file(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     tmp = path.with_name(f".{path.stem}.partial{path.suffix or '.png'}")
     try:
         draw(tmp)

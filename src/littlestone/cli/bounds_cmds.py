@@ -12,7 +12,9 @@ from rich.table import Table
 from ..errors import LittlestoneError
 from ._common import console, load_class
 
-bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True)
+bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True,
+                         epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
+                                "  littlestone bounds blm20 --d 3 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05")
 
 GENERIC_EPILOG = """Examples:
 

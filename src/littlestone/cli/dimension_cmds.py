@@ -9,6 +9,7 @@ import typer
 
 from ..errors import LittlestoneError
 
+from ..io import check_output_file
 from ._common import CLASS_OPTION, console, load_class, need, working, write_figure_atomically
 
 LDIM_EPILOG = """Examples:
@@ -36,6 +37,8 @@ def ldim(
     threshold: bool = typer.Option(False, "--threshold", help="Also print the threshold dimension."),
 ) -> None:
     """Print the Littlestone dimension of a class (exact; Ldim(∅) = −1)."""
+    if tree is not None:
+        check_output_file(tree)
     H = load_class(hclass)
     dims = need("littlestone.dimensions", "the dimensions module")
     with working(f"computing Ldim of {H.name}"):
@@ -78,6 +81,8 @@ def tree(
     max_depth: int = typer.Option(6, "--max-depth", min=0, help="Levels drawn (deeper subtrees shown as '…')."),
 ) -> None:
     """Print a deepest mistake tree shattered by the class (the witness of its Littlestone dimension)."""
+    if out is not None:
+        check_output_file(out)
     H = load_class(hclass)
     dims = need("littlestone.dimensions", "the dimensions module")
     with working(f"finding a shattered tree of {H.name}"):

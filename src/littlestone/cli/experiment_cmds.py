@@ -19,7 +19,9 @@ EXPERIMENT_EPILOG = """Examples:
 
   littlestone experiment <name> --seed 0 --jobs 2 --out results/
 
-  littlestone experiment <name> --set runs=50 --set epsilon=0.5"""
+  littlestone experiment <name> --set runs=50 --set epsilon=0.5
+
+  littlestone experiment blm20_accuracy --set fractions=0.01,0.1 --set reps=2 --backend secure"""
 
 DEMO_EPILOG = """Examples:
 
@@ -43,6 +45,15 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+def _check_output_dir(out: Path, what: str) -> None:
+    """An output directory must not be an existing file (or lie under one)."""
+    for p in (out, *out.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise LittlestoneError(f"cannot write {what} to {out}: {p} is a file, not a directory")
+            return
+
+
 def _registry() -> dict:
     try:
         return dict(importlib.import_module("littlestone.experiments").REGISTRY)
@@ -58,6 +69,10 @@ def experiment(
                                                  help="Extra parameter of the experiment (repeatable)."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    backend: Optional[BackendKind] = typer.Option(None, "--backend", case_sensitive=False,
+                                                  help="Noise backend for experiments that draw privacy noise: "
+                                                       "'secure' (OpenDP) or 'seeded' (numpy; their default, "
+                                                       "reproducible)."),
 ) -> None:
     """Run a registered experiment: it writes a CSV table and a PNG plot, and prints the table."""
     registry = _registry()
@@ -78,11 +93,24 @@ def experiment(
         kwargs[key.strip()] = _parse_value(value.strip())
     fn = registry[name]
     params = inspect.signature(fn).parameters
+    reserved = {"seed": "--seed", "jobs": "--jobs", "out_dir": "--out", "backend": "--backend"}
+    for key in kwargs:
+        if key in reserved:
+            raise LittlestoneError(f"set {key} with {reserved[key]}, not --set")
+    for key, value in list(kwargs.items()):  # one value where the experiment takes a list: a list of one
+        default = params[key].default if key in params else None
+        if isinstance(default, (tuple, list)) and not isinstance(value, list):
+            kwargs[key] = [value]
     if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
         bad = [k for k in kwargs if k not in params]
         if bad:
             raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
-                                   f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir'))})")
+                                   f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir', 'backend'))})")
+    _check_output_dir(out, "the results")
+    if backend is not None:
+        if "backend" not in params:
+            raise LittlestoneError(f"experiment {name!r} draws no privacy noise: --backend does not apply")
+        kwargs["backend"] = backend.value
     out.mkdir(parents=True, exist_ok=True)
     with working(f"running experiment {name}"):
         result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
@@ -120,6 +148,9 @@ def demo(
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
+    _check_output_dir(out, "the report")
+    console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
+                  f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
     path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,

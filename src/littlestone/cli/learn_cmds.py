@@ -12,7 +12,7 @@ import numpy as np
 import typer
 
 from ..errors import LittlestoneError
-from ..io import atomic_write_json, atomic_write_text
+from ..io import atomic_write_json, atomic_write_text, check_output_file
 from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, working
 from .csvdata import read_csv, split_columns
 
@@ -101,6 +101,7 @@ def learn(
     jobs: int = JOBS_OPTION,
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
+    check_output_file(out)  # fail before reading or fitting anything
     with working(f"reading {data}"):
         table = read_csv(data)
     names, label_col = split_columns(table, label, features)
@@ -144,8 +145,10 @@ def learn(
             console.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
-            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory} "
-                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y)})")
+            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
+                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
+                          f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
+                          f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}", markup=False)
 
 
 def predict(
@@ -160,6 +163,8 @@ def predict(
     for path in (model, data):  # fail fast, before importing scikit-learn
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
+    if out is not None:
+        check_output_file(out)
     from ..pac._sklearn import LittlestoneClassifier
 
     est = LittlestoneClassifier.from_json(model)

@@ -16,31 +16,37 @@ from .._random import spawn_seeds
 from ..classes.finite import FiniteClass
 from ..errors import InsufficientSampleError
 
-#: the two features (index, name) and their ranges as published in the dataset's documentation (DESCR "Summary
+#: features the demo may use: index → (name, range as published in the dataset's documentation, DESCR "Summary
 #: Statistics"), so the grid is fixed before looking at the data (a data-dependent grid would leak)
-FEATURES: tuple[tuple[int, str, float, float], ...] = (
-    (22, "worst perimeter", 50.41, 251.2),
-    (27, "worst concave points", 0.0, 0.291),
-)
+PUBLISHED_RANGES: dict[int, tuple[str, float, float]] = {
+    22: ("worst perimeter", 50.41, 251.2),
+    27: ("worst concave points", 0.0, 0.291),
+}
 
 
 @dataclass(frozen=True)
 class DemoConfig:
-    """What the demo runs; ``fast()`` is the small version used by the test suite."""
+    """What the demo runs; ``fast()`` is the small version used by the test suite.
 
-    bins: int = 16
-    epsilons: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+    The default class — thresholds in both directions on one feature cut into 4 cells (8 functions, Ldim 3) — is
+    small enough that BLM20 shows global stability on ~400 examples at reduced sizes (k = 80 batches of 3); finer
+    grids (e.g. ``bins=16, features=(22, 27)``, Ldim 5) leave BLM20 at its fallback for every ε at this scale.
+    """
+
+    bins: int = 4
+    features: tuple[int, ...] = (27,)
+    epsilons: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
     repeats: int = 20
-    blm20_repeats: int = 10
+    blm20_repeats: int = 20
     test_fraction: float = 0.3
     delta: float = 1e-4
-    # BLM20 at reduced, non-theory sizes: Theorem 1 asks for ~10^8+ examples at d = 5 (see `littlestone bounds`)
-    blm20_batches: int = 36
-    blm20_aux: int = 4
-    blm20_cap: int = 4
+    # BLM20 at reduced, non-theory sizes: Theorem 1 asks for ~10^9 examples at d = 3 (see `littlestone bounds`)
+    blm20_batches: int = 80
+    blm20_aux: int = 1
+    blm20_cap: int = 2
     blm20_generic: int = 100
     blm20_eta: float = 0.1
-    tree_depth: int = 4
+    tree_depth: int = 6
 
     @classmethod
     def fast(cls) -> "DemoConfig":
@@ -51,27 +57,34 @@ class DemoConfig:
 class DemoData:
     """The discretized data set and the class."""
 
-    X: np.ndarray            # (n, 2) grid cells
+    X: np.ndarray            # (n, k) grid cells
     y: np.ndarray            # labels as strings ("malignant" / "benign")
     hclass: FiniteClass
     feature_names: list[str]
     edges: list[np.ndarray]
+    ranges: list[tuple[float, float]] = field(default_factory=list)
 
 
-def load_data(bins: int) -> DemoData:
-    """Breast cancer (569 examples, ships with scikit-learn) → two features on a fixed grid of ``bins`` cells each;
-    the class is all decision stumps 1[x_f ≥ t] / 1[x_f < t] on either feature (an explicit FiniteClass)."""
+def load_data(bins: int, features: Sequence[int] = (27,)) -> DemoData:
+    """Breast cancer (569 examples, ships with scikit-learn) → the chosen features on a fixed grid of ``bins`` equal
+    cells each; the class is all decision stumps 1[x_f ≥ t] / 1[x_f < t] on the grid (an explicit FiniteClass)."""
     from sklearn.datasets import load_breast_cancer
 
+    from ..errors import LittlestoneError
     from ..pac.discretize import GridDiscretizer, grid_stumps
 
+    features = tuple(features)
+    unknown = [f for f in features if f not in PUBLISHED_RANGES]
+    if not features or unknown:
+        raise LittlestoneError(f"demo features must be among {sorted(PUBLISHED_RANGES)} (published ranges), "
+                               f"got {list(features)}")
     data = load_breast_cancer()
-    grid = GridDiscretizer([(lo, hi) for _, _, lo, hi in FEATURES], bins=bins)
-    X = grid.fit_transform(data.data[:, [idx for idx, _, _, _ in FEATURES]])
+    ranges = [PUBLISHED_RANGES[f][1:] for f in features]
+    grid = GridDiscretizer(ranges, bins=bins)
+    X = grid.fit_transform(data.data[:, list(features)])
     y = np.asarray(data.target_names)[data.target]
-    H = grid_stumps(bins, len(FEATURES))
-    edges = grid.edges_
-    return DemoData(X, y, H, [name for _, name, _, _ in FEATURES], edges)
+    H = grid_stumps(bins, len(features))
+    return DemoData(X, y, H, [PUBLISHED_RANGES[f][0] for f in features], grid.edges_, ranges)
 
 
 @dataclass
@@ -134,6 +147,7 @@ class DemoResult:
     backend: str
     rows: list[dict] = field(default_factory=list)
     game: Any = None  # the SOA against the tree adversary on the demo class
+    histogram_epsilon: float | None = None
 
 
 def accuracy_rows(cfg: DemoConfig, repeats: Sequence[RepeatResult]) -> list[dict]:
@@ -156,7 +170,7 @@ def accuracy_rows(cfg: DemoConfig, repeats: Sequence[RepeatResult]) -> list[dict
     return rows
 
 
-def _plot_accuracy(cfg: DemoConfig, rows: list[dict], path: Path) -> Path:
+def _plot_accuracy(cfg: DemoConfig, data: DemoData, rows: list[dict], path: Path) -> Path:
     from matplotlib.figure import Figure
 
     from ..io import atomic_savefig
@@ -177,7 +191,8 @@ def _plot_accuracy(cfg: DemoConfig, rows: list[dict], path: Path) -> Path:
     ax.set_xscale("log")
     ax.set_xlabel("privacy parameter ε (log scale)")
     ax.set_ylabel("test accuracy (mean ± std over splits)")
-    ax.set_title("Breast cancer, decision stumps on a fixed grid: accuracy vs ε")
+    ax.set_title(f"Breast cancer, {data.hclass.name} ({', '.join(data.feature_names)}): accuracy vs ε",
+                 fontsize=10)
     ax.set_ylim(0.3, 1.0)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
@@ -185,7 +200,13 @@ def _plot_accuracy(cfg: DemoConfig, rows: list[dict], path: Path) -> Path:
     return atomic_savefig(fig, path, dpi=110)
 
 
-def _plot_histogram(run: Any, path: Path, epsilon: float) -> Path:
+def histogram_epsilon(cfg: DemoConfig, rows: Sequence[dict]) -> float:
+    """The ε of the G-histogram picture: the smallest with a BLM20 fallback rate < 1/2, else the largest."""
+    ok = [r["epsilon"] for r in rows if r["learner"].startswith("BLM20") and r.get("fallback rate", 1.0) < 0.5]
+    return min(ok) if ok else max(cfg.epsilons)
+
+
+def _plot_histogram(run: Any, data: DemoData, path: Path, epsilon: float) -> Path:
     """G's outputs over the k batches (non-private diagnostic counts) next to the released noisy histogram."""
     from matplotlib.figure import Figure
 
@@ -196,7 +217,7 @@ def _plot_histogram(run: Any, path: Path, epsilon: float) -> Path:
     raw = dict(res.diagnostics["g_histogram"]) if res.diagnostics else {}
     released = dict(res.released)
     items = sorted(set(raw) | set(released), key=lambda h: -raw.get(h, 0))[:12]
-    labels = ["Fail" if h is FAIL else _short(h) for h in items]
+    labels = ["Fail" if h is FAIL else stump_name(h, data) for h in items]
     fig = Figure(figsize=(8.5, 4.4))
     ax = fig.subplots()
     x = np.arange(len(items))
@@ -205,8 +226,10 @@ def _plot_histogram(run: Any, path: Path, epsilon: float) -> Path:
     k = res.sizes.n_batches
     tau = 1 + (4.0 / epsilon) * math.log(2.0 / res.delta)
     ax.axhline(tau, color="red", ls="--", lw=1, label=f"release threshold τ ≈ {tau:.1f}")
-    ax.axhline(0.75 * res.sizes.eta * k, color="purple", ls=":", lw=1, label="keep: 3η/4 · k")
-    ax.set_xticks(x, labels, rotation=35, ha="right", fontsize=7)
+    ax.axhline(0.75 * res.sizes.eta * k, color="purple", ls=":", lw=1,
+               label=f"keep: 3η/4 · k = {0.75 * res.sizes.eta * k:.1f}")
+    ax.set_xticks(x, labels, rotation=35, ha="right", fontsize=8)
+    ax.set_xlabel(f"G's output ({feature_legend(data)})", fontsize=9)
     ax.set_ylabel(f"count among k = {k} runs of G")
     ax.set_title(f"BLM20: the histogram of G's outputs (ε = {epsilon:g}, δ = {res.delta:g})")
     ax.legend(fontsize=7)
@@ -214,36 +237,70 @@ def _plot_histogram(run: Any, path: Path, epsilon: float) -> Path:
     return atomic_savefig(fig, path, dpi=110)
 
 
-def _short(h: Any) -> str:
-    """A stump of the demo class, named by the feature and cell threshold it tests."""
+def _feature_tag(data: DemoData, f: int) -> str:
+    """The feature's symbol in pictures: x for a single feature, else x1, x2, … (named in the figure titles)."""
+    return "x" if len(data.feature_names) == 1 else f"x{f + 1}"
+
+
+def feature_legend(data: DemoData) -> str:
+    """'x = worst concave points' or 'x1 = worst perimeter, x2 = worst concave points'."""
+    return ", ".join(f"{_feature_tag(data, f)} = {name}" for f, name in enumerate(data.feature_names))
+
+
+def cell_text(x: Any, data: DemoData) -> str:
+    """A grid point as the feature ranges it stands for, e.g. 'x ∈ [0.146, 0.218)'."""
+    cells = x if isinstance(x, tuple) else (x,)
+    parts = []
+    for f, (c, edges, (lo, hi)) in enumerate(zip(cells, data.edges, data.ranges)):
+        bounds = [lo, *edges.tolist(), hi]
+        c = int(c)
+        parts.append(f"{_feature_tag(data, f)} ∈ [{bounds[c]:.3g}, {bounds[c + 1]:.3g})")
+    return "\n".join(parts)
+
+
+def stump_name(h: Any, data: DemoData) -> str:
+    """A hypothesis of the demo class named by the rule it computes (the set where it is 1), e.g. 'x ≥ 0.146' or
+    'always 0'; improper hypotheses on a small grid by their value table;
+    a stump patched on a few points (seed 000 Def 8) gets '+p patches'; anything else its repr."""
     base = getattr(h, "base", None)
-    if base is not None:  # a hypothesis patched on a few points (seed 000 Def 8)
-        return f"{_short(base)} +{len(h.patches)} patch"
+    if base is not None:
+        n = len(h.patches)
+        return f"{stump_name(base, data)} +{n} patch{'es' if n > 1 else ''}"
     vals = getattr(h, "values", None)
     if vals is None:
-        return repr(h)[:24]
-    v = np.frombuffer(vals, dtype=np.uint8)
-    bins = int(round(math.sqrt(v.size)))
-    grid = v.reshape(bins, bins)
-    if (grid == grid[:, :1]).all():  # depends on feature 0 only
-        col, f = grid[:, 0], "perim"
-    elif (grid == grid[:1, :]).all():
-        col, f = grid[0, :], "concave"
-    else:
-        return "patched"
-    if col.min() == col.max():
-        return f"const {int(col[0])}"
-    t = int(np.flatnonzero(col != col[0])[0])
-    return f"{f}≥{t}" if col[0] == 0 else f"{f}<{t}"
+        return repr(h)[:28]
+    k, bins = len(data.feature_names), len(data.edges[0]) + 1
+    v = np.frombuffer(bytes(vals), dtype=np.uint8)
+    if v.size != bins ** k:
+        return repr(h)[:28]
+    grid = v.reshape((bins,) * k)
+    if grid.min() == grid.max():
+        return f"always {int(grid.flat[0])}"
+    for f in range(k):
+        col = np.moveaxis(grid, f, 0).reshape(bins, -1)
+        if (col == col[:, :1]).all():  # depends on feature f only
+            col = col[:, 0]
+            t = int(np.flatnonzero(col != col[0])[0])
+            if np.all(col[t:] == col[t]) and np.all(col[:t] == col[0]):
+                cut = f"{data.edges[f][t - 1]:.3g}"
+                return f"{_feature_tag(data, f)} {'≥' if col[0] == 0 else '<'} {cut}"
+    if v.size <= 16:  # an improper hypothesis (e.g. an SOA predictor): its value table, one digit per cell
+        return "table " + "".join(map(str, v.tolist()))
+    return "(not a stump)"
 
 
-def _draw_tree(H: FiniteClass, depth: int, path: Path) -> tuple[int, Path]:
+def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
     from ..cli._common import write_figure_atomically
     from ..dimensions import ldim
 
+    H = data.hclass
     d, tree = ldim(H, witness=True)
-    write_figure_atomically(lambda p: tree.to_png(p, max_depth=depth, leaf_label=_short,
-                                                  title=f"a mistake tree of depth {d} shattered by {H.name}"), path)
+    shown = min(d, depth)
+    title = f"a mistake tree of depth {d} shattered by {H.name} ({feature_legend(data)}; leaves: where h = 1)"
+    if shown < d:
+        title += f", drawn to depth {shown}"
+    write_figure_atomically(lambda p: tree.to_png(p, max_depth=depth, leaf_label=lambda h: stump_name(h, data),
+                                                  point_label=lambda x: cell_text(x, data), title=title), path)
     return d, path
 
 
@@ -259,17 +316,23 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     cfg = config or (DemoConfig.fast() if fast else DemoConfig())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    data = load_data(cfg.bins)
-    d, tree_png = _draw_tree(data.hclass, cfg.tree_depth, out / "tree.png")
-    vc = None  # the VC dimension (3 here) is left out: the generic VC search over 256 points takes minutes
-    from ..online import SOA, TreeAdversary, play
-
-    game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
-    seeds = spawn_seeds(seed, cfg.repeats + 1)
     disable = console is None or not getattr(console, "is_terminal", False)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True, disable=disable) as bar:
-        task = bar.add_task("train/test splits", total=cfg.repeats)
+        step = bar.add_task("data, class, shattered tree", total=None)
+        data = load_data(cfg.bins, cfg.features)
+        d, tree_png = _draw_tree(data, cfg.tree_depth, out / "tree.png")
+        vc = None
+        if data.hclass.n_points <= 64:  # the generic VC search is quick on a small grid (minutes on a 16×16 one)
+            from ..dimensions import vc_dim
+
+            vc = int(vc_dim(data.hclass))
+        from ..online import SOA, TreeAdversary, play
+
+        game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
+        bar.remove_task(step)
+        seeds = spawn_seeds(seed, cfg.repeats + 1)
+        task = bar.add_task("train/test splits (every learner, every ε)", total=cfg.repeats)
         plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
         repeats: list[RepeatResult] = []
         if jobs == 1:
@@ -281,20 +344,45 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
                     delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in plan):
                 repeats.append(r)
                 bar.advance(task)
-    rows = accuracy_rows(cfg, repeats)
-    accuracy_png = _plot_accuracy(cfg, rows, out / "accuracy_vs_epsilon.png")
-    # one BLM20 run with diagnostics for the picture of G's output histogram (largest ε of the sweep)
-    eps_h = max(cfg.epsilons)
-    hist_seed = int(seeds[-1].generate_state(1)[0])
-    run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
-                          aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic, eta=cfg.blm20_eta,
-                          backend=backend, random_state=hist_seed if backend == "seeded" else None,
-                          diagnostics=True)
-    try:
-        run.fit(data.X, data.y)
-        histogram_png = _plot_histogram(run, out / "g_histogram.png", eps_h)
-    except InsufficientSampleError:
-        run, histogram_png = None, out / "g_histogram.png"
-    result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
-                        time.perf_counter() - t0, backend, rows, game)
-    return write_demo_report(out, result)
+        bar.remove_task(task)
+        bar.add_task("plots, BLM20 diagnostic run, report", total=None)
+        rows = accuracy_rows(cfg, repeats)
+        accuracy_png = _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
+        # one BLM20 run with diagnostics for the picture of G's output histogram: at the smallest ε of the sweep
+        # where BLM20 usually released something (its fallback rate below 1/2), else at the largest ε
+        eps_h = histogram_epsilon(cfg, rows)
+        hist_seed = int(seeds[-1].generate_state(1)[0])
+        run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
+                              aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
+                              eta=cfg.blm20_eta, backend=backend,
+                              random_state=hist_seed if backend == "seeded" else None, diagnostics=True)
+        try:
+            run.fit(data.X, data.y)
+            histogram_png = _plot_histogram(run, data, out / "g_histogram.png", eps_h)
+        except InsufficientSampleError:
+            run, histogram_png = None, out / "g_histogram.png"
+        result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
+                            time.perf_counter() - t0, backend, rows, game, eps_h)
+        path = write_demo_report(out, result)
+    if console is not None:
+        print_summary(console, result)
+    return path
+
+
+def print_summary(console: Any, result: DemoResult) -> None:
+    """Mean test accuracy per learner and ε as a compact table on the console (the report has the details)."""
+    from rich.table import Table
+
+    rows, cfg = result.rows, result.config
+    H = result.data.hclass
+    table = Table(title=f"breast cancer, {H.name} (Ldim {result.ldim}): mean test accuracy over "
+                        f"{len(result.repeats)} splits", title_justify="left")
+    table.add_column("learner")
+    table.add_column("no privacy", justify="right")
+    for eps in cfg.epsilons:
+        table.add_column(f"ε={eps:g}", justify="right")
+    for name in dict.fromkeys(r["learner"] for r in rows):
+        sel = {r["epsilon"]: r["mean accuracy"] for r in rows if r["learner"] == name}
+        table.add_row(name, *[f"{sel[e]:.3f}" if e in sel else "" for e in (math.inf, *cfg.epsilons)])
+    console.print(table)
+    console.print(f"{len(result.repeats)} splits in {result.seconds:.1f} s, noise backend {result.backend}")

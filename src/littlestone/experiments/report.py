@@ -68,10 +68,67 @@ def _game_paragraph(result: Any) -> str:
     game = getattr(result, "game", None)
     if game is None:
         return ""
-    pts = ", ".join(f"{x}→{int(y)}" for x, y in game.examples[: result.ldim])
+    pts = "; ".join(f"{_point_text(result, x)} → {int(y)}" for x, y in game.examples[: result.ldim])
     return (f"<p><b>Online:</b> against an adversary that walks down a shattered tree (answering the opposite of "
             f"each prediction), the SOA makes exactly <b>{game.mistakes}</b> mistakes in {game.T} rounds — its "
             f"mistake bound Ldim = {result.ldim} is tight. The forced rounds (point → label): {esc(pts)}.</p>")
+
+
+def _measurements(data: Any) -> str:
+    names = [f"<i>{esc(n)}</i>" for n in data.feature_names]
+    if len(names) == 1:
+        return f"one measurement, {names[0]}"
+    return f"{len(names)} measurements ({', '.join(names)})"
+
+
+def _eps_text(result: Any) -> str:
+    eps = getattr(result, "histogram_epsilon", None)
+    return f"{eps:g}" if eps is not None else "the largest ε"
+
+
+def _histogram_story(result: Any) -> str:
+    """What this run of M did, in words (from the released histogram and its non-private diagnostics)."""
+    run = getattr(result, "histogram_run", None)
+    res = getattr(run, "result_", None)
+    if res is None:
+        return "(The run could not be drawn: too few examples for the chosen sizes.)"
+    k = res.sizes.n_batches
+    fails = dict(res.diagnostics["g_histogram"]).get(_fail(), 0) if res.diagnostics else None
+    text = (f"Here {fails} of the k = {k} runs of G failed (a tournament needed more examples than its cap N = "
+            f"{res.sizes.cap}); " if fails is not None else "")
+    if res.fallback:
+        return text + ("no hypothesis was frequent enough to be released, so M returned its fixed, data-independent "
+                       "fallback. Global stability — one hypothesis coming out of G again and again — needs more data "
+                       "per batch than this sample offers at this ε.")
+    c = len(res.candidates)
+    return text + (f"{c} {'hypothesis' if c == 1 else 'hypotheses'} cleared the histogram, and the generic learner picked "
+                   f"<code>{esc(_name_of(result, res.chosen))}</code> among them on {res.examples_generic} fresh "
+                   "examples. This is global stability at work: on small batches, G's runs that succeed keep "
+                   "returning the same few stumps.")
+
+
+def _point_text(result: Any, x: Any) -> str:
+    try:
+        from .demo import cell_text
+
+        return cell_text(x, result.data).replace("\n", ", ")
+    except Exception:  # naming is cosmetic; never fail the report over it
+        return str(x)
+
+
+def _fail() -> Any:
+    from ..pac.tournament import FAIL
+
+    return FAIL
+
+
+def _name_of(result: Any, h: Any) -> str:
+    try:
+        from .demo import stump_name
+
+        return stump_name(h, result.data)
+    except Exception:  # naming is cosmetic; never fail the report over it
+        return repr(h)
 
 
 def write_demo_report(out_dir: Path, result: Any) -> Path:
@@ -103,7 +160,7 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         f"<p class='meta'>littlestone {esc(__version__)} · {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}"
         f" · noise backend <code>{esc(result.backend)}</code> · {len(result.repeats)} train/test splits · "
         f"{result.seconds:.1f} s</p>",
-        "<p>We learn whether a breast mass is malignant from two measurements (scikit-learn's Wisconsin "
+        f"<p>We learn whether a breast mass is malignant from {_measurements(data)} (scikit-learn's Wisconsin "
         f"breast-cancer data, {n} examples, shipped offline), with <b>decision stumps</b> — a class of finite "
         "Littlestone dimension — and compare non-private learners with two differentially private ones across the "
         "privacy parameter ε. Real data is not realizable by stumps, so this is the <i>agnostic</i> setting.</p>",
@@ -113,12 +170,15 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
             f"<li>feature <b>{esc(name)}</b>: {cfg.bins} equal-width cells over the range published in the "
             f"dataset's documentation</li>" for name in data.feature_names) + "</ul>",
         f"<p>The grid is fixed <i>before</i> seeing the data (a data-dependent grid would leak). The class "
-        f"<code>{esc(H.name)}</code> holds all {H.n_hypotheses} stumps 1[x<sub>f</sub> ≥ t] and 1[x<sub>f</sub> &lt; t] "
-        f"on either feature over the {H.n_points} grid points. Its Littlestone dimension is <b>{result.ldim}</b>"
+        f"<code>{esc(H.name)}</code> holds all {H.n_hypotheses} distinct stumps 1[x ≥ t] and 1[x &lt; t] "
+        f"(t a cell boundary{', on either feature' if len(data.feature_names) > 1 else ''}) over the {H.n_points} "
+        f"grid points. Its Littlestone dimension is <b>{result.ldim}</b>"
         + (f" (VC dimension {result.vc})" if result.vc is not None else "") + ".</p>",
         figure(result.tree_png, f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
-                                f"of its Littlestone dimension; drawn to depth {cfg.tree_depth}). Nodes are grid "
-                                "points (perimeter cell, concave-points cell); leaves name a consistent stump."),
+                                "of its Littlestone dimension"
+                                + (f"; drawn to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "")
+                                + "). Nodes are grid cells; the edge below a node is the label the path gives it; "
+                                "each leaf names a stump consistent with its path (the set where it is 1)."),
         _game_paragraph(result),
         "<h2>Accuracy vs ε</h2>",
         figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
@@ -134,15 +194,12 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         "'fallback rate' is the fraction of runs where no hypothesis passed the histogram and M returned its "
         "fixed, data-independent output.</li></ul>",
         "<h2>Inside BLM20: the histogram of G's outputs</h2>",
-        figure(result.histogram_png, "One BLM20 run at the largest ε on all the data: how often each hypothesis "
-                                     "was G's output across the k batches, and what the stable histogram released."),
+        figure(result.histogram_png, f"One BLM20 run at ε = {_eps_text(result)} on all {n} examples: how often "
+                                     "each hypothesis was G's output across the k batches, and what the stable "
+                                     "histogram released."),
         "<p>The exact counts are a <b>non-private diagnostic</b> drawn only for this picture; the learner itself sees "
         "only the released noisy counts. A hypothesis survives when its noisy count clears the threshold τ and "
-        "3η/4 of the batches. On this small, noisy sample most runs of G fail (the tournament needs more examples "
-        "than its cap N) and the others return distinct hypotheses (SOA predictors patched on the noisy examples), "
-        "so nothing is frequent enough to be released and M returns its fixed fallback: global stability, the "
-        "heart of BLM20, only appears at the sample sizes of the theorem (or on realizable data, see "
-        "<code>littlestone experiment --list</code>).</p>",
+        "3η/4 of the batches; 'Fail' is counted like any item, then dropped. " + _histogram_story(result) + "</p>",
         "<h2>Privacy accounting and the theorems' sample sizes</h2>",
         f"<p>Every generic-learner fit spends exactly (ε, 0); every BLM20 fit at most (ε, δ), by basic composition "
         f"of the stable histogram ((ε/2, δ)) and the generic learner (ε/2 on fresh examples; not run, and not "
@@ -150,8 +207,8 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         f" The training sets have {n_train} examples.</p>",
         f"<div class='note'><b>Honest note on sizes.</b> The generic learner's agnostic guarantee (α = 0.1, β = 0.05, "
         f"ε = 1) asks for n ≥ {gen_n:,} examples (<code>littlestone bounds generic --hypotheses {H.n_hypotheses} "
-        f"--mode agnostic</code>); BLM20's Theorem 1 at d = {result.ldim} asks for {esc(blm_n)} "
-        f"(<code>littlestone bounds blm20 --d {result.ldim}</code>). With {n_train} examples neither theorem "
+        f"--mode agnostic --alpha 0.1 --epsilon 1 --beta 0.05</code>); BLM20's Theorem 1 at d = {result.ldim} asks for {esc(blm_n)} "
+        f"(<code>littlestone bounds blm20 --d {result.ldim} --alpha 0.1 --epsilon 1 --delta {cfg.delta:g} --beta 0.05</code>). With {n_train} examples neither theorem "
         f"applies, so BLM20 runs at reduced sizes (k = {cfg.blm20_batches} batches of "
         f"{cfg.blm20_aux + cfg.blm20_cap} examples, n′ = {cfg.blm20_generic}, η = {cfg.blm20_eta}). "
         "Privacy holds for every setting; only the accuracy guarantee needs the theory sizes. (The agnostic variant of "

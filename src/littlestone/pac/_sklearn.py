@@ -112,11 +112,17 @@ def point_from_json(x: Any) -> Any:
 
 Encoder = Callable[[Hypothesis], dict]
 Decoder = Callable[[dict, "HypothesisClass | None"], Hypothesis]
-_CODECS: dict[str, tuple[type, Encoder, Decoder]] = {}
+_CODECS: dict[str, tuple[type, Callable[[Hypothesis, "HypothesisClass | None"], dict], Decoder]] = {}
 
 
 def register_hypothesis_codec(kind: str, cls: type, encode: Encoder, decode: Decoder) -> None:
     """Teach model JSON a hypothesis type: ``encode(h) -> dict`` and ``decode(dict, hclass) -> h``."""
+    _CODECS[kind] = (cls, lambda h, hclass: encode(h), decode)
+
+
+def _register_with_class(kind: str, cls: type, encode: Callable[[Hypothesis, "HypothesisClass | None"], dict],
+                         decode: Decoder) -> None:
+    """Like :func:`register_hypothesis_codec`, for wrappers whose parts need the class (patched hypotheses)."""
     _CODECS[kind] = (cls, encode, decode)
 
 
@@ -124,7 +130,7 @@ def hypothesis_to_json(h: Hypothesis, hclass: HypothesisClass | None = None) -> 
     """A JSON form of h: a registered codec, else its value table on the class's finite domain."""
     for kind, (cls, enc, _) in _CODECS.items():
         if type(h) is cls:
-            return {"kind": kind, **enc(h)}
+            return {"kind": kind, **enc(h, hclass)}
     if hclass is not None and math.isfinite(hclass.domain_size) and hclass.domain_size <= 1 << 22:
         pts = hclass.domain_points()
         return {"kind": "table", "values": "".join(map(str, h.predict(hclass.validate_points(pts)).tolist()))}
@@ -160,9 +166,9 @@ def _vector_decode(obj: dict, hclass: HypothesisClass | None) -> Hypothesis:
 register_hypothesis_codec(
     "vector", VectorHypothesis, lambda h: {"values": "".join(str(b) for b in h.values)}, _vector_decode)
 register_hypothesis_codec("threshold", Threshold, lambda h: {"t": h.t}, lambda o, c: Threshold(int(o["t"])))
-register_hypothesis_codec(
+_register_with_class(
     "patched", PatchedHypothesis,
-    lambda h: {"base": hypothesis_to_json(h.base), "patches": [[point_to_json(x), int(y)] for x, y in h.patches]},
+    lambda h, c: {"base": hypothesis_to_json(h.base, c), "patches": [[point_to_json(x), int(y)] for x, y in h.patches]},
     lambda o, c: PatchedHypothesis(hypothesis_from_json(o["base"], c),
                                    tuple((point_from_json(x), int(y)) for x, y in o["patches"])))
 
@@ -415,3 +421,32 @@ def _register_stump_codec() -> None:
 
 
 _register_stump_codec()
+
+
+def _register_structured_codecs() -> None:
+    """Codecs for the structured classes' hypotheses, so models over huge or infinite domains can be saved."""
+    from ..classes.affine import AffineFlat
+    from ..classes.conjunctions import Conjunction
+    from ..classes.intervals import IntervalUnion
+    from ..classes.points import CofiniteSet, FiniteSet
+
+    def pts(h: Any) -> dict:
+        return {"points": [point_to_json(x) for x in h.points]}
+
+    register_hypothesis_codec("finite-set", FiniteSet, pts,
+                              lambda o, c: FiniteSet(point_from_json(x) for x in o["points"]))
+    register_hypothesis_codec("cofinite-set", CofiniteSet, pts,
+                              lambda o, c: CofiniteSet(point_from_json(x) for x in o["points"]))
+    register_hypothesis_codec("intervals", IntervalUnion, lambda h: {"intervals": [list(iv) for iv in h.intervals]},
+                              lambda o, c: IntervalUnion(tuple(iv) for iv in o["intervals"]))
+    register_hypothesis_codec(
+        "conjunction", Conjunction,
+        lambda h: {"literals": None if h.literals is None else [list(lit) for lit in h.literals]},
+        lambda o, c: Conjunction(None if o["literals"] is None else [tuple(lit) for lit in o["literals"]]))
+    register_hypothesis_codec(
+        "affine-flat", AffineFlat,
+        lambda h: {"q": h.q, "offset": list(h.offset), "basis": [list(b) for b in h.basis]},
+        lambda o, c: AffineFlat(int(o["q"]), tuple(o["offset"]), tuple(tuple(b) for b in o["basis"])))
+
+
+_register_structured_codecs()
