@@ -65,7 +65,7 @@ def threshold_loss(h: Hypothesis, target: int, npts: int) -> float:
 
 
 def run_thresholds(d: int, jobs: int, seed: int) -> dict:
-    npts = 2 ** d - 1                      # Thresholds(2^d − 1): 2^d functions, Ldim d
+    npts = 2 ** (d + 1) - 2                # Thresholds(2^{d+1} − 2): the largest threshold class of Ldim d
     H = Thresholds(npts)
     target = npts // 2 + 1
     rep = theorem1(d, ALPHA, EPS, DELTA, BETA)
@@ -169,7 +169,8 @@ def write_md(rows: list[dict], base: list[dict], path: Path) -> None:
     lines = ["## BLM20 private learner M (seed 001 Theorem 1) at the theorem's sizes", "",
              f"α = {ALPHA}, ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; streamed examples "
              "(lazy, never materialized). `read by G` counts examples G actually drew (the rest of each batch is "
-             "never touched: D̃_k stops early or fails at the cap). Loss is exact (uniform points) for thresholds, "
+             "never touched: D̃_k stops early or fails at the cap). Thresholds(2^(d+1) − 2) is the largest "
+             "threshold class of Ldim d (target in the middle); its loss is exact (uniform points), "
              "estimated on 200 000 fresh points for Points.", "",
              "| case | n (Theorem 1) | k × m | read by G | G Fail rate | candidates | chosen | loss | wall (s) | "
              "spent (ε, δ) | peak RSS main / worker (MiB) |",
