@@ -77,3 +77,20 @@ def test_cli_lists_and_runs_an_experiment(tmp_path):
 def test_accuracy_at_theory_size_every_epsilon(tmp_path):
     res = REGISTRY["blm20_accuracy"](fractions=(1.0,), reps=2, seed=5, out_dir=tmp_path)
     assert all(r["max_loss"] <= r["alpha"] for r in res.rows)
+
+
+@pytest.mark.parametrize("name, kwargs, stage", [
+    ("blm20_stability", dict(points=3, target=2, alpha=0.5, runs=20), "G with k uniform, then each k"),
+    ("blm20_generalization", dict(points=3, target=2, sizes=(2,), runs=10), "cells (n × k)"),
+    ("blm20_sample_cost", dict(points=3, target=2, n=2, runs=10), "levels k of D_k"),
+    ("blm20_accuracy", dict(points=4, epsilons=[1.0], fractions=[0.001], reps=2), "M runs (ε × fraction × rep)"),
+])
+def test_experiments_report_progress_to_a_listener(tmp_path, name, kwargs, stage):
+    """The CLI's bars: every experiment reports its cells, climbing to the total."""
+    from littlestone import _progress
+
+    seen = []
+    with _progress.listening(lambda *r: seen.append(r)):
+        REGISTRY[name](seed=0, out_dir=tmp_path, **kwargs)
+    mine = [(d, t) for s, d, t in seen if s == stage]
+    assert mine and mine[-1][0] == mine[-1][1] and [d for d, _ in mine] == sorted(d for d, _ in mine)

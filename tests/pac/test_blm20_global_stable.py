@@ -47,6 +47,24 @@ def test_same_seed_same_outputs_for_any_number_of_workers():
     assert a == b
 
 
+def test_progress_reports_do_not_change_the_outputs():
+    """A listener (the CLI's bars) sees "G runs" climb to k, for 1 and 2 workers, with the same outputs."""
+    from littlestone import _progress
+
+    H = Thresholds(7)
+    G = GlobalStableLearner(H, 0.5)
+    src = RealizableStream(H.hypothesis(3), UniformIntegers(0, 7), 64 * G.m, seed=3)
+    batches = [(i * G.m, (i + 1) * G.m) for i in range(64)]
+    plain = run_batches(G, src, batches, 9, n_jobs=1)
+    for jobs in (1, 2):
+        seen: list[tuple[str, int, int]] = []
+        with _progress.listening(lambda *r: seen.append(r)):
+            assert run_batches(G, src, batches, 9, n_jobs=jobs) == plain
+        assert seen[0] == ("G runs", 0, 64) and seen[-1] == ("G runs", 64, 64) and len(seen) > 2
+        assert [d for _, d, _ in seen] == sorted(d for _, d, _ in seen)
+    _progress.report("G runs", 1, 2)  # nobody listens: a no-op
+
+
 def test_g_on_an_in_memory_sample():
     H = Thresholds(15)
     X = np.random.default_rng(0).integers(0, 15, size=GlobalStableLearner(H, 0.9).m)

@@ -90,6 +90,24 @@ def progress(transient: bool = True) -> Progress:
 
 
 @contextlib.contextmanager
+def tracking(description: str) -> Iterator[None]:
+    """A spinner for a long step, plus a bar for each stage the library reports (littlestone._progress)."""
+    from .. import _progress
+
+    with progress() as bars:
+        bars.add_task(description, total=None)
+        tasks: dict[str, Any] = {}
+
+        def listener(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bars.add_task(f"  {stage}", total=total)
+            bars.update(tasks[stage], completed=done, total=total)
+
+        with _progress.listening(listener):
+            yield
+
+
+@contextlib.contextmanager
 def working(description: str) -> Iterator[None]:
     """A spinner with elapsed time for one long step whose progress cannot be counted."""
     with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console,

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, working
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, tracking
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -112,7 +112,7 @@ def experiment(
             raise LittlestoneError(f"experiment {name!r} draws no privacy noise: --backend does not apply")
         kwargs["backend"] = backend.value
     out.mkdir(parents=True, exist_ok=True)
-    with working(f"running experiment {name}"):
+    with tracking(f"running experiment {name}"):
         result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
     _print_result(name, result)
 

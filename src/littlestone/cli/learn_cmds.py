@@ -13,7 +13,8 @@ import typer
 
 from ..errors import LittlestoneError
 from ..io import atomic_write_json, atomic_write_text, check_output_file
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, working
+from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, tracking,
+                      working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -128,7 +129,7 @@ def learn(
                                        f"(parameters: {', '.join(sorted(valid))})")
             extra[key] = _parse_value(value.strip())
         est.set_params(**extra)
-    with working(f"fitting {learner.value} on {len(y)} examples"):
+    with tracking(f"fitting {learner.value} on {len(y)} examples"):
         est.fit(X, y)
     model = est.to_dict()
     model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}

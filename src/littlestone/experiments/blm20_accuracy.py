@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .. import _progress
 from ..classes.finite import FiniteClass
 from ..pac.blm20 import blm20_learn, plan_sizes
 from ..pac.sources import RealizableStream
@@ -29,6 +30,7 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
     tgt = H.hypothesis(target)
     rows: list[dict] = []
     ss = np.random.SeedSequence(seed)
+    cells, n_cells = 0, len(epsilons) * len(fractions) * reps
     for eps in epsilons:
         theory = plan_sizes(d, epsilon=eps, delta=delta, alpha=alpha, beta=beta)
         for frac in fractions:
@@ -43,6 +45,8 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
                                   n_generic=n2, backend=backend, seed=child, n_jobs=jobs)
                 losses.append(exact_loss(res.chosen, tgt, sampler.p))
                 fallbacks += int(res.fallback)
+                cells += 1
+                _progress.report("M runs (ε × fraction × rep)", cells, n_cells)
             rows.append({"epsilon": eps, "fraction_of_theory": frac, "n": total, "k": k, "n_generic": n2,
                          "mean_loss": float(np.mean(losses)), "max_loss": float(np.max(losses)), "alpha": alpha,
                          "fallback_rate": fallbacks / reps, "reps": reps})

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .. import _progress
 from ..classes.thresholds import Thresholds
 from ..pac.global_stable import GlobalStableLearner, run_batches
 from ..pac.sources import RealizableStream
@@ -33,6 +34,7 @@ def run(points: int = 15, target: int | None = None, sizes: Sequence[int] = (1, 
             counts = Counter(r.output for r in res)
             frequent = [(f, c / runs) for f, c in counts.items() if f is not FAIL and c / runs >= 2.0 ** (-d)]
             worst = max((exact_loss(f, tgt, sampler.p) for f, _ in frequent), default=float("nan"))
+            _progress.report("cells (n × k)", len(rows) + 1, len(sizes) * (d + 1))
             rows.append({"n": int(n), "k": depth, "frequent_outputs": len(frequent), "max_loss_of_frequent": worst,
                          "bound_d_over_n": d / n, "holds": bool(not frequent or worst <= d / n + 1e-12),
                          "fail_rate": counts.get(FAIL, 0) / runs, "runs": runs})

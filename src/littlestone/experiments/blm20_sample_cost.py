@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 
+from .. import _progress
 from ..classes.thresholds import Thresholds
 from ..errors import LittlestoneError
 from ..pac.sources import Cursor, RealizableStream
@@ -71,6 +72,7 @@ def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400
             res = [r for part in Parallel(n_jobs=jobs)(
                 delayed(_chunk)(H, tgt, sampler, depth, n, max_rounds, [seeds[i] for i in p]) for p in parts if len(p))
                 for r in part]
+        _progress.report("levels k of D_k", depth + 1, d + 1)
         done = [(m, f) for m, f in res if m is not None]
         R = len(done)
         drawn = np.array([m for m, _ in done], dtype=float)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _progress
 from ..classes.thresholds import Thresholds
 from ..pac.global_stable import GlobalStableLearner, run_batches
 from ..pac.sources import RealizableStream
@@ -36,6 +37,7 @@ def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: in
                           n_jobs=jobs, depth=depth)
         counts = Counter(r.output for r in res)
         per_depth[depth] = counts
+        _progress.report("G with k uniform, then each k", j + 1, d + 2)
         bound = eta if depth is None else 2.0 ** (-d)
         for f, c in counts.most_common(3):
             rows.append({"k": "G (k uniform)" if depth is None else depth, "output": repr(f),

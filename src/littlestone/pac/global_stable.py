@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 from joblib import Parallel, delayed
 
+from .. import _progress
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..bounds.blm20 import aux_size, sample_cap, stability
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace
@@ -89,14 +90,28 @@ def _run_chunk(learner: GlobalStableLearner, source: ExampleSource, batches: Seq
 def run_batches(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
                 seed: SeedLike, *, n_jobs: int = 1, depth: int | None = None) -> list[GRun]:
     """G on each (disjoint) batch with independent seeds spawned from ``seed``: identical results for any n_jobs.
-    ``depth`` fixes k (analysis of D̃_k); by default each run draws k uniformly."""
+    ``depth`` fixes k (analysis of D̃_k); by default each run draws k uniformly. Reports progress ("G runs")."""
     seeds = spawn_seeds(seed, len(batches))
-    if n_jobs == 1 or len(batches) < 2:
-        return _run_chunk(learner, source, batches, seeds, depth)
-    n_workers = len(batches) if n_jobs < 0 else min(n_jobs, len(batches))
-    n_chunks = min(len(batches), 8 * max(1, n_workers))
-    bounds = np.linspace(0, len(batches), n_chunks + 1).astype(int)
-    parts = Parallel(n_jobs=n_jobs)(
-        delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b], depth) for a, b in zip(bounds[:-1], bounds[1:])
-        if b > a)
-    return [r for part in parts for r in part]
+    total = len(batches)
+    if n_jobs == 1 or total < 2:
+        if not _progress.active():
+            return _run_chunk(learner, source, batches, seeds, depth)
+        n_chunks = min(total, 100)
+        jobs_arg = 1
+    else:
+        n_workers = total if n_jobs < 0 else min(n_jobs, total)
+        n_chunks = min(total, 8 * max(1, n_workers))
+        jobs_arg = n_jobs
+    bounds = np.linspace(0, total, n_chunks + 1).astype(int)
+    chunks = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    if jobs_arg == 1:
+        parts = (_run_chunk(learner, source, batches[a:b], seeds[a:b], depth) for a, b in chunks)
+    else:  # results come back in submission order as they finish: progress without changing the outcome
+        parts = Parallel(n_jobs=jobs_arg, return_as="generator")(
+            delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b], depth) for a, b in chunks)
+    runs: list[GRun] = []
+    _progress.report("G runs", 0, total)
+    for part in parts:
+        runs.extend(part)
+        _progress.report("G runs", len(runs), total)
+    return runs
