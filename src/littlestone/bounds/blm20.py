@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .._search import least_true
 from ..errors import LittlestoneError, PrivacyParameterError
 
 
@@ -140,17 +141,8 @@ def histogram_batches(eta: float, epsilon: float, delta: float, beta: float) -> 
         err = b * math.log(6.0 * k / beta)
         return 7.0 * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
 
-    k = max(1, math.ceil(8.0 * tau / (7.0 * eta)))
-    while not ok(k):  # the gap grows linearly vs logarithmically: doubling then bisection
-        k *= 2
-    lo, hi = k // 2, k
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi if not ok(lo) or lo < 1 else lo
+    # ok(k) forces 7kη/8 ≥ τ; the gap then grows linearly against a logarithm (monotone)
+    return least_true(ok, max(1, math.ceil(8.0 * tau / (7.0 * eta))))
 
 
 def candidate_list_bound(eta: float) -> int:

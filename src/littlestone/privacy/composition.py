@@ -9,21 +9,22 @@ from ..errors import PrivacyParameterError
 from .params import check_delta, check_epsilon
 
 
-def basic_composition(parts: Iterable[tuple[float, float]]) -> tuple[float, float]:
-    """(Σ ε_i, Σ δ_i) for mechanisms run one after another, adaptively (Dwork–Roth Thm 3.16)."""
-    eps_total, delta_total = 0.0, 0.0
-    n = 0
+def _checked_parts(parts: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The (ε_i, δ_i) pairs of a composition, each checked (ε_i > 0, 0 ≤ δ_i < 1)."""
+    checked = []
     for i, part in enumerate(parts):
         try:
             e, d = part
         except (TypeError, ValueError):
             raise PrivacyParameterError(f"composition part {i} must be a pair (epsilon, delta), got {part!r}") from None
-        eps_total += check_epsilon(e, f"epsilon of part {i}")
-        delta_total += check_delta(d, f"delta of part {i}")
-        n += 1
-    if n == 0:
-        return (0.0, 0.0)
-    return eps_total, delta_total
+        checked.append((check_epsilon(e, f"epsilon of part {i}"), check_delta(d, f"delta of part {i}")))
+    return checked
+
+
+def basic_composition(parts: Iterable[tuple[float, float]]) -> tuple[float, float]:
+    """(Σ ε_i, Σ δ_i) for mechanisms run one after another, adaptively (Dwork–Roth Thm 3.16)."""
+    checked = _checked_parts(parts)
+    return float(sum(e for e, _ in checked)), float(sum(d for _, d in checked))
 
 
 def advanced_composition(epsilon: float, delta: float, k: int, delta_prime: float) -> tuple[float, float]:
@@ -43,20 +44,12 @@ def heterogeneous_advanced_composition(parts: Iterable[tuple[float, float]], del
     (Dwork–Rothblum–Vadhan 2010 Thm III.3: the privacy loss of step i has mean ≤ ε_i(e^{ε_i} − 1) and range ±ε_i,
     Azuma's inequality; with all ε_i = ε it is Dwork–Roth Thm 3.20). An empty list gives (0, 0)."""
     dp_ = check_delta(delta_prime, "delta_prime", positive=True)
-    sq = drift = delta_total = 0.0
-    n = 0
-    for i, part in enumerate(parts):
-        try:
-            e, d = part
-        except (TypeError, ValueError):
-            raise PrivacyParameterError(f"composition part {i} must be a pair (epsilon, delta), got {part!r}") from None
-        e = check_epsilon(e, f"epsilon of part {i}")
-        delta_total += check_delta(d, f"delta of part {i}")
-        sq += e * e
-        drift += e * math.expm1(e) if e < 700.0 else math.inf
-        n += 1
-    if n == 0:
+    checked = _checked_parts(parts)
+    if not checked:
         return (0.0, 0.0)
+    sq = sum(e * e for e, _ in checked)
+    drift = sum(e * math.expm1(e) if e < 700.0 else math.inf for e, _ in checked)
+    delta_total = sum(d for _, d in checked)
     return math.sqrt(2.0 * math.log(1.0 / dp_) * sq) + drift, delta_total + dp_
 
 

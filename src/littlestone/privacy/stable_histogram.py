@@ -17,6 +17,7 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
+from .._search import least_true
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
 from .histogram_release import HistogramRelease, count_items
@@ -187,16 +188,7 @@ def stable_histogram_sample_size(
         acc = stable_histogram_accuracy(epsilon, delta, n, beta, discrete=discrete, neighbours=neighbours)
         return eta_ * n >= acc["threshold"] + acc["noise_bound"]
 
-    hi = 1
-    while not ok(hi):
-        hi *= 2
-        if hi > 2**62:
-            raise DomainError("stable_histogram_sample_size: no feasible n (parameters too extreme)")
-    lo = hi // 2  # ok(lo) is False (or lo = 0)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    n = least_true(ok)
+    if n is None:
+        raise DomainError("stable_histogram_sample_size: no feasible n (parameters too extreme)")
+    return n
