@@ -201,9 +201,13 @@ def _plot_accuracy(cfg: DemoConfig, data: DemoData, rows: list[dict], path: Path
 
 
 def histogram_epsilon(cfg: DemoConfig, rows: Sequence[dict]) -> float:
-    """The ε of the G-histogram picture: the smallest with a BLM20 fallback rate < 1/2, else the largest."""
-    ok = [r["epsilon"] for r in rows if r["learner"].startswith("BLM20") and r.get("fallback rate", 1.0) < 0.5]
-    return min(ok) if ok else max(cfg.epsilons)
+    """The ε of the G-histogram picture: the smallest ε at which BLM20's fallback rate is lowest (so the one run
+    drawn most likely releases a hypothesis), else the largest ε."""
+    rates = {r["epsilon"]: r.get("fallback rate", 1.0) for r in rows if r["learner"].startswith("BLM20")}
+    if not rates:
+        return max(cfg.epsilons)
+    best = min(rates.values())
+    return min(e for e, rate in rates.items() if rate == best)
 
 
 def _plot_histogram(run: Any, data: DemoData, path: Path, epsilon: float) -> Path:
@@ -348,8 +352,8 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         rows = accuracy_rows(cfg, repeats)
         accuracy_png = _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
-        # one BLM20 run with diagnostics for the picture of G's output histogram: at the smallest ε of the sweep
-        # where BLM20 usually released something (its fallback rate below 1/2), else at the largest ε
+        # one BLM20 run with diagnostics for the picture of G's output histogram, at the smallest ε of the sweep
+        # where BLM20 fell back least often
         eps_h = histogram_epsilon(cfg, rows)
         hist_seed = int(seeds[-1].generate_state(1)[0])
         run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
@@ -370,19 +374,24 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
 
 
 def print_summary(console: Any, result: DemoResult) -> None:
-    """Mean test accuracy per learner and ε as a compact table on the console (the report has the details)."""
+    """Mean test accuracy, one row per ε and one column per learner (fits 80 columns; the report has the details)."""
     from rich.table import Table
 
     rows, cfg = result.rows, result.config
     H = result.data.hclass
     table = Table(title=f"breast cancer, {H.name} (Ldim {result.ldim}): mean test accuracy over "
                         f"{len(result.repeats)} splits", title_justify="left")
-    table.add_column("learner")
-    table.add_column("no privacy", justify="right")
-    for eps in cfg.epsilons:
-        table.add_column(f"ε={eps:g}", justify="right")
-    for name in dict.fromkeys(r["learner"] for r in rows):
-        sel = {r["epsilon"]: r["mean accuracy"] for r in rows if r["learner"] == name}
-        table.add_row(name, *[f"{sel[e]:.3f}" if e in sel else "" for e in (math.inf, *cfg.epsilons)])
+    table.add_column("ε", justify="right")
+    learners = list(dict.fromkeys(r["learner"] for r in rows))
+    for name in learners:  # short headers; the caption gives the full names
+        table.add_column(name.split(" (")[0], justify="right")
+    table.add_column("BLM20 fallback", justify="right")
+    table.caption = " · ".join(learners)
+    acc = {(r["learner"], r["epsilon"]): r for r in rows}
+    for eps in (math.inf, *cfg.epsilons):
+        found = [acc.get((name, eps)) for name in learners]
+        fb = next((f"{r['fallback rate']:.0%}" for r in found if r is not None and "fallback rate" in r), "")
+        table.add_row("none (∞)" if eps == math.inf else f"{eps:g}",
+                      *["" if r is None else f"{r['mean accuracy']:.3f}" for r in found], fb)
     console.print(table)
     console.print(f"{len(result.repeats)} splits in {result.seconds:.1f} s, noise backend {result.backend}")
