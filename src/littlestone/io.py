@@ -1,8 +1,10 @@
-"""Atomic file output: write to a temporary file in the target directory, then ``os.replace`` it into place."""
+"""File input and output: small CSV reading with named errors; atomic output (write to a temporary file in the
+target directory, then ``os.replace`` it into place)."""
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import json
 import os
 import tempfile
@@ -14,6 +16,20 @@ from .errors import LittlestoneError
 
 class OutputError(LittlestoneError, OSError):
     """An output file cannot be created where the user asked for it."""
+
+
+def read_csv_rows(path: str | os.PathLike, what: str, expected: str,
+                  error: type[LittlestoneError] = LittlestoneError) -> list[list[str]]:
+    """The non-blank rows of a small CSV file; ``error`` names ``what`` the file is and what was ``expected`` in it
+    when the file is missing or unreadable."""
+    p = Path(path)
+    if not p.is_file():
+        raise error(f"{what} {str(p)!r} does not exist ({expected})")
+    try:
+        with p.open(newline="") as f:
+            return [r for r in csv.reader(f) if r and any(c.strip() for c in r)]
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"{what} {str(p)!r} cannot be read as CSV: {e}") from None
 
 
 @contextlib.contextmanager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ClassSpecError, LittlestoneError
+from ..io import read_csv_rows
 from .base import HypothesisClass
 
 #: accepted forms, shown in every error message
@@ -163,13 +163,7 @@ def load_matrix_csv(path: str | os.PathLike) -> HypothesisClass:
     from .finite import FiniteClass
 
     p = Path(path)
-    if not p.is_file():
-        raise ClassSpecError(f"class file {str(p)!r} does not exist; {_HELP}")
-    try:
-        with p.open(newline="") as f:
-            rows = [r for r in csv.reader(f) if r and any(c.strip() for c in r)]
-    except (OSError, UnicodeDecodeError) as e:
-        raise ClassSpecError(f"class file {str(p)!r} cannot be read as CSV: {e}") from None
+    rows = read_csv_rows(p, "class file", _HELP, ClassSpecError)
     if not rows:
         raise ClassSpecError(f"class file {str(p)!r} is empty (expected a 0/1 matrix, rows = hypotheses)")
     header = None

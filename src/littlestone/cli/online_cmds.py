@@ -13,6 +13,7 @@ from rich.table import Table
 
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
+from ..io import read_csv_rows
 from ._common import CLASS_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, progress, working
 
 PLAY_EPILOG = """Examples:
@@ -53,15 +54,7 @@ def _cell(text: str) -> Any:
 def load_sequence_csv(path: Path) -> tuple[list[Any], list[Any]]:
     """Examples (x, y) from a CSV file: one row per round, the label last; several x columns form a tuple point
     (e.g. a point of {0,1}^n for conjunctions). A first row whose label cell is not a number is a header."""
-    import csv
-
-    if not path.is_file():
-        raise LittlestoneError(f"sequence file {str(path)!r} does not exist (expected CSV rows x,y)")
-    try:
-        with path.open(newline="") as f:
-            rows = [r for r in csv.reader(f) if r and any(c.strip() for c in r)]
-    except (OSError, UnicodeDecodeError) as e:
-        raise LittlestoneError(f"sequence file {str(path)!r} cannot be read as CSV: {e}") from None
+    rows = read_csv_rows(path, "sequence file", "expected CSV rows x,y")
     if rows and isinstance(_cell(rows[0][-1]), str):
         rows = rows[1:]
     if not rows:
