@@ -37,3 +37,7 @@ class BudgetExceededError(LittlestoneError):
 
 class InsufficientSampleError(LittlestoneError):
     """Too few examples for the requested parameters (the message says how many are needed)."""
+
+
+class IrreducibilityError(LittlestoneError):
+    """The irreducibility order of a class cannot be computed (no closed form and no explicit twin)."""
