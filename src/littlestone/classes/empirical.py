@@ -228,6 +228,7 @@ class FiniteEmpirical(EmpiricalErrors):
     def __init__(self, cls: FiniteClass, counts0: np.ndarray, counts1: np.ndarray):
         self.hclass = cls
         self.n = int(counts0.sum() + counts1.sum())
+        self.counts0, self.counts1 = counts0.astype(np.int64), counts1.astype(np.int64)
         M = cls.matrix.astype(np.int64)
         # row r errs on label-0 examples where M[r, j] = 1 and on label-1 examples where M[r, j] = 0
         self.row_mistakes = M @ counts0.astype(np.int64) + (1 - M) @ counts1.astype(np.int64)
@@ -251,10 +252,13 @@ class FiniteEmpirical(EmpiricalErrors):
         return got
 
     def mistakes(self, h: Hypothesis) -> int:
+        """Mistakes of any function on the domain (SOA outputs are often not rows of the class)."""
         r = self.hclass._row_of.get(getattr(h, "values", None))
-        if r is None:
-            raise LittlestoneError(f"{h!r} is not a hypothesis of {self.hclass.name}")
-        return int(self.row_mistakes[r])
+        if r is not None:
+            return int(self.row_mistakes[r])
+        v = np.asarray(h.predict(self.hclass.domain.points if self.hclass.domain._index is not None
+                                 else np.arange(self.hclass.n_points)), dtype=np.int64)
+        return int(v @ self.counts0 + (1 - v) @ self.counts1)
 
 
 class ThresholdEmpirical(EmpiricalErrors):
