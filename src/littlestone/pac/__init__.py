@@ -13,6 +13,8 @@ _LAZY = {
     "SOAClassifier": "littlestone.pac.baselines",
     "BLM20Classifier": "littlestone.pac.blm20",
     "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
+    "PolyPriLearnClassifier": "littlestone.pac.polyprilearn",
+    "PolyPriPropLearnClassifier": "littlestone.pac.proper",
     "GridDiscretizer": "littlestone.pac.discretize",
     "grid_stumps": "littlestone.pac.discretize",
 }
