@@ -15,6 +15,7 @@ _LAZY = {
     "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
     "PolyPriLearnClassifier": "littlestone.pac.polyprilearn",
     "PolyPriPropLearnClassifier": "littlestone.pac.proper",
+    "AgnosticPolyPriPropLearnClassifier": "littlestone.pac.agnostic_proper",
     "GridDiscretizer": "littlestone.pac.discretize",
     "grid_stumps": "littlestone.pac.discretize",
 }

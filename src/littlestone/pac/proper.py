@@ -174,7 +174,7 @@ def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon:
                      m: int | None = None, K: int | None = None, A: float | None = None, eta: float | None = None,
                      n_generic: int | None = None, convergence: str = "additive", backend: Any = "secure",
                      seed: SeedLike = None, n_jobs: int = 1, diagnostics: bool = False,
-                     minimax: Any = None) -> ProperResult:
+                     minimax: Any = None, plan: ProperPlan | None = None) -> ProperResult:
     """Run Algorithm 3 on a source: PolyPriLearn on the first m·n examples, the generic learner on the next n′."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
@@ -182,9 +182,10 @@ def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon:
         raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
                                     f"not {backend!r}")
     d = resolve_d(hclass, d, "PolyPriPropLearn")
-    cb = candidates_bound(hclass, alpha / 8)
-    plan = polypriproplearn_plan(d, alpha, epsilon, delta, beta, candidates_bound=cb, n_generic=n_generic,
-                                 convergence=convergence, n=n, m=m, K=K, A=A, eta=eta)
+    if plan is None:
+        cb = candidates_bound(hclass, alpha / 8)
+        plan = polypriproplearn_plan(d, alpha, epsilon, delta, beta, candidates_bound=cb, n_generic=n_generic,
+                                     convergence=convergence, n=n, m=m, K=K, A=A, eta=eta)
     given = len(source)
     if given < plan.total:
         how = "Theorem 6.4 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
