@@ -103,12 +103,11 @@ def run_dataset(task: tuple) -> DatasetRun:
 
 
 def map_datasets(fn: Callable[[Any], Any], tasks: list, n_jobs: int = 1) -> list:
-    """Deterministic work in item order, serially or with joblib (results do not depend on the worker count)."""
-    if n_jobs == 1 or len(tasks) <= 1:
-        return [fn(t) for t in tasks]
-    from joblib import Parallel, delayed
+    """Deterministic work in item order through the project's one parallel runner (ReduceTree needs no randomness,
+    so results do not depend on the worker count or backend)."""
+    from ..parallel import map_ordered
 
-    return list(Parallel(n_jobs=n_jobs, batch_size=1)(delayed(fn)(t) for t in tasks))
+    return map_ordered(fn, tasks, n_jobs=n_jobs)
 
 
 # --------------------------------------------------------------------------------------------------------------------
