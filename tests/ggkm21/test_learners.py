@@ -10,9 +10,8 @@ from littlestone.classes import FiniteClass, Points, Thresholds
 from littlestone.classes.ops import random_class
 from littlestone.errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from littlestone.pac import PolyPriLearnClassifier, PolyPriPropLearnClassifier
-from littlestone.pac.polyprilearn import polyprilearn
 from littlestone.pac.proper import minimax_set, proper_fallback
-from littlestone.pac.sources import ArraySource, RealizableStream, UniformIntegers
+from littlestone.pac.sources import RealizableStream, UniformIntegers
 
 SMALL = dict(n=200, m=400, K=3, backend="seeded")
 

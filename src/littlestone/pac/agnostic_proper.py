@@ -35,14 +35,13 @@ from .._random import SeedLike, as_generator
 from .._search import least_true
 from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan, uniform_size
 from ..classes.base import Hypothesis, HypothesisClass
-from ..classes.finite import FiniteClass
-from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
+from ..errors import InsufficientSampleError, PrivacyParameterError
 from ..privacy import PrivacyBudget, exponential_mechanism
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
 from .polyprilearn import PrivacyPart, check_privacy, resolve_d
-from .proper import ProperResult, candidates_bound, polypriproplearn
+from .proper import ProperResult, candidates_bound, explicit_class, polypriproplearn
 from .sources import ArraySource, ExampleSource
 
 #: Claim D.5 needs ε₀ ≤ 0.1 (its proof uses ε₀ ≤ 1/3 and m/(n − m) ≤ 6ε₀)
@@ -214,18 +213,6 @@ class AgnosticResult:
             f"  chosen {self.chosen!r}"])
 
 
-def _explicit(hclass: HypothesisClass) -> FiniteClass:
-    if isinstance(hclass, FiniteClass):
-        return hclass
-    from ..classes.ops import to_finite
-
-    try:
-        return to_finite(hclass)
-    except (TypeError, LittlestoneError) as exc:
-        raise LittlestoneError(f"the agnostic learner enumerates the labellings of H on a subsample and needs an "
-                               f"explicit (finite) form of {hclass.name}: {exc}") from None
-
-
 def agnostic_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float,
                    alpha: float = 0.1, beta: float = 0.05, d: int | None = None, n: int | None = None,
                    backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
@@ -236,7 +223,7 @@ def agnostic_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: f
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
         raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
                                     f"not {backend!r}")
-    F = _explicit(hclass)
+    F = explicit_class(hclass, "the agnostic learner (it enumerates the labellings of H on a subsample)")
     d = resolve_d(F, d, "the agnostic GGKM21 learner")
     from ..dimensions import vc_dim
 
@@ -320,7 +307,7 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
 
     def privacy(self) -> tuple[float, float, str]:
         """The claim (ε, δ, relation) of Claim D.5 at this estimator's parameters (no data read)."""
-        F = _explicit(self._resolve_class())
+        F = explicit_class(self._resolve_class(), "the agnostic learner")
         from ..dimensions import vc_dim
 
         d = resolve_d(F, self.ldim, "the agnostic GGKM21 learner")

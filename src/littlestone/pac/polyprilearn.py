@@ -213,7 +213,26 @@ def polyprilearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: flo
                               plan.total, chosen, bottom, time.perf_counter() - t0, diag)
 
 
-class PolyPriLearnClassifier(LittlestoneClassifier):
+class SourceFitMixin:
+    """``fit_source`` for estimators whose ``_learn(hclass, source, rng)`` reads a lazy source."""
+
+    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> Any:
+        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
+        Points are validated through the class as they are read unless ``validate=False``."""
+        from .._labels import LabelCoding
+        from ._sklearn import _to_generator
+
+        self.hclass_ = self._resolve_class()  # type: ignore[attr-defined]
+        src = ValidatedSource(source, self.hclass_) if validate else source
+        self.coding_ = LabelCoding(0, 1)
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = 1
+        self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
+            self.hclass_, src, _to_generator(self.random_state))  # type: ignore[attr-defined]
+        return self
+
+
+class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """(ε, δ)-DP improper learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
     Theorem 5.7), scikit-learn style.
 
@@ -260,15 +279,3 @@ class PolyPriLearnClassifier(LittlestoneClassifier):
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
 
-    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "PolyPriLearnClassifier":
-        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1."""
-        from .._labels import LabelCoding
-        from ._sklearn import _to_generator
-
-        self.hclass_ = self._resolve_class()
-        src = ValidatedSource(source, self.hclass_) if validate else source
-        self.coding_ = LabelCoding(0, 1)
-        self.classes_ = np.array([0, 1])
-        self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
-        return self

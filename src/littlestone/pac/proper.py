@@ -35,6 +35,7 @@ from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
 from .polyprilearn import (
     PolyPriLearnResult,
+    SourceFitMixin,
     PrivacyPart,
     check_privacy,
     compose_disjoint,
@@ -42,7 +43,7 @@ from .polyprilearn import (
     polyprilearn_parts,
     resolve_d,
 )
-from .sources import ArraySource, ExampleSource, ValidatedSource
+from .sources import ArraySource, ExampleSource
 
 #: explicit LPs are built for classes with at most this many hypothesis × point entries
 LP_LIMIT = 1 << 24
@@ -67,7 +68,8 @@ def proper_fallback(hclass: HypothesisClass) -> Hypothesis:
         raise LittlestoneError(f"no fixed proper fallback for {hclass.name}") from None
 
 
-def _explicit(hclass: HypothesisClass) -> FiniteClass:
+def explicit_class(hclass: HypothesisClass, why: str = "the minimax set of Lemma 6.2") -> FiniteClass:
+    """H itself if explicit, else its explicit twin (small domains), else a clear error naming the class."""
     if isinstance(hclass, FiniteClass):
         return hclass
     from ..classes.ops import to_finite
@@ -75,8 +77,7 @@ def _explicit(hclass: HypothesisClass) -> FiniteClass:
     try:
         return to_finite(hclass)
     except (TypeError, LittlestoneError) as exc:
-        raise LittlestoneError(f"the minimax set of Lemma 6.2 needs a closed form or an explicit twin of "
-                               f"{hclass.name}: {exc}") from None
+        raise LittlestoneError(f"{why} needs a closed form or an explicit twin of {hclass.name}: {exc}") from None
 
 
 def candidates_bound(hclass: HypothesisClass, alpha_prime: float) -> int:
@@ -85,7 +86,7 @@ def candidates_bound(hclass: HypothesisClass, alpha_prime: float) -> int:
         return 1
     if isinstance(hclass, Points):
         return 1 if hclass.include_zero else max(1, math.ceil(1 / alpha_prime))
-    F = _explicit(hclass)
+    F = explicit_class(hclass)
     return int(min(F.n_hypotheses, F.n_points + 1))
 
 
@@ -113,7 +114,7 @@ def minimax_set(hclass: HypothesisClass, f: Hypothesis, alpha_prime: float) -> M
                 pts.append(i)
             i += 1
         return MinimaxSet(tuple(sorted(hclass.hypothesis(p) for p in pts)), 1.0 / len(pts), "closed form (points)")
-    F = _explicit(hclass)
+    F = explicit_class(hclass)
     if F.n_hypotheses * F.n_points > LP_LIMIT:
         raise LittlestoneError(f"the minimax LP for {hclass.name} would have {F.n_hypotheses} × {F.n_points} "
                                f"entries (more than {LP_LIMIT})")
@@ -217,7 +218,7 @@ def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon:
                         noise.name, time.perf_counter() - t0, inner.diagnostics)
 
 
-class PolyPriPropLearnClassifier(LittlestoneClassifier):
+class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """(ε, δ)-DP *proper* learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
     Theorem 6.4), scikit-learn style. Defaults are Theorem 6.4's sizes (``littlestone bounds ggkm21``); ``n``,
     ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them."""
@@ -260,15 +261,3 @@ class PolyPriPropLearnClassifier(LittlestoneClassifier):
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
 
-    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "PolyPriPropLearnClassifier":
-        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1."""
-        from .._labels import LabelCoding
-        from ._sklearn import _to_generator
-
-        self.hclass_ = self._resolve_class()
-        src = ValidatedSource(source, self.hclass_) if validate else source
-        self.coding_ = LabelCoding(0, 1)
-        self.classes_ = np.array([0, 1])
-        self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
-        return self
