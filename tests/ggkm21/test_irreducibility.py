@@ -204,3 +204,11 @@ def test_generalized_tree_ancestor_sets_height_and_drawing(tmp_path):
     assert T.to_mistake_tree().n_leaves() == T.n_leaves()
     out = T.to_png(tmp_path / "g.png")
     assert (tmp_path / "g.png").stat().st_size > 1000 and out.endswith("g.png")
+
+
+def test_exponential_search_stops_with_a_clear_error_and_size_bound_answers_fast():
+    eye = np.eye(300, dtype=int)
+    with pytest.raises(IrreducibilityError, match="sub-classes of exact search"):
+        ls.irreducibility(eye)
+    assert not ls.is_irreducible(eye, 299)  # irr ≤ |H| − 2: no search needed
+    assert ls.irreducibility(Points(range(300), include_zero=False)) == 298  # the closed form

@@ -41,6 +41,10 @@ INF = math.inf
 #: explicit twins of structured version spaces are built only for domains up to this many points
 TWIN_LIMIT = 1 << 12
 
+#: the exact recursion on a finite class scans at most this many (version space, column) pairs before giving up with
+#: an IrreducibilityError (it can visit exponentially many version spaces, e.g. every subset of point functions)
+SEARCH_LIMIT = 4_000_000
+
 
 # --------------------------------------------------------------------------------------------------------------------
 # Chains and point functions (closed forms)
@@ -128,6 +132,7 @@ def _finite_irr(cls: Any, mask: int) -> float:
         return got
     children: dict[int, int | list[int]] = {}
     stack = [mask]
+    visited = 0
     while stack:
         m = stack[-1]
         if m in memo:
@@ -139,6 +144,12 @@ def _finite_irr(cls: Any, mask: int) -> float:
             continue
         kids = children.get(m)
         if kids is None:
+            visited += cls.n_points
+            if visited > SEARCH_LIMIT:
+                raise IrreducibilityError(
+                    f"irreducibility of this version space of {cls.name} ({mask.bit_count()} hypotheses) needs more "
+                    f"than {SEARCH_LIMIT // cls.n_points:,} sub-classes of exact search (the recursion is exponential on classes like "
+                    "point functions); use the structured class (closed forms) or a smaller class")
             kids = children[m] = _finite_children(cls, m)
         if kids == 0:
             memo[m] = 0
@@ -201,6 +212,19 @@ def irr_of(V: VersionSpace) -> float:
     return irr_of(_twin(V))
 
 
+def irr_at_least(V: VersionSpace, k: float) -> bool:
+    """irr(V) ≥ k, with the cheap exits first: k ≤ 0 or |V| ≤ 1 (true), and irr ≤ |V| − 2 for a finite V with ≥ 2
+    functions (each dominant step removes a function and a 2-function class has irr 0), before the exact value."""
+    if k <= 0:
+        return True
+    size = V.size()
+    if size <= 1:
+        return True
+    if size != INF and k > size - 2:
+        return False
+    return irr_of(V) >= k
+
+
 def irreducibility(H: Any) -> float:
     """The largest k such that H is k-irreducible (GGKM21 Def 4.1); ``math.inf`` for |H| ≤ 1 and where every order
     holds (e.g. point functions over an infinite domain). H: a class, a version space, a spec string or a 0/1 matrix.
@@ -217,7 +241,7 @@ def is_irreducible(H: Any, k: int) -> bool:
     nonemptiness separately where it matters (ReduceTree does)."""
     if isinstance(k, bool) or not (isinstance(k, int) or k == INF) or k < 0:
         raise LittlestoneError(f"the irreducibility order k must be an integer ≥ 0, got {k!r}")
-    return irr_of(_vs(H)) >= k
+    return irr_at_least(_vs(H), k)
 
 
 def dominant_label(H: Any, x: Point) -> int | None:

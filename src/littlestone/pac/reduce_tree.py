@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace
 from ..classes.empirical import EmpiricalErrors, empirical_errors
 from ..dimensions.generalized_trees import GeneralizedTree
-from ..dimensions.irreducibility import irr_of, reducing_array
+from ..dimensions.irreducibility import irr_at_least, irr_of, reducing_array
 from ..errors import LittlestoneError
 
 
@@ -122,7 +122,7 @@ def reduce_tree(data: EmpiricalErrors | HypothesisClass, schedule: ReduceTreeSch
         d_hats.append(d_hat)
         if d_hat < 0:  # every class empty: no hypothesis within α_t (non-realizable data only)
             break
-        if any(G.ldim() == d_hat and not G.is_empty() and irr_of(G) >= sch.orders[t] for G in gb):
+        if any(G.ldim() == d_hat and not G.is_empty() and irr_at_least(G, sch.orders[t]) for G in gb):
             t_hat = t + 1
             break
         for (path, leaf), G in zip(leaves, gb):
@@ -136,6 +136,6 @@ def reduce_tree(data: EmpiricalErrors | HypothesisClass, schedule: ReduceTreeSch
     out: set[Hypothesis] = set()
     for path, _ in tree.leaves():
         G = _restrict(Vc, path)
-        if not G.is_empty() and irr_of(G) >= sch.K:
+        if not G.is_empty() and irr_at_least(G, sch.K):
             out.add(G.soa())
     return ReduceTreeResult(tuple(sorted(out)), t_hat, tree, d_hats)
