@@ -107,7 +107,7 @@ def write_md(rows: list[dict], base: list[dict], path: Path, cmd: str) -> None:
              "uniform convergence) or Theorem 6.4 with LWY25's Theorem D.2 sizes (relative uniform convergence, "
              "Lemma D.1); the proper learner's additive sizes (≈ 1.4·10^11 at d = 1, α = 0.1) do not fit this machine. "
              "Loss is exact for thresholds (uniform points), on 200 000 fresh points for Points.", "",
-             "| case | learner | d | α | sizes | examples | m × n | max |Ĥ_i| | selected count | ⊥ | chosen | loss | "
+             "| case | learner | d | α | sizes | examples | m × n | max size of Ĥ_i | selected count | ⊥ | chosen | loss | "
              "wall (s) | examples/s | peak RSS main / worker (MiB) |",
              "|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     for r in rows:
