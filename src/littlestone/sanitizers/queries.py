@@ -44,6 +44,11 @@ class QueryFamily(ABC):
     def point(self, i: int) -> Any:
         """The domain point of index i."""
 
+    def columns(self, idx: np.ndarray) -> np.ndarray:
+        """(len(idx) × |Q|) values q_j(x) at the domain points of the given indices."""
+        return np.stack([np.array([self.row(j)[i] for j in range(self.size)]) for i in idx]) if len(idx) else \
+            np.zeros((0, self.size))
+
     def histogram(self, X: Any) -> np.ndarray:
         idx = self.index_points(X)
         return np.bincount(idx, minlength=self.domain_size).astype(float)
@@ -65,6 +70,9 @@ class MatrixQueries(QueryFamily):
 
     def hypothesis(self, j: int) -> Hypothesis:
         return self.F.hypothesis(j)
+
+    def columns(self, idx: np.ndarray) -> np.ndarray:
+        return self.M[:, np.asarray(idx, dtype=np.int64)].T
 
     def index_points(self, X: Any) -> np.ndarray:
         return self.F.domain.indices(X)
@@ -91,6 +99,9 @@ class ThresholdQueries(QueryFamily):
 
     def hypothesis(self, j: int) -> Hypothesis:
         return self.H.hypothesis(j)
+
+    def columns(self, idx: np.ndarray) -> np.ndarray:
+        return (np.arange(self.size)[None, :] <= np.asarray(idx, dtype=np.int64)[:, None]).astype(float)
 
     def index_points(self, X: Any) -> np.ndarray:
         return np.asarray(self.H.validate_points(X), dtype=np.int64)
