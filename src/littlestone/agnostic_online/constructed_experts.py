@@ -198,7 +198,8 @@ class ConstructedExpertsLearner:
         self.n_experts_ = P.shape[0]
         self.expert_predictions_ = P
         ope = self._ope(P.shape[0])
-        res = ope.run((P != y[None, :]).T.astype(float))
+        step = max(1, (1 << 24) // max(P.shape[0], 1))  # loss chunks of ≤ 16M entries: never N × T floats at once
+        res = ope.run((P[:, s:s + step] != y[None, s:s + step]).T.astype(float) for s in range(0, self.horizon, step))
         self.predictions_ = P[res.choices, np.arange(self.horizon)]
         return res
 
