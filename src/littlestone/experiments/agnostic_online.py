@@ -159,6 +159,6 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         ax.set_ylabel("mean regret")
         ax.legend(fontsize=6)
     fig_path = save_figure(fig, out / "agnostic_online.png")
-    summary = "; ".join(f"{k[2]} [{k[1]}, panel {k[0]}]: {v:.2f}" for k, v in sorted(slopes.items()))
+    summary = "; ".join(f"{k[2]} ({k[1]}, panel {k[0]}): {v:.2f}" for k, v in sorted(slopes.items()))
     return ExperimentResult("agnostic_online", table, csv, [fig_path],
                             verdict=f"fitted slopes (theorems: ¾ for Algorithm 3, ½ for Thm E.10 / OPE): {summary}")
