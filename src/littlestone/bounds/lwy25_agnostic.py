@@ -71,6 +71,14 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
     M = max(1, d)
     add("Lemma E.9 (order)", "majority size m", mm, "d_V*")
     add("Lemma E.9 (order)", "mistake bound M", M, "d")
+    from ..classes.majority import claim_e7_bounds
+
+    e7 = claim_e7_bounds(d, d_star, d_vc, mm)
+    add("Claim E.7 (order)", "Ldim H_(m,1/2)⊕H", e7["Ldim order m·d·log m"], "m·d·log m, m = d_V*")
+    add("Claim E.7 (order)", "dual Ldim H_(m,1/2)⊕H", e7["dual Ldim order m·d*·log m"], "m·d*·log m")
+    add("Claim E.7 (order)", "VC H_(m,1/2)⊕H", e7["VC order m·d_V·log m"], "m·d_V·log m")
+    add("Claim E.7 (explicit)", "VC H_(m,1/2)⊕H ≤", e7["VC bound (Dudley, explicit)"],
+        "largest n with 2^n ≤ (Σ_{j≤d_V} C(n,j))^{m+1} (Sauer, Dudley)")
     add("Alg 7", "experts |J|", float(number_of_experts(T, M)), "C(T+M, 2M)")
     add("Alg 7", "experts, ≤ M flips", float(number_of_experts_upto(T, M)), "Σ_{k≤M} C(T+k, 2k)")
     lnN = math.log(number_of_experts_upto(T, M))

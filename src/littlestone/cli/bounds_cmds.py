@@ -152,12 +152,26 @@ def lwy25_agnostic_cmd(
         raise LittlestoneError(f"give --class or all four dimensions (missing {', '.join(missing)})")
     report = lwy25_agnostic(d, d_star, d_vc, d_vc_star, T, epsilon, delta, alpha, beta,  # type: ignore[arg-type]
                             hypotheses=hyps, domain=dom)
+    exact = []
+    if hclass is not None:
+        from ..classes import majority_xor_class
+        from ..dimensions import dual_ldim, ldim, vc_dim
+
+        m = max(1, d_vc_star)  # type: ignore[arg-type]
+        try:
+            C = majority_xor_class(H, m)
+            exact = [("Claim E.7 (computed)", f"Ldim / dual Ldim / VC of H_(m,1/2)⊕H, m = {m}",
+                      f"{ldim(C)} / {dual_ldim(C)} / {vc_dim(C)}", C.name)]
+        except LittlestoneError as exc:
+            exact = [("Claim E.7 (computed)", "H_(m,1/2)⊕H", "—", f"not built: {exc}")]
     table = Table(title=f"LWY25 agnostic private online learning: d={d}, d*={d_star}, d_V={d_vc}, d_V*={d_vc_star}, "
                         f"T={T:,}, ε={epsilon:g}, δ={delta:g}, α={alpha:g}, β={beta:g}", title_justify="left")
     for col, just in (("result", "left"), ("quantity", "left"), ("value", "right"), ("formula", "left")):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for stage, q, value, formula in report.rows():
         table.add_row(stage, q, _fmt(value), formula)
+    for stage, q, value, formula in exact:
+        table.add_row(stage, q, value, formula)
     console.print(table)
     console.print("(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
                   "of the implemented components, constants written out.")
