@@ -3,7 +3,6 @@ Thm E.10 constructs (brute force); |J| formula; properness check; the Thm E.10 l
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest

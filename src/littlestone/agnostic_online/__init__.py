@@ -5,7 +5,8 @@
   baselines.py            non-private baselines: Ben-David–Pál–Shalev-Shwartz SOA experts, Hedge over H
 """
 
-from .algorithm3 import Algorithm3, corollary43_batch_size, theorem41_bound, theory_batch_size
+from ..bounds.lwy25_agnostic import corollary43_batch_size, theorem41_bound, theory_batch_size
+from .algorithm3 import Algorithm3
 from .baselines import bdps_soa_experts, best_in_class, experts_over_class
 from .constructed_experts import ConstructedExpertsLearner, SOAMajorityLearner, expert_predictions
 

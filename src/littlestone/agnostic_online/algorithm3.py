@@ -31,37 +31,14 @@ from typing import Any, Callable
 import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
+from ..bounds.lwy25_agnostic import corollary43_batch_size, theory_batch_size
 from ..classes import HypothesisClass, LabelClass
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon, sample_rows
 from ..online.base import OnlineLearner
 from ..privacy import check_epsilon
-from ..sanitizers.mwem import MWEM, mwem_error_bound, mwem_theory_iterations
+from ..sanitizers.mwem import MWEM
 from ..sanitizers.queries import query_family
-
-
-def hedge_proper_regret(tau: float, n_hypotheses: int) -> float:
-    """R(τ) = √(τ ln|H| / 2): Hedge over H (Cesa-Bianchi–Lugosi Thm 2.2 with the tuned rate)."""
-    return math.sqrt(max(tau, 0.0) * math.log(max(n_hypotheses, 2)) / 2.0)
-
-
-def theorem41_bound(T: int, B: int, n_hypotheses: int, domain_size: int, epsilon: float) -> float:
-    """B·R(T/B) + 4α(B)·T + (T/B)·β·T with α(B) = MWEM's bound on H^label at n = B, β = 1/T² (Thm 4.1, Cor 4.3)."""
-    beta = 1.0 / (T * T)
-    its = mwem_theory_iterations(B, 2 * domain_size, n_hypotheses, epsilon, beta)
-    alpha = mwem_error_bound(B, 2 * domain_size, n_hypotheses, epsilon, beta, its)  # unclamped: still trades off
-    return B * hedge_proper_regret(T / B, n_hypotheses) + 4.0 * alpha * T + (T / B) * beta * T
-
-
-def theory_batch_size(T: int, n_hypotheses: int, domain_size: int, epsilon: float) -> int:
-    """The B ∈ [2, T] minimizing :func:`theorem41_bound` (geometric scan)."""
-    cands = sorted({max(2, min(T, int(1.2 ** k))) for k in range(4, int(math.log(T) / math.log(1.2)) + 2)})
-    return min(cands, key=lambda b: theorem41_bound(T, b, n_hypotheses, domain_size, epsilon))
-
-
-def corollary43_batch_size(T: int, d: int, d_star: int, epsilon: float) -> int:
-    """Cor 4.3's B = Θ̃((T d⁵ √d* / ε)^{1/2}) with constants and logarithms set to 1."""
-    return max(2, min(T, math.ceil(math.sqrt(T * d ** 5 * math.sqrt(max(d_star, 1)) / epsilon))))
 
 
 class _HedgePool:

@@ -14,8 +14,34 @@ from __future__ import annotations
 import math
 
 from ..errors import LittlestoneError
+from ..sanitizers.mwem import mwem_error_bound as _mwem_bound
+from ..sanitizers.mwem import mwem_theory_iterations as _mwem_its
 from ..privacy import check_delta, check_epsilon, check_probability
 from .blm20 import BoundReport
+
+
+def hedge_proper_regret(tau: float, n_hypotheses: int) -> float:
+    """R(τ) = √(τ ln|H| / 2): Hedge over H (Cesa-Bianchi–Lugosi Thm 2.2 with the tuned rate)."""
+    return math.sqrt(max(tau, 0.0) * math.log(max(n_hypotheses, 2)) / 2.0)
+
+
+def theorem41_bound(T: int, B: int, n_hypotheses: int, domain_size: int, epsilon: float) -> float:
+    """B·R(T/B) + 4α(B)·T + (T/B)·β·T with α(B) = MWEM's bound on H^label at n = B, β = 1/T² (Thm 4.1, Cor 4.3)."""
+    beta = 1.0 / (T * T)
+    its = _mwem_its(B, 2 * domain_size, n_hypotheses, epsilon, beta)
+    alpha = _mwem_bound(B, 2 * domain_size, n_hypotheses, epsilon, beta, its)  # unclamped: still trades off
+    return B * hedge_proper_regret(T / B, n_hypotheses) + 4.0 * alpha * T + (T / B) * beta * T
+
+
+def theory_batch_size(T: int, n_hypotheses: int, domain_size: int, epsilon: float) -> int:
+    """The B ∈ [2, T] minimizing :func:`theorem41_bound` (geometric scan)."""
+    cands = sorted({max(2, min(T, int(1.2 ** k))) for k in range(4, int(math.log(T) / math.log(1.2)) + 2)})
+    return min(cands, key=lambda b: theorem41_bound(T, b, n_hypotheses, domain_size, epsilon))
+
+
+def corollary43_batch_size(T: int, d: int, d_star: int, epsilon: float) -> int:
+    """Cor 4.3's B = Θ̃((T d⁵ √d* / ε)^{1/2}) with constants and logarithms set to 1."""
+    return max(2, min(T, math.ceil(math.sqrt(T * d ** 5 * math.sqrt(max(d_star, 1)) / epsilon))))
 
 
 def _check_dim(v: int, name: str) -> int:
@@ -92,7 +118,6 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
         math.sqrt(d * T * math.log(T)) + v["expert mistakes vs h"] * d,
         "√(d T ln T) + T^{1/3}(d_V*)^{14/3} d⁵ (d* d_V)^{1/3}/ε^{2/3}")
     if hypotheses is not None and domain is not None:
-        from ..agnostic_online.algorithm3 import theorem41_bound, theory_batch_size
         from ..experts import batched_hedge_bound, theory_batch, tree_hedge_bound
         from ..experts.tree_hedge import theory_block
         from ..sanitizers.mwem import mwem_sample_size

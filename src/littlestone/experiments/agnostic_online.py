@@ -16,13 +16,12 @@ import math
 from typing import Any, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from .. import _progress
 from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_experts, best_in_class, \
     experts_over_class
 from ..classes import Thresholds
 from ..experts import BatchedPrivateHedge, Hedge, TreeAggregationHedge
+from ..parallel import map_seeded
 from ._blm20_common import ExperimentResult, new_figure, out_path, save_figure, write_table
 
 PANEL_A = ("Algorithm 3", "private OPE (tree)", "private OPE (batched)", "Hedge over H")
@@ -111,15 +110,7 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         specs += [("B", f"eta={eta:g}", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
     specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_adaptive]
     cells = [(s, r) for s in specs for r in range(int(seeds))]
-    children = np.random.SeedSequence(seed).spawn(len(cells))
-    if jobs == 1:
-        results: Any = (_cell(s, c) for (s, _), c in zip(cells, children))
-    else:
-        results = Parallel(n_jobs=jobs, return_as="generator")(delayed(_cell)(s, c) for (s, _), c in zip(cells, children))
-    raw = []
-    for i, res in enumerate(results):
-        raw.append(res)
-        _progress.report("agnostic_online runs", i + 1, len(cells))
+    raw = map_seeded(_cell, [s for s, _ in cells], seed=seed, n_jobs=jobs, progress="agnostic_online runs")
     rows: list[dict] = []
     groups: dict = {}
     for (s, r), out in zip(cells, raw):

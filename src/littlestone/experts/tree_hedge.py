@@ -34,7 +34,7 @@ from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..privacy import check_backend, check_epsilon, make_backend, tree_levels
 from ..privacy.backends import Backend
-from .base import RELATION, ExpertsLearner, PrivacyClaim, hedge_regret, softmin
+from .base import RELATION, ExpertsLearner, PrivacyClaim, softmin
 
 
 def resolve_backend(backend: Any, seed: np.random.SeedSequence) -> Backend:
