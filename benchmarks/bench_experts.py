@@ -53,10 +53,10 @@ def main() -> None:
     T1 = min(T, 10_000)
     for name, learner, TT in [
         ("Hedge (non-private baseline)", Hedge(N, T, seed=0), T),
-        ("TreeAggregationHedge ε=1, block=\"theory\" (adaptive)", TreeAggregationHedge(N, T, 1.0, seed=0), T),
-        ("BatchedPrivateHedge ε=1, δ=1e-6 (oblivious)", BatchedPrivateHedge(N, T, 1.0, 1e-6, seed=0), T),
+        ("TreeAggregationHedge ε=1, block=\"theory\" (adaptive)", TreeAggregationHedge(N, T, 1.0, backend="seeded", seed=0), T),
+        ("BatchedPrivateHedge ε=1, δ=1e-6 (oblivious)", BatchedPrivateHedge(N, T, 1.0, 1e-6, backend="seeded", seed=0), T),
         ("Hedge (non-private baseline)", Hedge(N, T1, seed=0), T1),
-        ("TreeAggregationHedge ε=1, block=1 (per-round tree)", TreeAggregationHedge(N, T1, 1.0, block=1, seed=0), T1),
+        ("TreeAggregationHedge ε=1, block=1 (per-round tree)", TreeAggregationHedge(N, T1, 1.0, block=1, backend="seeded", seed=0), T1),
     ]:
         sec, exp_reg, reg = timed(learner, N, TT)
         rows.append((name, TT, sec, exp_reg, reg, learner.regret_bound()))

@@ -53,7 +53,7 @@ def main() -> None:
         rows.append((f"Laplace histogram {name} (baseline)", time.perf_counter() - t0, err, float("nan"), 0))
     Ts = 256 if a.quick else 1024
     t0 = time.perf_counter()
-    d = DyadicSanitizer(Ts, 1.0, 0.0, lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), seed=i))
+    d = DyadicSanitizer(Ts, 1.0, 0.0, lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), backend="seeded", seed=i))
     for t in range(Ts):
         d.learn_one(int(X[t]))
     rows.append((f"DyadicSanitizer(MWEM) stream of {Ts}", time.perf_counter() - t0, float("nan"), float("nan"),

@@ -44,7 +44,7 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
     T, B = 120, 8
     X, y = _data(T)
     got = []
-    a = Algorithm3(Thresholds(32), T, 1.0, batch=B, learner=learner, sanitizer=_CountingSanitizer, seed=0)
+    a = Algorithm3(Thresholds(32), T, 1.0, batch=B, learner=learner, sanitizer=_CountingSanitizer, backend="seeded", seed=0)
     orig = a._pool.update
 
     def spy(xs, ys):
@@ -67,7 +67,7 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
 def test_streaming_protocol_and_mwem_sanitizer():
     T = 200
     X, y = _data(T)
-    a = Algorithm3(Thresholds(32), T, 1.0, batch=20, seed=1)
+    a = Algorithm3(Thresholds(32), T, 1.0, batch=20, backend="seeded", seed=1)
     for t in range(T):
         p = a.predict_one(int(X[t]))
         assert p in (0, 1)
@@ -78,15 +78,15 @@ def test_streaming_protocol_and_mwem_sanitizer():
 
 def test_same_seed_same_predictions():
     X, y = _data(400)
-    p1 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, seed=3).run(X, y)
-    p2 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, seed=3).run(X, y)
-    p3 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, seed=4).run(X, y)
+    p1 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, backend="seeded", seed=3).run(X, y)
+    p2 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, backend="seeded", seed=3).run(X, y)
+    p3 = Algorithm3(Thresholds(32), 400, 1.0, batch=20, backend="seeded", seed=4).run(X, y)
     assert np.array_equal(p1, p2) and not np.array_equal(p1, p3)
 
 
 def test_learns_on_clean_data():
     X, y = _data(20_000, eta=0.0, seed=5)
-    a = Algorithm3(Thresholds(32), 20_000, 5.0, batch=400, seed=5)
+    a = Algorithm3(Thresholds(32), 20_000, 5.0, batch=400, backend="seeded", seed=5)
     pred = a.run(X, y)
     assert (pred[-5000:] != y[-5000:]).mean() < 0.25  # far from the 1/2 of guessing
 

@@ -76,12 +76,12 @@ def test_theorem_e10_learner_end_to_end():
     X = rng.integers(0, 4, T)
     y = (X >= 2).astype(int)
     for san in ("mwem", "realizable"):
-        L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, sanitizer=san, seed=1)
+        L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, sanitizer=san, backend="seeded", seed=1)
         res = L.run(X, y)
         assert res.rounds == T and L.n_experts_ >= 1
         assert L.privacy()[:2] == (2.0, 2e-6)
-    a = ConstructedExpertsLearner(H, T, 1.0, 1e-6, seed=3).run(X, y).choices
-    b = ConstructedExpertsLearner(H, T, 1.0, 1e-6, seed=3).run(X, y).choices
+    a = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend="seeded", seed=3).run(X, y).choices
+    b = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend="seeded", seed=3).run(X, y).choices
     assert np.array_equal(a, b)
     with pytest.raises(LittlestoneError):
         ConstructedExpertsLearner(H, T, 1.0, 0.0)

@@ -36,7 +36,7 @@ def test_hedge_bound_can_fail_with_a_wrong_rate():
 def test_tree_hedge_regret_within_nonvacuous_bound(seed):
     T, N = 4000, 4
     L = _losses(T, N, seed)
-    learner = TreeAggregationHedge(N, T, epsilon=50.0, block=[1, 4, 'theory'][seed % 3], seed=seed)
+    learner = TreeAggregationHedge(N, T, epsilon=50.0, block=[1, 4, 'theory'][seed % 3], backend="seeded", seed=seed)
     bound = learner.regret_bound()
     assert bound < T  # the check below can fail
     run = learner.run(L)
@@ -48,7 +48,7 @@ def test_tree_hedge_regret_within_nonvacuous_bound(seed):
 def test_batched_hedge_regret_within_bound(seed):
     T, N = 5000, 10
     L = _losses(T, N, seed)
-    learner = BatchedPrivateHedge(N, T, epsilon=1.0, delta=1e-6, seed=seed)
+    learner = BatchedPrivateHedge(N, T, epsilon=1.0, delta=1e-6, backend="seeded", seed=seed)
     bound = learner.regret_bound()
     assert bound < T
     assert learner.run(L).expected_regret <= bound
@@ -59,7 +59,7 @@ def test_batched_hedge_regret_within_bound(seed):
 def test_tree_noisy_prefix_matches_streaming_and_exact_sums():
     T, N = 37, 3
     L = _losses(T, N, 1)
-    a = TreeAggregationHedge(N, T, 1.0, block=1, seed=3)
+    a = TreeAggregationHedge(N, T, 1.0, block=1, backend="seeded", seed=3)
     for t in range(T):
         a.predict_one()
         a.learn_one(L[t])
@@ -68,8 +68,8 @@ def test_tree_noisy_prefix_matches_streaming_and_exact_sums():
     assert np.all(np.abs(a.noisy_cumulative() - a.cumulative) <= a.noise_bound)
 
 
-@pytest.mark.parametrize("cls,kw", [(Hedge, {}), (TreeAggregationHedge, {"epsilon": 1.0}),
-                                    (BatchedPrivateHedge, {"epsilon": 1.0, "delta": 1e-6})])
+@pytest.mark.parametrize("cls,kw", [(Hedge, {}), (TreeAggregationHedge, {"epsilon": 1.0, "backend": "seeded"}),
+                                    (BatchedPrivateHedge, {"epsilon": 1.0, "delta": 1e-6, "backend": "seeded"})])
 def test_same_seed_same_stream(cls, kw):
     L = _losses(500, 8, 2)
     r1 = cls(8, 500, seed=11, **kw).run(L)
@@ -87,13 +87,21 @@ def test_streaming_equals_run():
         choices.append(a.predict_one())
         a.learn_one(L[t])
     assert np.array_equal(np.array(choices), Hedge(5, 300, seed=5).run([L[:100], L[100:]]).choices)
-    b = BatchedPrivateHedge(5, 300, 1.0, 1e-6, seed=5)
-    c = BatchedPrivateHedge(5, 300, 1.0, 1e-6, seed=5)
+    b = BatchedPrivateHedge(5, 300, 1.0, 1e-6, backend="seeded", seed=5)
+    c = BatchedPrivateHedge(5, 300, 1.0, 1e-6, backend="seeded", seed=5)
     stream = []
     for t in range(300):
         stream.append(b.predict_one())
         b.learn_one(L[t])
     assert np.array_equal(np.array(stream), c.run([L[:77], L[77:]]).choices)
+
+
+def test_secure_backend_is_the_default_and_runs():
+    L = _losses(200, 4, 0)
+    t = TreeAggregationHedge(4, 200, 1.0)
+    assert t.backend.floating_point_safe and t.discrete  # OpenDP noise, exact integer node sums on 0/1 losses
+    assert t.run(L).rounds == 200
+    assert BatchedPrivateHedge(4, 200, 1.0, 1e-6).run(L).rounds == 200
 
 
 @pytest.mark.parametrize("bad", [dict(horizon=None), dict(horizon=0), dict(epsilon=0.0), dict(epsilon=-1),

@@ -21,7 +21,7 @@ def test_every_query_within_alpha_with_probability_1_minus_beta():
     X = _skewed(n, 0, N)
     fails, alpha = 0, None
     for seed in range(20):
-        m = MWEM(Thresholds(N), epsilon=1.0, beta=beta, seed=seed).fit(X)
+        m = MWEM(Thresholds(N), epsilon=1.0, beta=beta, backend="seeded", seed=seed).fit(X)
         alpha = m.error_bound()
         fails += m.max_error(X) > alpha
     assert alpha < 0.5
@@ -32,7 +32,7 @@ def test_the_accuracy_check_can_fail():
     # a sanitizer that never updates (the uniform histogram) is off by more than the bound on skewed data
     N, n = 16, 200_000
     X = _skewed(n, 0, N)
-    m = MWEM(Thresholds(N), epsilon=1.0, iterations=1, seed=0).fit(X)
+    m = MWEM(Thresholds(N), epsilon=1.0, iterations=1, backend="seeded", seed=0).fit(X)
     m.synthetic_histogram_ = np.full(N, 1.0 / N)
     alpha = MWEM(Thresholds(N), epsilon=1.0).fit(X).error_bound()
     assert m.max_error(X) > alpha
@@ -43,18 +43,18 @@ def test_label_class_and_explicit_class():
     X = rng.integers(0, 8, 50_000)
     Y = (X >= 4).astype(int)
     Y[rng.random(X.size) < 0.1] ^= 1
-    m = MWEM(LabelClass(Thresholds(8)), epsilon=1.0, seed=2).fit(np.c_[X, Y])
+    m = MWEM(LabelClass(Thresholds(8)), epsilon=1.0, backend="seeded", seed=2).fit(np.c_[X, Y])
     assert m.max_error(np.c_[X, Y]) <= m.error_bound()
     H = random_class(20, 8, seed=3)
-    m2 = MWEM(H, epsilon=1.0, seed=4).fit(X)
+    m2 = MWEM(H, epsilon=1.0, backend="seeded", seed=4).fit(X)
     assert m2.max_error(X) <= m2.error_bound()
     assert len(m2.synthetic(10)) == 10
 
 
 def test_same_seed_same_output_and_sample_size():
     X = _skewed(1000, 2)
-    a = MWEM(Thresholds(16), 1.0, seed=5).fit(X).estimates()
-    b = MWEM(Thresholds(16), 1.0, seed=5).fit(X).estimates()
+    a = MWEM(Thresholds(16), 1.0, backend="seeded", seed=5).fit(X).estimates()
+    b = MWEM(Thresholds(16), 1.0, backend="seeded", seed=5).fit(X).estimates()
     assert np.array_equal(a, b)
     n = mwem_sample_size(0.3, 16, 17, 1.0, 0.05)
     from littlestone.sanitizers.mwem import mwem_theory_iterations

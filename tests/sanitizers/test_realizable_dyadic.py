@@ -23,11 +23,11 @@ def _meets_definition(s, X, alpha):
 @pytest.mark.parametrize("H", [Thresholds(6), random_class(6, 5, seed=7)])
 def test_realizable_sanitizer_meets_def_e1_with_probability_1_minus_beta(H):
     alpha, beta = 0.3, 0.05
-    s0 = RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, seed=0)
+    s0 = RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, backend="seeded", seed=0)
     n = s0.sample_size()
     rng = np.random.default_rng(0)
     X = rng.choice(s0.F.n_points, size=n, p=np.array([0.5, 0.0, 0.0, 0.0, 0.5] + [0.0] * (s0.F.n_points - 5)))
-    fails = sum(not _meets_definition(RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, seed=s).fit(X), X, alpha)
+    fails = sum(not _meets_definition(RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, backend="seeded", seed=s).fit(X), X, alpha)
                 for s in range(10))
     assert fails <= 2  # P[Bin(10, 0.05) ≥ 3] < 0.012
 
@@ -35,7 +35,7 @@ def test_realizable_sanitizer_meets_def_e1_with_probability_1_minus_beta(H):
 def test_definition_check_can_fail():
     H = Thresholds(6)
     X = np.repeat([0, 5], 1000)
-    s = RealizableSanitizer(H, 1.0, 1e-6, 0.3, seed=0).fit(X)
+    s = RealizableSanitizer(H, 1.0, 1e-6, 0.3, backend="seeded", seed=0).fit(X)
     s.estimate_ = np.zeros_like(s.estimate_)  # a discriminator that always says WIN at the first predicate
     assert not _meets_definition(s, X, 0.3)
 
@@ -43,7 +43,7 @@ def test_definition_check_can_fail():
 def test_game_length_and_synthetic_hitting_set():
     H = Thresholds(6)
     X = np.repeat([0, 5], 20_000)
-    s = RealizableSanitizer(H, 1.0, 1e-6, 0.3, seed=1).fit(X)
+    s = RealizableSanitizer(H, 1.0, 1e-6, 0.3, backend="seeded", seed=1).fit(X)
     assert s.won_ and s.rounds_ <= s.rounds
     S = s.synthetic(5)
     F = s.F
@@ -111,7 +111,7 @@ def test_dyadic_windows_reassemble_every_interval_and_charge_each_point_L_times(
 
 
 def test_dyadic_with_mwem_runs():
-    d = DyadicSanitizer(8, 1.0, 0.0, lambda e, dl, n, i: MWEM(Thresholds(4), e, iterations=2, seed=i))
+    d = DyadicSanitizer(8, 1.0, 0.0, lambda e, dl, n, i: MWEM(Thresholds(4), e, iterations=2, backend="seeded", seed=i))
     for t in range(8):
         d.learn_one(t % 4)
     assert len(d.window(2, 7)) == 6

@@ -104,7 +104,7 @@ class Algorithm3(OnlineLearner):
     private = True
 
     def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, *, batch: Any = "cor4.3",
-                 learner: str = "hedge", sanitizer: Any = "mwem", backend: Any = "seeded", seed: SeedLike = None,
+                 learner: str = "hedge", sanitizer: Any = "mwem", backend: Any = "secure", seed: SeedLike = None,
                  labels: tuple[int, int] | None = None):
         super().__init__(hypothesis_class, labels=labels)
         H = self.hypothesis_class

@@ -147,7 +147,7 @@ class ConstructedExpertsLearner:
 
     def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, delta: float, *,
                  sanitizer: Any = "mwem", ope: str = "batched", max_flips: int | None = None,
-                 alpha: Callable[[int], float] = _default_alpha, backend: Any = "seeded", seed: SeedLike = None):
+                 alpha: Callable[[int], float] = _default_alpha, backend: Any = "secure", seed: SeedLike = None):
         self.H = hypothesis_class
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
@@ -219,7 +219,7 @@ def largest_T_within(seconds: float, n: int = 4, seed: int = 0) -> list[tuple]:
         y[rng.random(T) < 0.1] ^= 1
         t0 = time.perf_counter()
         try:
-            lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, seed=seed)
+            lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend="seeded", seed=seed)
             res = lrn.run(X, y)
         except LittlestoneError as exc:
             rows.append((f"Thm E.10 learner: stopped ({exc})", T, "—", time.perf_counter() - t0, float("nan")))

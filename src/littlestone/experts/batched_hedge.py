@@ -52,7 +52,7 @@ class BatchedPrivateHedge(ExpertsLearner):
     private = True
 
     def __init__(self, n_experts: int, horizon: int, epsilon: float, delta: float = 0.0, *, batch: Any = "theory",
-                 backend: Any = "seeded", seed: SeedLike = None):
+                 backend: Any = "secure", seed: SeedLike = None):
         super().__init__(n_experts, horizon, seed=seed)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)

@@ -83,7 +83,7 @@ class TreeAggregationHedge(ExpertsLearner):
     private = True
 
     def __init__(self, n_experts: int, horizon: int, epsilon: float, *, eta: Any = "theory", block: Any = "theory",
-                 backend: Any = "seeded", seed: SeedLike = None, discrete: bool | None = None, chunk: int = 256):
+                 backend: Any = "secure", seed: SeedLike = None, discrete: bool | None = None, chunk: int = 256):
         super().__init__(n_experts, horizon, seed=seed)
         self.epsilon = check_epsilon(epsilon)
         if block == "theory":

@@ -69,7 +69,7 @@ class MWEM:
     private = True
 
     def __init__(self, hypothesis_class: HypothesisClass, epsilon: float = 1.0, *, iterations: Any = "theory",
-                 beta: float = 0.05, backend: Any = "seeded", seed: SeedLike = None,
+                 beta: float = 0.05, backend: Any = "secure", seed: SeedLike = None,
                  _family: QueryFamily | None = None):
         self.hypothesis_class = hypothesis_class
         self.family = _family if _family is not None else query_family(hypothesis_class)

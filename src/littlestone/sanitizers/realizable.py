@@ -67,7 +67,7 @@ class RealizableSanitizer:
 
     def __init__(self, hypothesis_class: HypothesisClass, epsilon: float, delta: float, alpha: float, *,
                  beta: float = 0.05, m: int | None = None, learner: Learner = exponential_learner,
-                 backend: Any = "seeded", seed: SeedLike = None):
+                 backend: Any = "secure", seed: SeedLike = None):
         self.F = to_finite(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
