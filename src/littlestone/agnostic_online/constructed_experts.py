@@ -20,8 +20,10 @@ evaluates each state's hypothesis on all T points in one vector; experts are row
 
 Thm E.10 learner: Algorithm 5 with (ε, δ) + a private OPE learner over the N experts with (ε, δ) → (2ε, 2δ) by basic
 composition (Thm 4.4). The OPE learner sees at round t the losses of rounds < t, and expert predictions at round t
-use windows released before t: :meth:`ConstructedExpertsLearner.run` replays this on a sequence fixed in advance
-(oblivious adversaries); it is not an interactive learner.
+use windows released before t: :meth:`ConstructedExpertsLearner.run` replays this on a sequence fixed in advance;
+:meth:`ConstructedExpertsLearner.prepare` builds the experts from the points alone, after which the OPE learner can be
+played round by round against adaptively chosen *labels* (points fixed in advance; a fully adaptive choice of the
+points as well would need the experts built online, which this module does not do).
 """
 
 from __future__ import annotations
@@ -186,18 +188,27 @@ class ConstructedExpertsLearner:
         eps, dlt = basic_composition([(self.epsilon, self.delta), (self.epsilon, ope_delta)])
         return (eps, dlt, "replace-one")
 
-    def run(self, X: Any, y: Any) -> ExpertsRun:
-        """Replay the protocol on (X, y); sets ``predictions_``, ``n_experts_``, ``expert_predictions_``."""
-        y = np.asarray(y, dtype=np.int8)
-        if len(y) != self.horizon or len(X) != self.horizon:
-            raise LittlestoneError(f"run needs exactly T = {self.horizon} points and labels")
+    def prepare(self, X: Any) -> tuple[np.ndarray, Any]:
+        """Algorithms 5 and 7 on the points x_1..x_T (the sanitizer reads only the points): the (N × T) expert
+        predictions and a fresh private OPE learner over them. Row e, column t uses only windows released before
+        round t, so the OPE learner may then be played round by round against labels chosen adaptively (the points
+        being fixed in advance)."""
+        if len(X) != self.horizon:
+            raise LittlestoneError(f"need exactly T = {self.horizon} points, got {len(X)}")
         dy = DyadicSanitizer(self.horizon, self.epsilon, self.delta, self.make_sanitizer)
         for x in X:
             dy.learn_one(x)
         P, self.tuples_ = expert_predictions(self.learner, X, dy.window, self.max_flips)
         self.n_experts_ = P.shape[0]
         self.expert_predictions_ = P
-        ope = self._ope(P.shape[0])
+        return P, self._ope(P.shape[0])
+
+    def run(self, X: Any, y: Any) -> ExpertsRun:
+        """Replay the protocol on (X, y); sets ``predictions_``, ``n_experts_``, ``expert_predictions_``."""
+        y = np.asarray(y, dtype=np.int8)
+        if len(y) != self.horizon or len(X) != self.horizon:
+            raise LittlestoneError(f"run needs exactly T = {self.horizon} points and labels")
+        P, ope = self.prepare(X)
         step = max(1, (1 << 24) // max(P.shape[0], 1))  # loss chunks of ≤ 16M entries: never N × T floats at once
         res = ope.run((P[:, s:s + step] != y[None, s:s + step]).T.astype(float) for s in range(0, self.horizon, step))
         self.predictions_ = P[res.choices, np.arange(self.horizon)]

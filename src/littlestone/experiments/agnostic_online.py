@@ -5,8 +5,8 @@ d-dependent factor dropped), private OPE over the class itself (TreeAggregationH
 ε = 1, δ = 1e-6) and non-private Hedge over H. Panel B (thresholds over 4 points, small T): the Thm E.10
 constructed-experts learner (MWEM windows, batched OPE; 2ε = 2), the Ben-David–Pál–Shalev-Shwartz SOA experts with
 Hedge (non-private), Hedge over H. Data: x uniform, y = 1[x ≥ n/2] flipped with probability η ∈ {0.05, 0.2}, and an
-adaptive adversary (panel A, step by step) that flips the label with probability 0.2 in the rounds right after the
-learner predicted correctly. Regret = mistakes − min_h mistakes(h); mean over seeds; slopes fitted by least squares
+adaptive adversary (both panels, played round by round; points drawn in advance, labels adaptive) that flips the
+label with probability 0.2 in the rounds right after the learner predicted correctly. Regret = mistakes − min_h mistakes(h); mean over seeds; slopes fitted by least squares
 on log mean regret vs log T, to compare with the theorems' ¾ (Cor 4.3) and ½ (Thm 4.4).
 """
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_experts, best_in_class, \
     experts_over_class
+from ..agnostic_online.baselines import bdps_expert_predictions
 from ..classes import Thresholds
 from ..experts import BatchedPrivateHedge, Hedge, TreeAggregationHedge
 from ..parallel import map_seeded
@@ -44,8 +45,14 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
     cols = (np.arange(n + 1)[None, :] <= X[:, None])              # h_t(x) for all thresholds t
     y = np.empty(T, dtype=np.int8)
     mistakes, last_ok = 0, False
+    P = None
     if learner == "Algorithm 3":
         alg = Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss)
+    elif learner == "constructed experts (Thm E.10)":
+        P, alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss).prepare(X)
+    elif learner == "BDPS SOA experts":
+        P, _ = bdps_expert_predictions(H, X)
+        alg = Hedge(P.shape[0], T, seed=ss)
     else:
         alg = {"private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
                "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
@@ -55,6 +62,9 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
         if learner == "Algorithm 3":
             p = alg.predict_one(int(X[t]))
             alg.learn_one(int(X[t]), int(y[t]))
+        elif P is not None:
+            p = int(P[alg.predict_one(), t])
+            alg.learn_one((P[:, t] != y[t]).astype(float))
         else:
             p = int(cols[t, alg.predict_one()])
             alg.learn_one((cols[t] != y[t]).astype(float))
@@ -109,6 +119,7 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_large]
         specs += [("B", f"eta={eta:g}", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
     specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_adaptive]
+    specs += [("B", "adaptive", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
     cells = [(s, r) for s in specs for r in range(int(seeds))]
     raw = map_seeded(_cell, [s for s, _ in cells], seed=seed, n_jobs=jobs, progress="agnostic_online runs")
     rows: list[dict] = []
