@@ -33,3 +33,17 @@ def test_sanitizer_error_tiny(tmp_path):
     rows = list(csv.DictReader(open(res.table_path)))
     assert len(rows) == 4 and res.figures[0].exists()
     assert "within its bound: True" in res.verdict
+
+
+def test_bad_settings_are_refused_before_any_work(tmp_path):
+    import pytest
+
+    from littlestone.errors import LittlestoneError
+
+    with pytest.raises(LittlestoneError, match="T_large"):
+        REGISTRY["agnostic_online"](T_large=(0,), out_dir=tmp_path)
+    with pytest.raises(LittlestoneError, match="etas"):
+        REGISTRY["agnostic_online"](etas=(0.7,), out_dir=tmp_path)
+    with pytest.raises(LittlestoneError, match="ns"):
+        REGISTRY["sanitizer_error"](ns=(0,), out_dir=tmp_path)
+    assert not list(tmp_path.iterdir())

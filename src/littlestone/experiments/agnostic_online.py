@@ -21,6 +21,7 @@ from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_ex
     experts_over_class
 from ..agnostic_online.baselines import bdps_expert_predictions
 from ..classes import Thresholds
+from ..errors import LittlestoneError
 from ..experts import BatchedPrivateHedge, Hedge, TreeAggregationHedge
 from ..parallel import map_seeded
 from ._blm20_common import ExperimentResult, new_figure, out_path, save_figure, write_table
@@ -114,6 +115,13 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         n_large: int = 16, n_small: int = 4, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
         backend: str = "seeded") -> ExperimentResult:
     """Regret vs T, log–log, with fitted slopes against ¾ (Algorithm 3) and ½ (Thm E.10 / OPE)."""
+    for name, Ts in (("T_large", T_large), ("T_adaptive", T_adaptive), ("T_small", T_small)):
+        if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 2 for t in Ts):
+            raise LittlestoneError(f"{name} must be integers >= 2 (horizons), got {list(Ts)!r}")
+    if not all(isinstance(e, (int, float)) and 0 <= e < 0.5 for e in etas):
+        raise LittlestoneError(f"etas must be label-noise rates in [0, 0.5), got {list(etas)!r}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise LittlestoneError(f"seeds must be an integer >= 1, got {seeds!r}")
     specs = []
     for eta in etas:
         specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_large]

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _progress
 from ..classes import Thresholds
+from ..errors import LittlestoneError
 from ..sanitizers import MWEM
 from ..sanitizers.realizable import RealizableSanitizer
 from ._blm20_common import ExperimentResult, new_figure, out_path, save_figure, write_table
@@ -23,6 +24,12 @@ def run(ns: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), epsilons: Seq
         reps: int = 3, domain_bits: int = 10, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
         backend: str = "seeded") -> ExperimentResult:
     """Max query error of MWEM and Def E.1 violations of the realizable sanitizer vs n and ε."""
+    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1 for n in ns):
+        raise LittlestoneError(f"ns must be positive integers (dataset sizes), got {list(ns)!r}")
+    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
+        raise LittlestoneError(f"reps must be an integer >= 1, got {reps!r}")
+    if isinstance(domain_bits, bool) or not isinstance(domain_bits, int) or not 3 <= domain_bits <= 20:
+        raise LittlestoneError(f"domain_bits must be an integer in [3, 20], got {domain_bits!r}")
     N = 1 << int(domain_bits)
     H = Thresholds(N)
     Hs = Thresholds(6)
