@@ -1,4 +1,4 @@
-"""Sample sizes of Bun–Livni–Moran (seed 001): Theorem 10 (G), Theorem 17 (M), Theorem 1 and Corollary 2.
+"""Sample sizes of Bun–Livni–Moran (BLM20): Theorem 10 (G), Theorem 17 (M), Theorem 1 and Corollary 2.
 
 Every constant is written out with its one-line derivation; the learner's "theory" defaults come from these
 functions, so the calculators and :class:`littlestone.pac.blm20.BLM20Classifier` always agree.
@@ -72,7 +72,7 @@ def _check_d(d: int) -> int:
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
     d = int(d)
     if d < 1:
-        raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (seed 001 Theorem 10), got {d}")
+        raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (BLM20 Theorem 10), got {d}")
     return d
 
 
@@ -95,24 +95,24 @@ def _check_eps_delta(epsilon: float, delta: float) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------------------------- Theorem 10
 
 def stability(d: int) -> float:
-    """η = 2^{-(d+1)}/(d+1): G's stability (seed 001 Theorem 10 / proof, Markov on Lemma 14)."""
+    """η = 2^{-(d+1)}/(d+1): G's stability (BLM20 Theorem 10 / proof, Markov on Lemma 14)."""
     d = _check_d(d)
     return 1.0 / ((d + 1) * 2 ** (d + 1))
 
 
 def aux_size(d: int, alpha: float) -> int:
-    """n = ⌈d/α⌉, the auxiliary sample size of D_k (seed 001 §IV-C2, Algorithm G step 1; Lemma 13 ⇒ loss ≤ d/n ≤ α)."""
+    """n = ⌈d/α⌉, the auxiliary sample size of D_k (BLM20 §IV-C2, Algorithm G step 1; Lemma 13 ⇒ loss ≤ d/n ≤ α)."""
     return math.ceil(_check_d(d) / _check_unit("alpha", alpha))
 
 
 def sample_cap(d: int, n: int) -> int:
-    """N = 8^{d+1}·n, the cap on examples drawn by D̃_k (seed 001 §IV-C2; Markov: Pr[M_k > 2^{d+1}4^{k+1}n] ≤ 2^{-(d+1)})."""
+    """N = 8^{d+1}·n, the cap on examples drawn by D̃_k (BLM20 §IV-C2; Markov: Pr[M_k > 2^{d+1}4^{k+1}n] ≤ 2^{-(d+1)})."""
     return 8 ** (_check_d(d) + 1) * int(n)
 
 
 def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float | None = None,
               beta: float | None = None) -> BoundReport:
-    """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (seed 001 Theorem 10; G is not private, ε/δ/β unused)."""
+    """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (BLM20 Theorem 10; G is not private, ε/δ/β unused)."""
     n = aux_size(d, alpha)
     N = sample_cap(d, n)
     m = N + n
@@ -131,7 +131,7 @@ def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float |
 # ---------------------------------------------------------------------------------------------------- Theorem 17
 
 def generalization_batches(eta: float, beta: float) -> int:
-    """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (seed 001 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
+    """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (BLM20 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
     return math.ceil(128.0 * math.log(3.0 / beta) / eta)
 
 
@@ -174,12 +174,12 @@ def histogram_batches(eta: float, epsilon: float, delta: float, beta: float, rea
 
 
 def candidate_list_bound(eta: float) -> int:
-    """|L| ≤ 2/η: kept estimates ≥ 3η/4 have true frequency ≥ 5η/8 (seed 001 Theorem 17 proof)."""
+    """|L| ≤ 2/η: kept estimates ≥ 3η/4 have true frequency ≥ 5η/8 (BLM20 Theorem 17 proof)."""
     return math.floor(2.0 / eta)
 
 
 def generic_sample_size(list_size: int, alpha: float, epsilon: float, beta: float) -> int:
-    """n′ for GenericLearner on |L| hypotheses with accuracy α (target loss α/2 ⇒ output loss α), ε, β (seed 001
+    """n′ for GenericLearner on |L| hypotheses with accuracy α (target loss α/2 ⇒ output loss α), ε, β (BLM20
     Lemma 16 proof with explicit multiplicative-Chernoff constants, a = α/2):
       (1) loss_D > 2a ⇒ loss_S > 5a/3:  e^{-(1/6)²·2an/2} ≤ β/(4|L|)  ⇒ n ≥ 36·ln(4|L|/β)/a
       (2) loss_D(h*) ≤ a ⇒ loss_S ≤ 4a/3:  e^{-(1/3)²·an/3} ≤ β/4     ⇒ n ≥ 27·ln(4/β)/a
@@ -196,7 +196,7 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
               eta: float | None = None, histogram: str = "proof") -> BoundReport:
     """Learner M from a (m, η)-globally-stable G: k batches, (ε/2, δ) stable histogram sized by ``histogram``
     (:func:`histogram_batches`: Theorem 17's proof condition, or ``"lemma15"`` for Lemma 15 literally at
-    (η/8, β/3)), generic learner with ε/2 at (α/2, β/3) on n′ fresh examples (seed 001 Theorem 17). Default G:
+    (η/8, β/3)), generic learner with ε/2 at (α/2, β/3) on n′ fresh examples (BLM20 Theorem 17). Default G:
     Theorem 10 at α/2 for d."""
     _check_reading(histogram)
     if m is None or eta is None:
@@ -239,7 +239,7 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
 
 def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
              histogram: str = "proof") -> BoundReport:
-    """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (seed 001 §VI);
+    """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (BLM20 §VI);
     ``histogram`` chooses the stable-histogram condition (:func:`histogram_batches`)."""
     d = _check_d(d)
     _check_reading(histogram)
@@ -263,7 +263,7 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
 
 
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
-    """Agnostic learner (seed 001 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
+    """Agnostic learner (BLM20 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
     N = ⌈N0/q⌉, N0 = max(Theorem 1 at (α/4, 1, δ/q, β/4), uniform convergence, labeling EM), q from amplification
     by subsampling (constants in :func:`littlestone.pac.agnostic.agnostic_sizes`)."""
     from ..pac.agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants
