@@ -16,7 +16,7 @@ from ..classes.base import HypothesisClass
 from ..errors import LittlestoneError
 
 console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class BackendKind(str, Enum):
@@ -42,6 +42,13 @@ CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",
                                  "allfunctions:4, random:256x20:7, or a CSV file of a 0/1 matrix.")
 
 
+def console_for(out: Any) -> Console:
+    """The console for messages: stderr when the output itself goes to standard output (``-o -``)."""
+    from ..io import is_stdout
+
+    return err_console if is_stdout(out) else console
+
+
 def load_class(spec: str) -> HypothesisClass:
     """Parse a class spec (clear ClassSpecError on failure); avoids importing scikit-learn for speed."""
     try:
@@ -64,21 +71,19 @@ def need(module: str, what: str) -> Any:
 
 
 def write_figure_atomically(draw: Any, path: Path) -> Path:
-    """Call ``draw(tmp_path)`` to produce a file, then move it to ``path`` (nothing half-written on failure)."""
-    from ..io import OutputError, check_output_file
+    """Call ``draw(tmp_path)`` to produce a file in a private temporary directory, then write it to ``path`` the
+    way every output is written (:func:`littlestone.io.atomic_write`: atomic for files, written through for ``-``,
+    devices and FIFOs; nothing half-written on failure or Ctrl-C)."""
+    import tempfile
 
-    path = check_output_file(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    tmp = path.with_name(f".{path.stem}.partial{path.suffix or '.png'}")
-    try:
+    from ..io import atomic_write_bytes, check_output_file, is_stdout
+
+    check_output_file(path)
+    suffix = ("" if is_stdout(path) else Path(path).suffix) or ".png"
+    with tempfile.TemporaryDirectory(prefix="littlestone-figure-") as tmpdir:
+        tmp = Path(tmpdir) / f"figure{suffix}"
         draw(tmp)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        atomic_write_bytes(path, tmp.read_bytes())
     return path
 
 

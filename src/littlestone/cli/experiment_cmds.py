@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
+from ..io import check_output_dir, staged_directory
 from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, tracking
 
 EXPERIMENT_EPILOG = """Examples:
@@ -45,13 +46,12 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-def _check_output_dir(out: Path, what: str) -> None:
-    """An output directory must not be an existing file (or lie under one)."""
-    for p in (out, *out.parents):
-        if p.exists():
-            if not p.is_dir():
-                raise LittlestoneError(f"cannot write {what} to {out}: {p} is a file, not a directory")
-            return
+def _relocated(path: Any, staging: Path, out: Path) -> Any:
+    """A path inside the staging directory, as it is named once moved into ``out``."""
+    try:
+        return out / Path(path).relative_to(staging)
+    except (TypeError, ValueError):
+        return path
 
 
 def _registry() -> dict:
@@ -106,18 +106,17 @@ def experiment(
         if bad:
             raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
                                    f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir', 'backend'))})")
-    _check_output_dir(out, "the results")
+    check_output_dir(out, "the results")
     if backend is not None:
         if "backend" not in params:
             raise LittlestoneError(f"experiment {name!r} draws no privacy noise: --backend does not apply")
         kwargs["backend"] = backend.value
-    out.mkdir(parents=True, exist_ok=True)
-    with tracking(f"running experiment {name}"):
-        result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
-    _print_result(name, result)
+    with staged_directory(out, "the results") as staging, tracking(f"running experiment {name}"):
+        result = fn(seed=seed, jobs=jobs, out_dir=staging, **kwargs)
+    _print_result(name, result, lambda p: _relocated(p, staging, out))
 
 
-def _print_result(name: str, result: Any) -> None:
+def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     rows = list(getattr(result, "rows", None) or getattr(result, "table", None) or [])
     if rows and isinstance(rows[0], dict):
         cols = list(rows[0].keys())
@@ -132,9 +131,9 @@ def _print_result(name: str, result: Any) -> None:
     for attr in ("table_path", "csv_path"):
         p = getattr(result, attr, None)
         if p:
-            console.print(f"table: {p}")
+            console.print(f"table: {where(p)}")
     for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
-        console.print(f"figure: {p}")
+        console.print(f"figure: {where(p)}")
     verdict = getattr(result, "verdict", "")
     if verdict:
         console.print(f"[bold]{verdict}[/]")
@@ -148,13 +147,15 @@ def demo(
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
-    _check_output_dir(out, "the report")
+    check_output_dir(out, "the report")
     console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
                   f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
-    path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
-                                console=console)
+    with staged_directory(out, "the report") as staging:  # Ctrl-C or an error leaves nothing behind
+        path = demo_module.run_demo(out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
+                                    console=console)
+    path = _relocated(path, staging, out)
     console.print(f"report written to [bold]{path.resolve()}[/]")
 
 

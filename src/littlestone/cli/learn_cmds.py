@@ -12,9 +12,9 @@ import numpy as np
 import typer
 
 from ..errors import LittlestoneError
-from ..io import atomic_write_json, atomic_write_text, check_output_file
-from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, tracking,
-                      working)
+from ..io import atomic_write_json, atomic_write_text, check_output_file, is_stdout
+from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for, err_console,
+                      load_class, tracking, working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -82,7 +82,7 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
 def learn(
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
-    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically)."),
+    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically; '-' = standard output)."),
     learner: LearnerKind = typer.Option(LearnerKind.generic, "--learner", "-l", help="generic (ε-DP), blm20 "
                                         "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
                                         "(non-private baselines)."),
@@ -134,19 +134,20 @@ def learn(
     model = est.to_dict()
     model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}
     atomic_write_json(out, model)
-    console.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
+    say = console_for(out)  # with -o - the model is the standard output; messages go to stderr
+    say.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
     spent = privacy_spent(est)
     if spent is None:
         acc = float(np.mean(est.predict(X) == y))
-        console.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
+        say.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
-        console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        say.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
         summary = getattr(est.result_, "summary", None)
         if callable(summary):
-            console.print(summary(), markup=False)
+            say.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
-            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
+            say.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
                           f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
                           f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
                           f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}", markup=False)
@@ -156,7 +157,7 @@ def predict(
     model: Path = typer.Argument(..., metavar="MODEL.json", help="A model written by 'littlestone learn'."),
     data: Path = typer.Argument(..., metavar="DATA.csv", help="Points to label (CSV with the training columns)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write predictions here (CSV, atomically) "
-                                       "instead of printing them."),
+                                       "instead of printing them ('-' = standard output)."),
 ) -> None:
     """Label the points of a CSV file with a saved model (prints accuracy if the label column is present)."""
     import json
@@ -164,6 +165,8 @@ def predict(
     for path in (model, data):  # fail fast, before importing scikit-learn
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
+    if out is not None and is_stdout(out):
+        out = None
     if out is not None:
         check_output_file(out)
     from ..pac._sklearn import LittlestoneClassifier

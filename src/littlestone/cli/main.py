@@ -139,8 +139,39 @@ for _module in (dimension_cmds, online_cmds, learn_cmds, bounds_cmds, audit_cmds
     _module.register(app)
 
 
+def _shield_workers_from_ctrl_c() -> None:
+    """Ctrl-C at a terminal sends SIGINT to the whole foreground process group — to parallel workers too, which
+    would each print a traceback (often while still importing). Child processes of the command are therefore
+    started with SIGINT blocked (the signal mask is inherited across fork and exec): only this process sees Ctrl-C;
+    it stops, shuts its workers down (joblib/loky terminate them) and leaves nothing behind.
+
+    Every child process on POSIX is started through ``_posixsubprocess.fork_exec`` (subprocess, loky's workers,
+    multiprocessing's spawn and forkserver); the wrapper blocks SIGINT in the calling thread for the duration of
+    the call only, so this process keeps receiving it."""
+    import signal
+
+    try:
+        import _posixsubprocess
+    except ImportError:  # not POSIX
+        return
+    if not hasattr(signal, "pthread_sigmask") or getattr(_posixsubprocess.fork_exec, "_littlestone", False):
+        return
+    original = _posixsubprocess.fork_exec
+
+    def fork_exec(*args: Any, **kwargs: Any) -> Any:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return original(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    fork_exec._littlestone = True  # type: ignore[attr-defined]
+    _posixsubprocess.fork_exec = fork_exec
+
+
 def main() -> None:
     """Console-script entry point."""
+    _shield_workers_from_ctrl_c()
     app()
 
 
