@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
+from .learn_cmds import _check_param_value
 from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, tracking
 
 EXPERIMENT_EPILOG = """Examples:
@@ -97,10 +98,11 @@ def experiment(
     for key in kwargs:
         if key in reserved:
             raise LittlestoneError(f"set {key} with {reserved[key]}, not --set")
-    for key, value in list(kwargs.items()):  # one value where the experiment takes a list: a list of one
-        default = params[key].default if key in params else None
-        if isinstance(default, (tuple, list)) and not isinstance(value, list):
-            kwargs[key] = [value]
+    for key, value in list(kwargs.items()):  # typed like the default; one value where a list is taken: a list of one
+        if key in params:
+            default = params[key].default
+            kwargs[key] = _check_param_value(f"--set {key}", value,
+                                             None if default is inspect.Parameter.empty else default)
     if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
         bad = [k for k in kwargs if k not in params]
         if bad:
@@ -143,7 +145,7 @@ def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
-    seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
+    seed: Optional[int] = typer.Option(0, "--seed", min=0, help="Seed for every random choice (same seed ⇒ same report)."),
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""

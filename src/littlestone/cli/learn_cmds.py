@@ -69,6 +69,36 @@ def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: floa
     return pac.ERMClassifier(hypothesis_class=hclass, random_state=seed)
 
 
+def _check_param_value(what: str, value: Any, default: Any) -> Any:
+    """A --param / --set value must have the type of the parameter's default: numbers where the default is a
+    number or None (the "theory" setting), integers where it is an integer (≥ 1 where the default is a positive
+    count), finite and non-negative numbers; lists of such numbers where the default is a list."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise LittlestoneError(f"{what} expects true or false, got {value!r}")
+        return value
+    if isinstance(default, str):
+        return value if isinstance(value, str) else str(value)
+    if isinstance(default, (list, tuple)):
+        items = value if isinstance(value, list) else [value]
+        inner = default[0] if len(default) else None
+        return [_check_param_value(what, v, inner) for v in items]
+    if isinstance(value, list) and default is None:
+        return [_check_param_value(what, v, None) for v in value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        kind = "an integer" if isinstance(default, int) else "a number"
+        raise LittlestoneError(f"{what} expects {kind}, got {value!r}")
+    if isinstance(default, int) and not isinstance(value, int):
+        raise LittlestoneError(f"{what} expects an integer, got {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise LittlestoneError(f"{what} expects a finite number, got {value!r}")
+    if isinstance(default, int) and default > 0 and value < 1:  # a count
+        raise LittlestoneError(f"{what} must be ≥ 1, got {value!r}")
+    if value < 0:
+        raise LittlestoneError(f"{what} must be ≥ 0, got {value!r}")
+    return value
+
+
 def privacy_spent(est: Any) -> tuple[float, float] | None:
     """(ε, δ) a fitted private estimator reports as spent (None for non-private baselines)."""
     res = getattr(est, "result_", None)
@@ -106,6 +136,7 @@ def learn(
     with working(f"reading {data}"):
         table = read_csv(data)
     names, label_col = split_columns(table, label, features)
+    table.check_no_nan(label_col, "label")
     X = table.columns(names)
     y = table.column(label_col)
     spec_path = Path(hclass)
@@ -127,7 +158,7 @@ def learn(
             if key not in valid:
                 raise LittlestoneError(f"{type(est).__name__} has no parameter {key!r} "
                                        f"(parameters: {', '.join(sorted(valid))})")
-            extra[key] = _parse_value(value.strip())
+            extra[key] = _check_param_value(f"--param {key}", _parse_value(value.strip()), valid[key])
         est.set_params(**extra)
     with tracking(f"fitting {learner.value} on {len(y)} examples"):
         est.fit(X, y)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from typing import Any
 
 import typer
@@ -26,11 +27,17 @@ class LittlestoneGroup(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        debug = "--debug" in argv or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
+        end = argv.index("--") if "--" in argv else len(argv)
+        debug = "--debug" in argv[:end] or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
+        argv = [a for a in argv[:end] if a != "--debug"] + argv[end:]  # --debug is accepted anywhere
+        if debug:
+            argv = ["--debug", *argv]
         code = EXIT_OK
+        caught: list[warnings.WarningMessage] = []
         try:
-            rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
-                              standalone_mode=False, **extra)
+            with warnings.catch_warnings(record=True) as caught:
+                rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
+                                  standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
             if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
                 _error("interrupted")
@@ -70,9 +77,21 @@ class LittlestoneGroup(TyperGroup):
                 _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
                        "(rerun with --debug for the traceback)")
                 code = EXIT_FAILED
+        if code in (EXIT_OK, EXIT_FAILED) or debug:  # after a bad input or Ctrl-C: the error line alone
+            _show_warnings(caught)
         if not standalone_mode:
             return code
         sys.exit(code)
+
+
+def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Warnings raised during the command, one line each (once per message), after its output."""
+    seen: set[str] = set()
+    for w in caught:
+        text = f"{w.category.__name__}: {_one_line(str(w.message))}"
+        if text not in seen:
+            seen.add(text)
+            err_console.print(f"[yellow]warning:[/] {text}", soft_wrap=True, markup=True, highlight=False)
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:
