@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from enum import Enum
 from pathlib import Path
 from typing import Any, Iterator
@@ -47,6 +48,78 @@ def console_for(out: Any) -> Console:
     from ..io import is_stdout
 
     return err_console if is_stdout(out) else console
+
+
+_NUMBER = re.compile(r"[-+−]?(?:[\d,]*\.?\d+(?:[eE][-+]?\d+)?|inf|nan)%?|[—–-]|[≤≥<>]\s*\S+")
+
+
+def print_table(table: Any, out: Console | None = None) -> None:
+    """Print a rich table that never cuts a number or a name (piped output and 80-column terminals included).
+
+    Cells and headers fold (wrap inside the cell) instead of ending in '…'; a column whose every cell is a number
+    is exactly as wide as its widest number. When the columns cannot all fit side by side, the table is printed
+    as several tables, each repeating the first column, with the remaining columns split between them."""
+    from rich.cells import cell_len
+    from rich.table import Table
+    from rich.text import Text
+
+    out = out or console
+    cols = table.columns
+    least: list[int] = []
+    natural: list[int] = []
+    numeric: list[bool] = []
+    for col in cols:
+        cells = [Text.from_markup(c).plain if isinstance(c, str) else str(c) for c in col._cells]
+        header = Text.from_markup(col.header).plain if isinstance(col.header, str) else str(col.header)
+        widest = max((cell_len(line) for c in [*cells, header] for line in c.splitlines()), default=1)
+        if cells and all(_NUMBER.fullmatch(c.strip()) for c in cells if c.strip()):
+            head = max((cell_len(w) for w in header.split()), default=1)
+            least.append(max(max(cell_len(c) for c in cells), min(head, 7)))  # numbers are never wrapped
+            numeric.append(True)
+        else:
+            numeric.append(False)
+            words = [w for c in cells for w in c.split()]
+            least.append(min(max((cell_len(w) for w in words), default=1), 14))
+        natural.append(max(widest, least[-1], 1))
+    room = out.width - 1  # the left border; each column adds its width + padding (2) + border (1)
+    groups: list[list[int]] = [[]]
+    used = least[0] + 3
+    for k in range(1, len(cols)):
+        if groups[-1] and used + least[k] + 3 > room:
+            groups.append([])
+            used = least[0] + 3
+        groups[-1].append(k)
+        used += least[k] + 3
+
+    def widths(members: list[int]) -> list[int]:
+        w = [least[k] for k in members]
+        spare = room - sum(x + 3 for x in w)
+        while spare > 0:  # text columns first (names and formulas), then headers of number columns
+            hungry = ([i for i, k in enumerate(members) if w[i] < natural[k] and not numeric[k]]
+                      or [i for i, k in enumerate(members) if w[i] < natural[k]])
+            if not hungry:
+                break
+            for i in hungry:
+                if spare > 0:
+                    w[i] += 1
+                    spare -= 1
+        return w
+
+    if len(groups) == 1:
+        members = [0, *groups[0]]
+        for k, w in zip(members, widths(members)):
+            cols[k].width, cols[k].overflow, cols[k].no_wrap = w, "fold", False
+        out.print(table, crop=False)
+        return
+    title = str(table.title or "")
+    for g, group in enumerate(groups):
+        members = [0, *group]
+        part = Table(title=f"{title} (part {g + 1} of {len(groups)})".strip(), title_justify=table.title_justify)
+        for k, w in zip(members, widths(members)):
+            part.add_column(cols[k].header, justify=cols[k].justify, overflow="fold", width=w)
+        for r in range(table.row_count):
+            part.add_row(*[cols[k]._cells[r] for k in members])
+        out.print(part, crop=False)
 
 
 def load_class(spec: str) -> HypothesisClass:

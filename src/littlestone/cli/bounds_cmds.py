@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import console, load_class
+from ._common import console, load_class, print_table
 
 bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True,
                          epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
@@ -52,7 +52,7 @@ def print_report(title: str, report: Any) -> None:
     for row in report.rows():
         stage, quantity, value, formula = (list(row) + ["", "", "", ""])[:4]
         table.add_row(str(stage), str(quantity), _fmt(value), str(formula))
-    console.print(table)
+    print_table(table)
     console.print(f"total sample size: [bold]{_fmt(report.total)}[/]")
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
 from .learn_cmds import _check_param_value
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, tracking
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, print_table, tracking
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -127,7 +127,7 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
             table.add_column(str(c), justify="right")
         for r in rows[:40]:
             table.add_row(*[f"{r.get(c):.4g}" if isinstance(r.get(c), float) else str(r.get(c)) for c in cols])
-        console.print(table)
+        print_table(table)
         if len(rows) > 40:
             console.print(f"… {len(rows) - 40} more rows in the CSV table")
     for attr in ("table_path", "csv_path"):
