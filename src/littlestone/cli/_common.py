@@ -160,11 +160,96 @@ def write_figure_atomically(draw: Any, path: Path) -> Path:
     return path
 
 
-def progress(transient: bool = True) -> Progress:
-    """A rich progress bar (description, bar, m/n, elapsed) on stderr."""
+class PlainProgress:
+    """Progress for a stderr that is not a terminal (a pipe, a log file, CI): instead of a live bar, one plain
+    line every few seconds (``LITTLESTONE_PROGRESS_INTERVAL``, default 5) with the elapsed time and every task's
+    state, e.g. ``[  15s] running experiment blm20_accuracy · M runs 12/45``. Nothing is printed for work shorter
+    than one interval. Offers the parts of rich's Progress the CLI uses."""
+
+    def __init__(self, interval: float | None = None) -> None:
+        import threading
+        import time
+
+        env = os.environ.get("LITTLESTONE_PROGRESS_INTERVAL", "")
+        try:
+            self.interval = float(interval if interval is not None else (env or 5.0))
+        except ValueError:
+            self.interval = 5.0
+        self._tasks: dict[int, list[Any]] = {}  # id → [description, completed, total]
+        self._next = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._start = time.monotonic()
+        self._thread: Any = None
+
+    def __enter__(self) -> "PlainProgress":
+        import threading
+        import time
+
+        self._start = time.monotonic()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="littlestone-progress")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            line = self.line()
+            if line:
+                err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    def line(self) -> str:
+        import time
+
+        with self._lock:
+            parts = []
+            for desc, done, total in self._tasks.values():
+                desc = " ".join(str(desc).split())
+                parts.append(f"{desc} {int(done)}/{int(total)}" if total else desc)
+        if not parts:
+            return ""
+        return f"[{time.monotonic() - self._start:5.0f}s] " + " · ".join(parts)
+
+    def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
+        with self._lock:
+            self._next += 1
+            self._tasks[self._next] = [description, 0, total]
+            return self._next
+
+    def update(self, task: int, *, description: str | None = None, completed: float | None = None,
+               total: float | None = None, advance: float | None = None, **_: Any) -> None:
+        with self._lock:
+            t = self._tasks.get(task)
+            if t is None:
+                return
+            if description is not None:
+                t[0] = description
+            if total is not None:
+                t[2] = total
+            if completed is not None:
+                t[1] = completed
+            if advance is not None:
+                t[1] += advance
+
+    def advance(self, task: int, advance: float = 1) -> None:
+        self.update(task, advance=advance)
+
+    def remove_task(self, task: int) -> None:
+        with self._lock:
+            self._tasks.pop(task, None)
+
+
+def progress(transient: bool = True) -> Any:
+    """A rich progress bar (description, bar, m/n, elapsed) on stderr; plain periodic lines when stderr is not a
+    terminal (:class:`PlainProgress`)."""
+    if not err_console.is_terminal:
+        return PlainProgress()
     return Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), console=err_console, transient=transient,
-                    disable=not err_console.is_terminal)
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=err_console, transient=transient)
 
 
 @contextlib.contextmanager
@@ -187,8 +272,25 @@ def tracking(description: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def working(description: str) -> Iterator[None]:
-    """A spinner with elapsed time for one long step whose progress cannot be counted."""
+    """A spinner with elapsed time for one long step whose progress cannot be counted (plain periodic lines when
+    stderr is not a terminal)."""
+    if not err_console.is_terminal:
+        with PlainProgress() as p:
+            p.add_task(description)
+            yield
+        return
     with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console,
-                  transient=True, disable=not err_console.is_terminal) as p:
+                  transient=True) as p:
         p.add_task(description, total=None)
+        yield
+
+
+@contextlib.contextmanager
+def heartbeat(description: str) -> Iterator[None]:
+    """Plain periodic progress lines for a step that draws its own live display on a terminal (the demo): on a
+    terminal nothing is added; otherwise the stages the library reports, every few seconds."""
+    if err_console.is_terminal:
+        yield
+        return
+    with tracking(description):
         yield

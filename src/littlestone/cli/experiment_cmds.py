@@ -13,7 +13,7 @@ from rich.table import Table
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
 from .learn_cmds import _check_param_value
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, print_table, tracking
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, heartbeat, print_table, tracking
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -154,7 +154,7 @@ def demo(
                   f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
-    with staged_directory(out, "the report") as staging:  # Ctrl-C or an error leaves nothing behind
+    with staged_directory(out, "the report") as staging, heartbeat("demo"):  # Ctrl-C leaves nothing behind
         path = demo_module.run_demo(out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
                                     console=console)
     path = _relocated(path, staging, out)

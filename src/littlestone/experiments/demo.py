@@ -313,6 +313,7 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     """Run the demo and write ``out_dir/index.html`` (self-contained) plus its PNGs; returns the HTML path."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    from .. import _progress
     from ..pac import BLM20Classifier
     from .report import write_demo_report
 
@@ -343,11 +344,13 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
             for s, blm in plan:
                 repeats.append(_one_repeat(data, cfg, s, backend, blm))
                 bar.advance(task)
+                _progress.report("train/test splits", len(repeats), cfg.repeats)
         else:
             for r in Parallel(n_jobs=jobs, return_as="generator")(
                     delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in plan):
                 repeats.append(r)
                 bar.advance(task)
+                _progress.report("train/test splits", len(repeats), cfg.repeats)
         bar.remove_task(task)
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         rows = accuracy_rows(cfg, repeats)
