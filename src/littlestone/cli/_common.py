@@ -43,6 +43,17 @@ CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",
                                  "allfunctions:4, random:256x20:7, or a CSV file of a 0/1 matrix.")
 
 
+SEED_NOTE = ("note: with --backend secure, --seed fixes only randomness that may be public (data splits, "
+             "the order of work); privacy noise and secret subsamples come from OpenDP's secure source and differ "
+             "between runs. Use --backend seeded for a reproducible, non-private run.")
+
+
+def note_seed_under_secure(seed: Any, backend: Any) -> None:
+    """Say once, on stderr, what --seed does not fix under the secure backend (issue: it was silently ignored)."""
+    if seed is not None and str(getattr(backend, "value", backend)) == "secure":
+        err_console.print(SEED_NOTE, markup=False, highlight=False, soft_wrap=True)
+
+
 def console_for(out: Any) -> Console:
     """The console for messages: stderr when the output itself goes to standard output (``-o -``)."""
     from ..io import is_stdout

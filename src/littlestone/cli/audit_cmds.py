@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import JOBS_OPTION, SEED_OPTION, BackendKind, console, print_table, progress
+from ._common import JOBS_OPTION, SEED_OPTION, BackendKind, console, note_seed_under_secure, print_table, progress
 
 AUDIT_EPILOG = """Examples:
 
@@ -71,6 +71,7 @@ def audit(
     unknown = [n for n in chosen if n not in available]
     if unknown:
         raise LittlestoneError(f"unknown {kind} {unknown[0]!r} (available: {', '.join(available)})")
+    note_seed_under_secure(seed, backend)
     table = Table(title="privacy audits of deliberately broken twins" if broken else "privacy audits",
                   title_justify="left")
     for col in ("mechanism", "claimed\nε", "ε lower\nbound", "δ lower\nbound", "runs", "verdict"):

@@ -59,6 +59,9 @@ def ldim(
     if threshold:
         extras.append(("threshold dim", "threshold_dim"))
     for label, fn_name in extras:
+        if d == -1:
+            say.print(f"{label}({H.name}): not defined — the class is empty")
+            continue
         fn = getattr(dims, fn_name, None)
         if fn is None:
             raise LittlestoneError(f"the {label} dimension is not available in this installation")

@@ -13,7 +13,7 @@ from rich.table import Table
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
 from .learn_cmds import _check_param_value
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, heartbeat, print_table, tracking
+from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, heartbeat, note_seed_under_secure, print_table, tracking
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -113,6 +113,7 @@ def experiment(
         if "backend" not in params:
             raise LittlestoneError(f"experiment {name!r} draws no privacy noise: --backend does not apply")
         kwargs["backend"] = backend.value
+    note_seed_under_secure(seed, kwargs.get("backend"))
     with staged_directory(out, "the results") as staging, tracking(f"running experiment {name}"):
         result = fn(seed=seed, jobs=jobs, out_dir=staging, **kwargs)
     _print_result(name, result, lambda p: _relocated(p, staging, out))
@@ -145,11 +146,14 @@ def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
-    seed: Optional[int] = typer.Option(0, "--seed", min=0, help="Seed for every random choice (same seed ⇒ same report)."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for every random choice (default 0; same "
+                                       "seed ⇒ same report on --backend seeded)."),
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     check_output_dir(out, "the report")
+    note_seed_under_secure(seed, backend)
+    seed = 0 if seed is None else seed
     console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
                   f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module

@@ -14,7 +14,7 @@ import typer
 from ..errors import LittlestoneError
 from ..io import atomic_write_json, atomic_write_text, check_output_file, is_stdout
 from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for, err_console,
-                      load_class, tracking, working)
+                      load_class, note_seed_under_secure, tracking, working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -69,6 +69,13 @@ def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: floa
     return pac.ERMClassifier(hypothesis_class=hclass, random_state=seed)
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the user set option ``name`` on the command line (not its default)."""
+    from typer._click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
 def _check_param_value(what: str, value: Any, default: Any) -> Any:
     """A --param / --set value must have the type of the parameter's default: numbers where the default is a
     number or None (the "theory" setting), integers where it is an integer (≥ 1 where the default is a positive
@@ -110,6 +117,7 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
 
 
 def learn(
+    ctx: typer.Context,
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
     out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically; '-' = standard output)."),
@@ -133,6 +141,13 @@ def learn(
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
+    given = {name for name in ("delta", "mode") if _given(ctx, name)}
+    if "delta" in given and learner not in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
+        raise LittlestoneError(f"--delta does not apply to --learner {learner.value}: "
+                               + ("the generic learner is pure ε-DP (δ = 0)" if learner == LearnerKind.generic
+                                  else "it is a non-private baseline"))
+    if "mode" in given and learner != LearnerKind.generic:
+        raise LittlestoneError(f"--mode applies to --learner generic only, not {learner.value}")
     with working(f"reading {data}"):
         table = read_csv(data)
     names, label_col = split_columns(table, label, features)
@@ -160,6 +175,8 @@ def learn(
                                        f"(parameters: {', '.join(sorted(valid))})")
             extra[key] = _check_param_value(f"--param {key}", _parse_value(value.strip()), valid[key])
         est.set_params(**extra)
+    if learner not in (LearnerKind.soa, LearnerKind.erm):
+        note_seed_under_secure(seed, backend)
     with tracking(f"fitting {learner.value} on {len(y)} examples"):
         est.fit(X, y)
     model = est.to_dict()
@@ -207,6 +224,7 @@ def predict(
     with working(f"reading {data}"):
         table = read_csv(data)
     names = meta.get("features") or [h for h in table.header if h != meta.get("label")][: est.n_features_in_]
+    _check_known_labels(table, meta.get("label"), est.classes_, data)  # before printing anything
     X = table.columns(names)
     with working(f"predicting {len(X)} points"):
         pred = est.predict(X)
@@ -225,6 +243,22 @@ def predict(
         y = table.column(label_col)
         acc = float(np.mean(pred.astype(object) == y.astype(object)))
         (console if out is not None else err_console).print(f"accuracy on {data}: {acc:.3f}")
+
+
+def _label_text(v: Any) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _check_known_labels(table: Any, label_col: str | None, classes: Any, data: Path) -> None:
+    """Labels in the data must be the model's (an accuracy against other labels would be a meaningless 0)."""
+    if not label_col or label_col not in table.header:
+        return
+    known = {_label_text(c) for c in np.asarray(classes).tolist()}
+    foreign = sorted({_label_text(v) for v in table.column(label_col).tolist()} - known)
+    if foreign:
+        raise LittlestoneError(f"{data}: column {label_col!r} holds labels the model does not know "
+                               f"({', '.join(foreign[:5])}{', …' if len(foreign) > 5 else ''}; the model's labels "
+                               f"are {', '.join(sorted(known))}): no accuracy can be computed")
 
 
 def register(app: typer.Typer) -> None:
