@@ -272,3 +272,16 @@ def _merge_into(src: Path, dst: Path) -> None:
             if target.is_dir() and not target.is_symlink():
                 raise OutputError(f"cannot write {target}: it is a directory")
             os.replace(entry, target)
+
+
+def write_figure_atomically(draw: Any, path: str | os.PathLike) -> Path:
+    """Call ``draw(tmp_path)`` to produce a file in a private temporary directory, then write it to ``path`` the
+    way every output is written (:func:`atomic_write`: atomic for files, written through for ``-``, devices and
+    FIFOs; nothing half-written on failure or Ctrl-C)."""
+    check_output_file(path)
+    suffix = ("" if is_stdout(path) else Path(path).suffix) or ".png"
+    with tempfile.TemporaryDirectory(prefix="littlestone-figure-") as tmpdir:
+        tmp = Path(tmpdir) / f"figure{suffix}"
+        draw(tmp)
+        atomic_write_bytes(path, tmp.read_bytes())
+    return Path(path)

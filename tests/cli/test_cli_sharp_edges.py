@@ -3,11 +3,9 @@ without a writable home, silent acceptance of bad input, surprising defaults, Ld
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest

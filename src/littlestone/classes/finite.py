@@ -6,7 +6,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import DomainError, EmptyDataError, LittlestoneError
+from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
 
 

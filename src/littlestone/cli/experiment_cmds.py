@@ -12,8 +12,9 @@ from rich.table import Table
 
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
+from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console,
+                      heartbeat, note_seed_under_secure, print_table, tracking, with_cluster)
 from .learn_cmds import _check_param_value
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, heartbeat, note_seed_under_secure, print_table, tracking
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -62,6 +63,7 @@ def _registry() -> dict:
         raise LittlestoneError(f"no experiments are available in this installation ({exc})") from None
 
 
+@with_cluster
 def experiment(
     name: Optional[str] = typer.Argument(None, help="Experiment to run (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List the experiments and exit."),
@@ -70,6 +72,7 @@ def experiment(
                                                  help="Extra parameter of the experiment (repeatable)."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
     backend: Optional[BackendKind] = typer.Option(None, "--backend", case_sensitive=False,
                                                   help="Noise backend for experiments that draw privacy noise: "
                                                        "'secure' (OpenDP) or 'seeded' (numpy; their default, "
@@ -142,6 +145,7 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
         console.print(f"[bold]{verdict}[/]")
 
 
+@with_cluster
 def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
@@ -149,6 +153,7 @@ def demo(
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for every random choice (default 0; same "
                                        "seed ⇒ same report on --backend seeded)."),
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     check_output_dir(out, "the report")

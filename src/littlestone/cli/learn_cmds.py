@@ -13,8 +13,8 @@ import typer
 
 from ..errors import LittlestoneError
 from ..io import atomic_write_json, atomic_write_text, check_output_file, is_stdout
-from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for, err_console,
-                      load_class, note_seed_under_secure, tracking, working)
+from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for,
+                      err_console, load_class, note_seed_under_secure, tracking, with_cluster, working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -116,6 +116,7 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
     return None
 
 
+@with_cluster
 def learn(
     ctx: typer.Context,
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
@@ -138,6 +139,7 @@ def learn(
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
