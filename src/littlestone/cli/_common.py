@@ -26,7 +26,8 @@ class BackendKind(str, Enum):
     seeded = "seeded"
 
 
-SEED_OPTION = typer.Option(None, "--seed", min=0, help="Seed for every random choice (same seed ⇒ same result).")
+SEED_OPTION = typer.Option(None, "--seed", min=0, help="Seed for every random choice (same seed ⇒ same result on "
+                                                         "--backend seeded; under secure, only public randomness).")
 def _check_jobs(value: int) -> int:
     if value == 0 or value < -1:
         raise typer.BadParameter(f"--jobs must be a positive number of workers or -1 (all cores), not {value}")
