@@ -15,7 +15,7 @@ from test_cli_subprocess import ENV, EXE
 
 def test_plain_progress_prints_periodic_lines_with_the_reported_stages(monkeypatch):
     buf = io.StringIO()
-    monkeypatch.setattr(_common.err_console, "file", buf)
+    monkeypatch.setattr(_common.err_console, "_file", buf)
     monkeypatch.setenv("LITTLESTONE_PROGRESS_INTERVAL", "0.05")
     assert not _common.err_console.is_terminal
     with _common.tracking("fitting"):
@@ -29,7 +29,7 @@ def test_plain_progress_prints_periodic_lines_with_the_reported_stages(monkeypat
 
 def test_short_work_prints_nothing(monkeypatch):
     buf = io.StringIO()
-    monkeypatch.setattr(_common.err_console, "file", buf)
+    monkeypatch.setattr(_common.err_console, "_file", buf)
     monkeypatch.delenv("LITTLESTONE_PROGRESS_INTERVAL", raising=False)
     with _common.working("a short step"):
         pass
