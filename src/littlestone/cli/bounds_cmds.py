@@ -192,7 +192,7 @@ def lwy25_agnostic_cmd(
         table.add_row(stage, q, _fmt(value), formula)
     for stage, q, value, formula in exact:
         table.add_row(stage, q, value, formula)
-    console.print(table)
+    print_table(table)
     console.print("(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
                   "of the implemented components, constants written out.")
 
