@@ -57,7 +57,7 @@ def test_cli_ggkm21_and_compare(tmp_path):
     runner = CliRunner()
     r = runner.invoke(app, ["bounds", "ggkm21", "--d", "2", "--alpha", "0.1"])
     assert r.exit_code == 0, r.output
-    for word in ("n (per dataset)", "K", "s (list bound)", "Err_SS", "Theorem D.2", "n′"):
+    for word in ("n (per", "K", "s (list", "Err_SS", "Theorem D.2", "n′"):  # cells may fold on narrow terminals
         assert word in r.output
     assert f"{g.theorem64(2, 0.1, 1.0, 1e-6, 0.05).total:,}" in r.output
     png = tmp_path / "c.png"

@@ -269,15 +269,15 @@ def compare(
 
         check_output_file(plot)
     rows = g.compare_blm20(ds, alpha, epsilon, delta, beta)
-    table = Table(title=f"total examples (4 significant digits): α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
+    table = Table(title=f"total examples: α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
                   title_justify="left")
     cols = (("d", "d"), ("BLM20", "blm20"), ("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
             ("proper+D.2", "ggkm21_proper_relative"))
     for name, _ in cols:
         table.add_column(name, justify="right", no_wrap=True)
-    for r in rows:  # 4 significant digits (exact values: the ggkm21/blm20 commands), so no number is cut
-        table.add_row(*(str(r[k]) if k == "d" else f"{r[k]:.4g}" for _, k in cols))
-    console.print(table)
+    for r in rows:
+        table.add_row(*(str(r[k]) if k == "d" else _fmt(r[k]) for _, k in cols))
+    print_table(table)
     console.print("BLM20 = Theorem 1; improper = GGKM21 Thm 5.7 (PolyPriLearn); proper = Thm 6.4 (PolyPriPropLearn); "
                   "proper+D.2 = Thm 6.4 with LWY25 Lemma D.1 (relative uniform convergence)")
     for label, key in (("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
