@@ -22,6 +22,7 @@ from .builtin import (
     censored_difference,
     coordinate_sum,
     exponential_choice,
+    float_bits,
     noisy_max_choice,
     released,
     shifted_streams,
@@ -138,6 +139,11 @@ def first_records_laplace(data: Sequence[int], source: tuple[Any, np.random.Gene
 
     backend, _ = source
     return laplace_mechanism(float(np.sum(list(data)[:m])), 1.0, epsilon, backend=backend)
+
+
+def float_added_laplace_count(data: Sequence[int], backend: Any, *, epsilon: float) -> float:
+    """The bug of issue 9 item 1: an exactly sampled OpenDP noise value added to the count in float arithmetic."""
+    return float(np.sum(data)) + float(backend.laplace(1.0 / epsilon))
 
 
 def _broken_audits() -> dict[str, BuiltinAudit]:
@@ -276,6 +282,21 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             _fixed(t_eps),
             featurize=partial(coordinate_sum, indices=(0, 1)),
             runs=20_000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "laplace_noise_added_in_floats",
+            "count + (OpenDP Laplace sample) in float arithmetic on the SECURE backend (the old binary mechanism); "
+            "claims ε=1: count 1 vs 0; event: binary exponent and last mantissa bit",
+            partial(float_added_laplace_count, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
         )
     )
     sub_eps, n_sub, m_sub = 2.0, 10, 5

@@ -41,8 +41,9 @@ class BuiltinAudit:
         randomness: str | None = None,
         confidence: float = 1 - 1e-6,
     ) -> AuditReport:
-        """Audit with δ = the claimed δ; ``.passed`` says whether ε_lb ≤ the claimed ε."""
-        kind = self.randomness if randomness is None else randomness
+        """Audit with δ = the claimed δ; ``.passed`` says whether ε_lb ≤ the claimed ε. An audit of floating-point
+        safety (``extra["secure_only"]``) always runs on the secure backend, whatever ``randomness`` says."""
+        kind = self.randomness if randomness is None or self.extra.get("secure_only") else randomness
         source: Any = kind
         if kind in ("seeded", "secure") and self.extra.get("needs_generator"):
             source = partial(_backend_and_generator, kind)
@@ -217,6 +218,14 @@ def edge_excess(release: Any, *, first: Any, first_count: int, second: Any, seco
     up = float(release.get(first, -math.inf)) - (first_count - 1 + a)
     down = (second_count + 1 - a) - float(release.get(second, math.inf))
     return max(up, down)
+
+
+def float_bits(output: Any, *, index: int = 0) -> str:
+    """Binary exponent and last mantissa bit of a float output (of coordinate ``index`` of a vector output): the
+    event of Mironov's attack on noise added in floats (Mironov 2012) — rounding makes them depend on the data."""
+    value = float(output[index]) if isinstance(output, (tuple, list, np.ndarray)) else float(output)
+    exponent = math.frexp(value)[1]
+    return f"exp={exponent},lsb={int(np.float64(value).view(np.uint64) & np.uint64(1))}"
 
 
 def coordinate_sum(output: Sequence[float], *, indices: Sequence[int]) -> float:
@@ -443,6 +452,36 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             [0] * 8,
             _fixed(eps),
             featurize=partial(coordinate_sum, indices=(0, 1, 3, 7)),
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "binary_mechanism_float_safe",
+            "binary mechanism (default discrete=False) on the SECURE backend, ε=1, T=1: x_1 = 1 vs 0; event: the "
+            "output's binary exponent and last mantissa bit (issue 9 item 1: noise added in floats leaked ε ≥ 5)",
+            partial(binary_mechanism_prefixes, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "laplace_float_safe",
+            "Laplace mechanism on the SECURE backend, ε=1: count 1 vs 0; event: the output's binary exponent and last "
+            "mantissa bit (OpenDP's float Laplace applied to the value itself)",
+            partial(laplace_count, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
         )
     )
     sub_eps, n_sub, m_sub = 2.0, 10, 5

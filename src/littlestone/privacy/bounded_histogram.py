@@ -18,6 +18,7 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
+from ..errors import PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
 from .histogram_release import HistogramRelease, count_items
@@ -82,11 +83,17 @@ def bounded_histogram(
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
     (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
-    variant samples by inverse CDF from ``backend.uniform`` (not floating-point safe on any backend)."""
+    variant samples by inverse CDF from ``backend.uniform`` and adds the noise in floats (not floating-point safe),
+    so it is refused on a floating-point-safe backend (SeededBackend only)."""
     eps = check_epsilon(epsilon)
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
     use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
+    if backend.floating_point_safe and not use_discrete:
+        raise PrivacyParameterError(
+            "bounded_histogram(discrete=False) adds inverse-CDF noise in floats, which is not floating-point safe; "
+            f"on the {backend.name} backend use discrete=True (the default)"
+        )
     big_a, spent_delta = truncation_bound(eps, req_delta, discrete=use_discrete)
     keys, counts, n = count_items(items)
     charge_if(budget, eps, spent_delta, "bounded histogram")
