@@ -37,3 +37,12 @@ class BudgetExceededError(LittlestoneError):
 
 class InsufficientSampleError(LittlestoneError):
     """Too few examples for the requested parameters (the message says how many are needed)."""
+
+
+class InvalidParameterError(LittlestoneError):
+    """A parameter (ε, δ, a probability, a count, jobs, a seed, ...) is out of range or of the wrong type."""
+
+
+class PrivacyLeakWarning(UserWarning):
+    """A private estimator read something from the private data that its privacy claim does not cover (e.g. the
+    label set, when ``classes=None``), as diffprivlib's warning of the same name does for data-derived bounds."""

@@ -95,7 +95,7 @@ def test_sklearn_fit_predict_with_pm1_labels():
     X = np.random.default_rng(3).integers(0, 50, size=(8000, 1))
     y = np.where(X[:, 0] >= 20, 1, -1)
     clf = BLM20Classifier(H, epsilon=1.0, delta=1e-6, backend="seeded", random_state=0, n_batches=150,
-                          aux_size=40, cap=0, n_generic=500, eta=0.05).fit(X, y)
+                          aux_size=40, cap=0, n_generic=500, eta=0.05, classes=(-1, 1)).fit(X, y)
     assert set(np.unique(clf.predict(X))) <= {-1, 1}
     assert np.mean(clf.predict(X) == y) > 0.7
     assert clf.result_.spent[0] <= 1.0 + 1e-12

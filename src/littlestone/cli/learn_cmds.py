@@ -79,6 +79,26 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
     return None
 
 
+def parse_classes(text: str) -> tuple:
+    """``NEG,POS`` → a label pair; integers and decimal numbers are read as numbers, anything else as text."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise LittlestoneError(f"--classes needs two labels NEG,POS (e.g. 0,1 or ham,spam), got {text!r}")
+
+    def value(p: str) -> Any:
+        for conv in (int, float):
+            try:
+                return conv(p)
+            except ValueError:
+                pass
+        return p
+
+    neg, pos = (value(p) for p in parts)
+    if neg == pos:
+        raise LittlestoneError(f"--classes needs two distinct labels, got {text!r}")
+    return (neg, pos)
+
+
 def learn(
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
@@ -94,6 +114,8 @@ def learn(
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
+    classes: str = typer.Option("0,1", "--classes", metavar="NEG,POS", help="The label pair of the private "
+                                "learners (declared, never read from the private labels), e.g. -1,1 or ham,spam."),
     params: Optional[List[str]] = typer.Option(None, "--param", "-p", metavar="KEY=VALUE",
                                                help="Extra estimator parameter, e.g. n_batches=200 for blm20 "
                                                     "(repeatable)."),
@@ -114,6 +136,8 @@ def learn(
         load_class(H)  # fail early with the parser's message
     est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
                         backend=backend, seed=seed, jobs=jobs)
+    if "classes" in est.get_params(deep=False):
+        est.set_params(classes=parse_classes(classes))
     if params:
         from .experiment_cmds import _parse_value
 

@@ -209,12 +209,15 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
 
 
 class AgnosticBLM20Classifier(LittlestoneClassifier):
-    """(ε, δ)-DP agnostic learner for a Littlestone class (seed 001 Corollary 2; transformation reconstructed)."""
+    """(ε, δ)-DP agnostic learner for a Littlestone class (seed 001 Corollary 2; transformation reconstructed).
+    ``classes`` = (negative label, positive label), default (0, 1): declared, never read from the private labels."""
+
+    _private = True
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
                  delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
                  vc: int | None = None, subsample_size: int | None = None, inner_sizes: dict | None = None,
-                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1):
+                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1, classes: Any = (0, 1)):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -226,6 +229,7 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.inner_sizes = inner_sizes
         self.backend = backend
         self.random_state = random_state
+        self.classes = classes
         self.n_jobs = n_jobs
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:

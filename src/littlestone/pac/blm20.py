@@ -236,14 +236,17 @@ class BLM20Classifier(LittlestoneClassifier):
     Defaults are Theorem 1's sizes (see ``littlestone bounds blm20``); ``n_batches``, ``aux_size``, ``cap``,
     ``n_generic``, ``eta`` override them (privacy holds for every setting). ``backend``: 'secure' (OpenDP) or
     'seeded' (reproducible from ``random_state``). ``diagnostics=True`` adds non-private statistics of G's outputs
-    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples).
+    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples). ``classes`` =
+    (negative label, positive label), default (0, 1): declared, never read from the private labels.
     """
+
+    _private = True
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
                  delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
                  n_batches: int | None = None, aux_size: int | None = None, cap: int | None = None,
                  n_generic: int | None = None, eta: float | None = None, backend: Any = "secure",
-                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False, classes: Any = (0, 1)):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -257,6 +260,7 @@ class BLM20Classifier(LittlestoneClassifier):
         self.eta = eta
         self.backend = backend
         self.random_state = random_state
+        self.classes = classes
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
 
@@ -278,8 +282,10 @@ class BLM20Classifier(LittlestoneClassifier):
 
         self.hclass_ = self._resolve_class()
         src = ValidatedSource(source, self.hclass_) if validate else source
-        self.coding_ = LabelCoding(0, 1)
-        self.classes_ = np.array([0, 1])
+        from .._labels import declared_coding
+
+        self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
+        self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
         self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
         return self

@@ -53,13 +53,16 @@ class GenericLearnerClassifier(LittlestoneClassifier):
     Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
     a class or candidates it uses data-independent decision stumps on a fixed grid (for standardized features).
     ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
+    ``classes`` = (negative label, positive label), default (0, 1): the label set is declared, never read from the
+    private labels (``classes=None`` infers it, with a PrivacyLeakWarning).
     """
 
     _requires_class = False
+    _private = True
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None,
                  candidates: Sequence[Hypothesis] | None = None, epsilon: float = 1.0, mode: str = "realizable",
-                 alpha: float = 0.1, beta: float = 0.05, backend: Any = "secure", random_state: Any = None):
+                 alpha: float = 0.1, beta: float = 0.05, backend: Any = "secure", random_state: Any = None, classes: Any = (0, 1)):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
         self.epsilon = epsilon
@@ -68,6 +71,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         self.beta = beta
         self.backend = backend
         self.random_state = random_state
+        self.classes = classes
 
     def _wants_rows(self) -> bool:
         return uses_rows(getattr(self, "hclass_", None), self.candidates)
