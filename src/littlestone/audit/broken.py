@@ -23,6 +23,8 @@ from .builtin import (
     coordinate_sum,
     exponential_choice,
     float_bits,
+    key_layout,
+    _stable_add_remove_claim,
     noisy_max_choice,
     released,
     shifted_streams,
@@ -40,7 +42,7 @@ def _release(counts: dict, threshold: float, scale: float, epsilon: float, delta
         noise_scale=scale,
         epsilon=epsilon,
         delta=delta,
-        n=n,
+        n=None,
         requested_delta=delta,
         noise="laplace",
         backend=backend.name,
@@ -139,6 +141,20 @@ def first_records_laplace(data: Sequence[int], source: tuple[Any, np.random.Gene
 
     backend, _ = source
     return laplace_mechanism(float(np.sum(list(data)[:m])), 1.0, epsilon, backend=backend)
+
+
+def first_seen_histogram(items: Sequence[Any], backend: Any, *, epsilon: float, delta: float, neighbours: str = "replace",
+                         exact_n: bool = False) -> Any:
+    """The library's stable histogram re-laid-out the old way: keys in first-seen order as the data's first-seen
+    objects (and, with ``exact_n``, the exact dataset size in ``n``) — issue 9 items 3–4."""
+    import dataclasses
+
+    from ..privacy import stable_histogram
+
+    rel = stable_histogram(items, epsilon, delta, backend=backend, neighbours=neighbours)
+    first_seen = list(dict.fromkeys(items))
+    counts = {k: rel[k] for k in first_seen if k in rel}
+    return dataclasses.replace(rel, counts=counts, n=len(items) if exact_n else rel.n)
 
 
 def float_added_laplace_count(data: Sequence[int], backend: Any, *, epsilon: float) -> float:
@@ -282,6 +298,32 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             _fixed(t_eps),
             featurize=partial(coordinate_sum, indices=(0, 1)),
             runs=20_000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_first_seen_keys",
+            "stable histogram releasing keys in first-seen order as first-seen objects; claims (ε=1, exact δ): the "
+            "first record 1.0 (then 40× 1, 39× 2) replaced by 2",
+            partial(first_seen_histogram, epsilon=h_eps, delta=h_delta),
+            [1.0] + [1] * 40 + [2] * 39,
+            [2] + [1] * 40 + [2] * 39,
+            _stable_claim(h_eps, h_delta),
+            featurize=key_layout,
+            runs=2000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_exact_size",
+            "stable histogram (add/remove-one) that keeps the exact dataset size n in the release; claims (ε=1, exact "
+            "δ): 40× a vs 40× a plus one b",
+            partial(first_seen_histogram, epsilon=h_eps, delta=h_delta, neighbours="add_remove", exact_n=True),
+            ["a"] * 40 + ["b"],
+            ["a"] * 40,
+            _stable_add_remove_claim(h_eps, h_delta),
+            featurize=key_layout,
+            runs=2000,
         )
     )
     audits.append(

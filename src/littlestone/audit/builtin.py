@@ -220,6 +220,11 @@ def edge_excess(release: Any, *, first: Any, first_count: int, second: Any, seco
     return max(up, down)
 
 
+def key_layout(release: Any) -> str:
+    """The released keys as the release lists them (order and objects: repr), with the size it carries."""
+    return f"{[repr(k) for k in release]} n={getattr(release, 'n', None)}"
+
+
 def float_bits(output: Any, *, index: int = 0) -> str:
     """Binary exponent and last mantissa bit of a float output (of coordinate ``index`` of a vector output): the
     event of Mironov's attack on noise added in floats (Mironov 2012) — rounding makes them depend on the data."""
@@ -359,6 +364,32 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             ["a"] * 30,
             _stable_add_remove_claim(hist_eps, hist_delta),
             featurize=partial(released, item="x"),
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_key_layout",
+            "stable histogram, ε=1, δ=0.2: the first record 1.0 (then 40× 1, 39× 2) replaced by 2; event: the order "
+            "and objects of the released keys (issue 9 item 4: first-seen order / first-seen object leaked)",
+            partial(stable_histogram_release, epsilon=hist_eps, delta=hist_delta),
+            [1.0] + [1] * 40 + [2] * 39,
+            [2] + [1] * 40 + [2] * 39,
+            _stable_claim(hist_eps, hist_delta),
+            featurize=key_layout,
+            runs=2000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_size_add_remove",
+            "stable histogram, add/remove-one, ε=1, δ=0.2: 40× a vs 40× a plus one b; event: the released keys and "
+            "the size the release carries (issue 9 item 3: the exact n was released)",
+            partial(stable_histogram_add_remove, epsilon=hist_eps, delta=hist_delta),
+            ["a"] * 40 + ["b"],
+            ["a"] * 40,
+            _stable_add_remove_claim(hist_eps, hist_delta),
+            featurize=key_layout,
+            runs=2000,
         )
     )
     b_eps, b_delta = 1.0, 0.2

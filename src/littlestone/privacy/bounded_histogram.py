@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
-from .histogram_release import HistogramRelease, count_items
+from .histogram_release import HistogramRelease, _public_n, count_items
 from .params import check_delta, check_epsilon
 
 
@@ -80,6 +80,7 @@ def bounded_histogram(
     backend: Backend,
     budget: PrivacyBudget | None = None,
     discrete: bool | None = None,
+    n: int | None = None,
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
     (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
@@ -95,7 +96,7 @@ def bounded_histogram(
             f"on the {backend.name} backend use discrete=True (the default)"
         )
     big_a, spent_delta = truncation_bound(eps, req_delta, discrete=use_discrete)
-    keys, counts, n = count_items(items)
+    keys, counts, _size = count_items(items)  # the exact size stays inside (never released)
     charge_if(budget, eps, spent_delta, "bounded histogram")
     b = 2.0 / eps
     if use_discrete:
@@ -111,7 +112,7 @@ def bounded_histogram(
         noise_scale=b,
         epsilon=eps,
         delta=spent_delta,
-        n=n,
+        n=_public_n(n),
         requested_delta=req_delta,
         noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
         backend=backend.name,
