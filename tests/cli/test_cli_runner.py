@@ -65,6 +65,8 @@ def test_learn_predict_round_trip(run, train_csv, tmp_path):
     assert "privacy budget spent: ε = 1, δ = 0" in r.output
     saved = json.loads(model.read_text())
     assert saved["classes"] == ["ham", "spam"] and saved["cli"]["features"] == ["x"]
+    assert "not private: seeded backend" in r.output  # issue 9 item 6
+    assert saved["result"]["privacy_note"] == "not private: seeded backend"
     preds = tmp_path / "pred.csv"
     r = run("predict", model, train_csv, "--out", preds)
     assert r.exit_code == 0, r.output

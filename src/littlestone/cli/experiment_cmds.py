@@ -150,7 +150,9 @@ def demo(
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     _check_output_dir(out, "the report")
     console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
-                  f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
+                  f"noise backend {backend.value}"
+                  f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
+                  f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
     path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,

@@ -164,7 +164,9 @@ def learn(
         acc = float(np.mean(est.predict(X) == y))
         console.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
-        console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        note = getattr(est.result_, "privacy_note", "")
+        console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}" + (f" ({note})" if note else ""),
+                      markup=False)
         summary = getattr(est.result_, "summary", None)
         if callable(summary):
             console.print(summary(), markup=False)

@@ -348,7 +348,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             "n_features_in": int(self.n_features_in_),
             "row_points": bool(getattr(self, "row_points_", self._wants_rows())),
             "hypothesis": hypothesis_to_json(self.hypothesis_, self.hclass_),
-            "result": _jsonable(self.result_),
+            "result": _saved_result(self.result_),
         }
 
     def to_json(self, path: str | Path | None = None) -> str:
@@ -412,6 +412,18 @@ def _import_estimator(dotted: str) -> Any:
     except (ImportError, AttributeError):
         raise LittlestoneError(f"model file names unknown estimator {dotted!r}") from None
     return obj
+
+
+def _saved_result(result: Any) -> Any:
+    """The fit result as saved in model JSON: non-private diagnostics are never saved (issue 9 item 5); a seeded
+    run is labelled not private."""
+    out = _jsonable(result)
+    if isinstance(out, dict):
+        out.pop("diagnostics", None)
+        note = getattr(result, "privacy_note", "")
+        if note:
+            out["privacy_note"] = note
+    return out
 
 
 def _jsonable(obj: Any) -> Any:
