@@ -27,7 +27,12 @@ class ClassSpecError(LittlestoneError):
     """A hypothesis-class specification string or file is malformed."""
 
 
-class PrivacyParameterError(LittlestoneError):
+class InvalidParameterError(LittlestoneError):
+    """A parameter (ε, δ, a probability, a count, jobs, a seed, ...) is out of range or of the wrong type
+    (raised by :mod:`littlestone.validation`)."""
+
+
+class PrivacyParameterError(InvalidParameterError):
     """epsilon, delta, sensitivity or another privacy parameter is out of range."""
 
 
@@ -37,10 +42,6 @@ class BudgetExceededError(LittlestoneError):
 
 class InsufficientSampleError(LittlestoneError):
     """Too few examples for the requested parameters (the message says how many are needed)."""
-
-
-class InvalidParameterError(LittlestoneError):
-    """A parameter (ε, δ, a probability, a count, jobs, a seed, ...) is out of range or of the wrong type."""
 
 
 class PrivacyLeakWarning(UserWarning):
