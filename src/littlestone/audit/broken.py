@@ -157,6 +157,41 @@ def first_seen_histogram(items: Sequence[Any], backend: Any, *, epsilon: float, 
     return dataclasses.replace(rel, counts=counts, n=len(items) if exact_n else rel.n)
 
 
+def subsample_from_public_seed(data: Sequence[int], source: tuple[Any, np.random.Generator], *, m: int,
+                               epsilon: float) -> float:
+    """The bug of issue 9 item 6: the 'secret' subsample drawn from the user's (public, saved) seed."""
+    from ..privacy import laplace_mechanism, subsample
+    from .builtin import PUBLIC_SEED
+
+    backend, _ = source
+    sub = subsample(list(data), m, np.random.default_rng(PUBLIC_SEED))
+    return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
+
+
+def inferred_label_coding(data: tuple, backend: Any, *, spec: str, epsilon: float) -> str:
+    """The bug of issue 9 item 2: the label coding inferred from the private labels (classes=None)."""
+    from .builtin import declared_label_coding
+
+    return declared_label_coding(data, backend, spec=spec, epsilon=epsilon, classes=None)
+
+
+def labelings_cap_on_data(data: tuple, backend: Any, *, max_labelings: int) -> str:
+    """The bug of issue 9 item 20: refusing when the sample's own realizable labelings exceed the cap."""
+    from ..classes.base import as_python_point
+    from ..errors import LittlestoneError as _Err
+    from ..pac.agnostic import realizable_labelings
+    from .builtin import _finite_thresholds
+
+    X, _ = data
+    H = _finite_thresholds()
+    pts = sorted({as_python_point(x) for x in X})
+    try:
+        realizable_labelings(H.version_space(), list(H.validate_points(pts)), max_labelings)
+    except _Err:
+        return "refused"
+    return "ran"
+
+
 def float_added_laplace_count(data: Sequence[int], backend: Any, *, epsilon: float) -> float:
     """The bug of issue 9 item 1: an exactly sampled OpenDP noise value added to the count in float arithmetic."""
     return float(np.sum(data)) + float(backend.laplace(1.0 / epsilon))
@@ -342,6 +377,43 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
         )
     )
     sub_eps, n_sub, m_sub = 2.0, 10, 5
+    audits.append(
+        BuiltinAudit(
+            "subsample_from_public_seed",
+            "SECURE backend: the 'secret' subsample (5 of 10) drawn from the user's known seed, amplified ε claimed: "
+            "record 2 (in that subsample) 1 vs 0",
+            partial(subsample_from_public_seed, m=m_sub, epsilon=sub_eps),
+            [0, 0, 1] + [0] * (n_sub - 3),
+            [0] * n_sub,
+            _subsample_claim(sub_eps, m_sub / n_sub),
+            randomness="secure",
+            extra={"needs_generator": True, "secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "private_labels_inferred",
+            "generic learner with classes=None (label coding read from the private labels); claims ε=1: labels "
+            "(1,-1,1,1) vs (1,1,1,1); event: classes_",
+            partial(inferred_label_coding, spec="thresholds:8", epsilon=eps),
+            (((1,), (2,), (5,), (6,)), (1, -1, 1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, 1, 1, 1)),
+            _fixed(eps),
+            runs=300,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "labelings_cap_on_data",
+            "agnostic learner refusing when the SAMPLE's realizable labelings exceed max_labelings=3; claims ε=4: "
+            "points (1, 2, 5, 6) vs (1, 1, 5, 6); event: refused or ran",
+            partial(labelings_cap_on_data, max_labelings=3),
+            ((1, 2, 5, 6), (0, 0, 1, 1)),
+            ((1, 1, 5, 6), (0, 0, 1, 1)),
+            _fixed(4.0),
+            runs=5000,
+        )
+    )
     audits.append(
         BuiltinAudit(
             "subsample_not_secret",

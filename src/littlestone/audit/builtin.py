@@ -181,6 +181,59 @@ def subsampled_laplace(data: Sequence[int], source: tuple[Any, np.random.Generat
     return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
 
 
+#: the public seed a user passed (saved with a model): secret randomness must not follow it
+PUBLIC_SEED = 0
+
+
+def subsample_with_public_seed(data: Sequence[int], source: tuple[Any, np.random.Generator], *, m: int,
+                               epsilon: float) -> float:
+    """Laplace count (ε₀) on a subsample drawn by ``secret_generator(backend, PUBLIC_SEED)``: on the secure backend
+    the subsample stays secret although the user's seed is known (issue 9 item 6)."""
+    from ..privacy import laplace_mechanism, secret_generator, subsample
+
+    backend, _ = source
+    sub = subsample(list(data), m, secret_generator(backend, np.random.default_rng(PUBLIC_SEED)))
+    return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
+
+
+def declared_label_coding(data: tuple, backend: Any, *, spec: str, epsilon: float, classes: Any) -> str:
+    """The label coding (``classes_``) a private estimator reports after fitting (X, y) (issue 9 item 2)."""
+    import warnings
+
+    from ..pac.generic import GenericLearnerClassifier
+
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = GenericLearnerClassifier(_class_from_spec(spec), epsilon=epsilon, backend=backend, classes=classes)
+        est.fit(np.asarray(X), np.asarray(y))
+    return repr([c.item() if isinstance(c, np.generic) else c for c in est.classes_])
+
+
+def agnostic_refusal(data: tuple, backend: Any, *, max_labelings: int) -> str:
+    """'refused' or 'ran': whether the agnostic learner (subsample = all, thresholds as an explicit class) refuses
+    for its labelings cap — checked on public sizes before any data is read (issue 9 item 20)."""
+    from ..pac.agnostic import agnostic_learn
+
+    X, y = data
+    try:
+        agnostic_learn(_finite_thresholds(), np.asarray(X), np.asarray(y), epsilon=4.0, delta=1e-3,
+                       subsample_size=len(y), max_labelings=max_labelings, backend=backend,
+                       inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2))
+    except LittlestoneError as exc:
+        if "labelings" in str(exc):
+            return "refused"
+        raise
+    return "ran"
+
+
+@lru_cache(maxsize=1)
+def _finite_thresholds() -> Any:
+    from ..classes.finite import FiniteClass
+
+    return FiniteClass(np.tril(np.ones((9, 8), dtype=np.uint8), -1), name="thresholds(8) as a matrix")
+
+
 @lru_cache(maxsize=8)
 def _class_from_spec(spec: str) -> Any:
     from ..classes.spec import parse_class_spec
@@ -516,6 +569,44 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
         )
     )
     sub_eps, n_sub, m_sub = 2.0, 10, 5
+    audits.append(
+        BuiltinAudit(
+            "subsample_secret_despite_public_seed",
+            "SECURE backend: Laplace count (ε₀=2) on m=5 of n=10 records drawn by secret_generator with the user's "
+            "seed fixed and known; claimed amplified ε: record 2 (in the seed's subsample) 1 vs 0 (issue 9 item 6)",
+            partial(subsample_with_public_seed, m=m_sub, epsilon=sub_eps),
+            [0, 0, 1] + [0] * (n_sub - 3),
+            [0] * n_sub,
+            _subsample_claim(sub_eps, m_sub / n_sub),
+            randomness="secure",
+            extra={"needs_generator": True, "secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "private_labels_declared",
+            "generic learner (thresholds:8, ε=1) with classes=(-1, 1): labels (1,-1,1,1) vs (1,1,1,1); event: the "
+            "label coding classes_ it reports (issue 9 item 2)",
+            partial(declared_label_coding, spec="thresholds:8", epsilon=eps, classes=(-1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, -1, 1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, 1, 1, 1)),
+            _fixed(eps),
+            runs=300,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "agnostic_labelings_cap_public",
+            "agnostic learner (thresholds(8) as a matrix, all 4 examples kept) with max_labelings=3: points "
+            "(1, 2, 5, 6) vs (1, 1, 5, 6); event: refused or ran (issue 9 item 20: the cap was a data-dependent "
+            "exception)",
+            partial(agnostic_refusal, max_labelings=3),
+            ((1, 2, 5, 6), (0, 0, 1, 1)),
+            ((1, 1, 5, 6), (0, 0, 1, 1)),
+            _fixed(4.0),
+            runs=5000,
+        )
+    )
     audits.append(
         BuiltinAudit(
             "subsampled_laplace",
