@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import LittlestoneError
+from ..privacy.mechanism import LaplaceMechanism
 from .auditor import AuditReport, audit_mechanism
 
 Claim = Callable[[str], tuple[float, float]]
@@ -31,6 +32,8 @@ class BuiltinAudit:
     vectorized: bool = False
     events: Sequence[Any] | None = None
     extra: dict = field(default_factory=dict)
+    #: a deliberately broken twin (expected verdict: caught), in the one registry (littlestone.audit.registry)
+    broken: bool = False
 
     def run(
         self,
@@ -78,6 +81,22 @@ def _backend_and_generator(kind: str, seq: np.random.SeedSequence) -> tuple[Any,
 
 def _fixed(epsilon: float, delta: float = 0.0) -> Claim:
     return lambda kind: (epsilon, delta)
+
+
+def _claim_of(mechanism: Any) -> Claim:
+    """The claim read from a littlestone.privacy Mechanism object (the same for every backend)."""
+    return lambda kind: mechanism.privacy().pair
+
+
+class CountLaplace(LaplaceMechanism):
+    """The Laplace mechanism (a Mechanism object) releasing the count of a 0/1 dataset (sensitivity 1)."""
+
+    def __call__(self, data: Any, *, backend: Any) -> Any:
+        return super().__call__(float(np.sum(data)), backend=backend)
+
+
+def count_laplace(epsilon: float) -> CountLaplace:
+    return CountLaplace(epsilon)
 
 
 # ------------------------------------------------------------------------------------------ mechanisms under audit
@@ -355,11 +374,11 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
     audits.append(
         BuiltinAudit(
             "laplace",
-            "Laplace mechanism on a count, ε=1: 5 ones vs 4 ones",
-            partial(laplace_count, epsilon=eps),
+            "Laplace mechanism (a Mechanism object; claim read from it) on a count, ε=1: 5 ones vs 4 ones",
+            count_laplace(eps),
             [1] * 5 + [0] * 5,
             [1] * 4 + [0] * 6,
-            _fixed(eps),
+            _claim_of(count_laplace(eps)),
         )
     )
     d, dp = tied_scores_one_boosted(10)
@@ -635,14 +654,11 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
     return {a.name: a for a in audits}
 
 
-_CACHE: dict[str, BuiltinAudit] = {}
-
-
 def builtin_audits() -> dict[str, BuiltinAudit]:
-    """Name -> BuiltinAudit for every mechanism of littlestone.privacy."""
-    if not _CACHE:
-        _CACHE.update(_builtin_audits())
-    return dict(_CACHE)
+    """Name -> BuiltinAudit for every mechanism of littlestone.privacy (the real audits of the one registry)."""
+    from .registry import select
+
+    return select(broken=False)
 
 
 def list_builtin_audits() -> list[str]:
