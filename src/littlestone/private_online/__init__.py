@@ -6,7 +6,8 @@
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
+from .gl21 import GL21, GL21Adaptive, GL21Setting
 from .lwy25 import LWY25, LWY25Setting, lwy_update
 
 __all__ = ["BOT", "BaseLearner", "ConstantHypothesis", "LearnerPrivacy", "PrivateOnlineLearner", "RunResult",
-           "SOABase", "LWY25", "LWY25Setting", "lwy_update"]
+           "SOABase", "GL21", "GL21Adaptive", "GL21Setting", "LWY25", "LWY25Setting", "lwy_update"]
