@@ -11,7 +11,8 @@ output becomes ⊥). The released h_t is chosen from the list L_t = (A(S_{o_i}))
 
 Our choices where GL21 leave room (documented, privacy-neutral):
 * a sample the base learner cannot fit (⊥, after a wrong guess) never enters a tournament;
-* ⊥ and "nothing released" are released as the constant-0 hypothesis;
+* ⊥ entries of the list are no candidates of the histogram; "nothing released" is released as the constant-0
+  hypothesis;
 * after HistSparse's c-th histogram (ABORT) the learner keeps releasing its last hypothesis;
 * noise split: HistSparse = SparseVector (Dwork–Roth *Sparse*, c runs of AboveThreshold with ε/(2c) each, queries
   1 − freq of sensitivity 1/k₂: threshold noise Lap(4c/(k₂ε)) = 2σ, query noise 4σ with GL21's σ = 2c/(k₂ε)) plus at
@@ -216,7 +217,9 @@ class GL21(PrivateOnlineLearner):
         """Top element of hist_{ε/(2c), δ/c}(L_t) (GL21 Alg. 2), None if nothing is released."""
         s = self.setting_
         self.histograms_run += 1
-        items = [e for e, n in self.forest.counts.items() for _ in range(n)]
+        items = _candidates(self.forest.counts)
+        if not items:
+            return None
         rel = stable_histogram(items, self.epsilon / (2 * s.c), self.delta / s.c, backend=self._b_hist,
                                discrete=self._discrete)
         top = rel.most_common()
@@ -253,6 +256,12 @@ class GL21(PrivateOnlineLearner):
         return {"t": self.t, "distinct_in_list": len(f.counts), "released_frequency":
                 f.counts.get(self._item, 0) / f.k2, "merges": f.merges, "histograms_run": self.histograms_run,
                 "svt_positives": self._svt.positives, "aborted": self.aborted, "setting": self.setting}
+
+
+def _candidates(counts: Counter) -> list:
+    """The list's entries that are hypotheses (⊥ — a tree whose samples the SOA cannot fit — is no candidate; a
+    changed example still moves at most one entry, so the histogram's replace-one analysis covers it)."""
+    return [e for e, n in counts.items() if e is not BOT for _ in range(n)]
 
 
 def _order(h: Any) -> tuple:
@@ -295,7 +304,9 @@ class GL21Adaptive(PrivateOnlineLearner):
             f.insert(tree, leaf, x, y)
         self._last_forest_counts = len(f.counts)
         self.histograms_run += 1
-        items = [e for e, n in f.counts.items() for _ in range(n)]
+        items = _candidates(f.counts)
+        if not items:
+            return None
         rel = stable_histogram(items, self.eps_round, self.delta_round, backend=self._b_hist, discrete=self._discrete)
         top = rel.most_common()
         if not top:
