@@ -177,8 +177,9 @@ class LWY25(PrivateOnlineLearner):
         (self._rng_insert, self._rng_update), (self._b_query, self._b_thr, self._b_hist) = \
             split_randomness(backend, seed, 2, 3)
         self._discrete = self._b_hist.floating_point_safe
-        self._u = NoiseStream(lambda n: self._rng_insert.random(n))
-        self._q = NoiseStream(lambda n: self._b_query.laplace(4.0 / self.eps0, n))
+        blk = min(1 << 16, self.T + 1)
+        self._u = NoiseStream(lambda n: self._rng_insert.random(n), block=blk)
+        self._q = NoiseStream(lambda n: self._b_query.laplace(4.0 / self.eps0, n), block=blk)
         self._thr_noise = NoiseStream(lambda n: self._b_thr.laplace(2.0 / self.eps0, n), block=64)
         # layer 0: N0 empty sequences, L_0 = {SOA(∅)}
         self.s = 0
