@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability
+from . import blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability, private_online
 from ._blm20_common import ExperimentResult
 
 REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
@@ -13,6 +13,7 @@ REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
     "blm20_generalization": blm20_generalization.run,  # Lemma 13
     "blm20_sample_cost": blm20_sample_cost.run,        # Lemma 14
     "blm20_accuracy": blm20_accuracy.run,              # Theorem 1: M's accuracy vs n and ε
+    "private_online": private_online.run,              # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
 }
 
 __all__ = ["REGISTRY", "ExperimentResult"]
