@@ -22,28 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from littlestone import Thresholds
+from littlestone.experiments.private_online import soa_mistakes as soa_run
 from littlestone.private_online import LWY25
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "results" / "private_online.md"
-
-
-def soa_run(H, X: np.ndarray, y: np.ndarray, block: int = 1 << 16) -> int:
-    """The non-private SOA over (X, y), vectorized: predict a block with SOA(V), restrict at the first mistake."""
-    V = H.version_space()
-    mistakes, pos, n = 0, 0, len(y)
-    while pos < n:
-        h = V.soa()
-        end = min(n, pos + block)
-        wrong = np.flatnonzero(h.predict(X[pos:end]) != y[pos:end])
-        if wrong.size == 0:
-            pos = end
-            continue
-        t = pos + int(wrong[0])
-        mistakes += 1
-        V = V.restrict(int(X[t]), int(y[t]))
-        pos = t + 1
-    return mistakes
 
 
 def one(d: int, T: int, backend: str) -> dict:

@@ -24,7 +24,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from .. import _progress
-from ..classes.thresholds import Threshold, Thresholds
+from ..classes.thresholds import Thresholds
 from ..online import SOA, Adversary, play
 from ..private_online import GL21, LWY25, GL21Adaptive
 from ._blm20_common import ExperimentResult, out_path, save_figure, write_table

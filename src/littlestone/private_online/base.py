@@ -17,7 +17,6 @@ Labels are declared (``labels=(0, 1)`` or ``(-1, 1)``), never inferred from the 
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -353,7 +352,7 @@ class PrivateOnlineLearner(ABC):
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
         preds = np.empty(len(y), dtype=np.int8)
         for t in range(len(y)):
-            x = X[t] if not isinstance(X, np.ndarray) or X.dtype != object else X[t]
+            x = X[t]
             x = x.item() if hasattr(x, "item") else x
             preds[t] = self._released()(x)
             self._learn01(x, int(y[t]))
@@ -402,6 +401,3 @@ class PrivateOnlineLearner(ABC):
         """A short label of the parameter setting used (for results)."""
         return ""
 
-
-def ln(x: float) -> float:
-    return math.log(x)

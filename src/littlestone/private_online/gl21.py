@@ -183,7 +183,45 @@ def _as_released(item: Any) -> Hypothesis:
     return _NULL if item is BOT or item is None else item
 
 
-class GL21(PrivateOnlineLearner):
+def _hist_top(counts: Counter, epsilon: float, delta: float, backend: Any, discrete: bool) -> Any:
+    """Top element of the stable histogram hist_{ε,δ} of the list (GL21 Alg. 2), None if nothing is released."""
+    items = _candidates(counts)
+    if not items:
+        return None
+    top = stable_histogram(items, epsilon, delta, backend=backend, discrete=discrete).most_common()
+    if not top:
+        return None
+    best = max(v for _, v in top)
+    return min((h for h, v in top if v == best), key=_order)
+
+
+class _GL21Common(PrivateOnlineLearner):
+    """What both GL21 learners share: base learner, d, the setting, released hypothesis."""
+
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
+                 beta: float, setting: "GL21Setting | str", base: BaseLearner | str | None, labels: tuple[int, int],
+                 adaptive: bool):
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        self.base = make_base_learner(base, self.initial_version_space)
+        self.d = int(self.base.mistake_bound())
+        if setting == "practical":
+            setting = GL21Setting.practical(self.d)
+        elif setting == "theory":
+            setting = GL21Setting.theory(self.d, max(self.T, 2), self.epsilon, self.delta, self.beta,
+                                         adaptive=adaptive)
+        self.setting_ = _check_setting(setting, self.d)
+        self.histograms_run = 0
+        self._item: Any = None
+
+    @property
+    def setting(self) -> str:
+        return self.setting_.label()
+
+    def _released(self) -> Hypothesis:
+        return _as_released(self._item)
+
+
+class GL21(_GL21Common):
     """GL21 DP-SOA with HistSparse: (ε, δ)-DP released stream; O_d(log T) mistakes against oblivious adversaries
     (GL21 Thm 4.1, for the theory setting). Parameters as :class:`~littlestone.private_online.LWY25`, with
     ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory"."""
@@ -191,45 +229,22 @@ class GL21(PrivateOnlineLearner):
     def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
                  beta: float = 0.1, setting: GL21Setting | str = "practical", base: BaseLearner | str | None = None,
                  backend: Any = "secure", seed: SeedLike = None, labels: tuple[int, int] = (0, 1)):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
-        self.base = make_base_learner(base, self.initial_version_space)
-        self.d = int(self.base.mistake_bound())
-        if setting == "practical":
-            setting = GL21Setting.practical(self.d)
-        elif setting == "theory":
-            setting = GL21Setting.theory(self.d, max(self.T, 2), self.epsilon, self.delta, self.beta)
-        self.setting_ = _check_setting(setting, self.d)
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=setting, base=base,
+                         labels=labels, adaptive=False)
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
         s = self.setting_
         self.forest = _Forest(self.base, s.k1, s.k2, rng)
         self._svt = SparseVector(1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2,
                                  backend=self._b_svt)
-        self.histograms_run = 0
         self.aborted = False
         self._item = self._hist_top()
 
-    @property
-    def setting(self) -> str:
-        return self.setting_.label()
-
     def _hist_top(self) -> Any:
         """Top element of hist_{ε/(2c), δ/c}(L_t) (GL21 Alg. 2), None if nothing is released."""
-        s = self.setting_
         self.histograms_run += 1
-        items = _candidates(self.forest.counts)
-        if not items:
-            return None
-        rel = stable_histogram(items, self.epsilon / (2 * s.c), self.delta / s.c, backend=self._b_hist,
-                               discrete=self._discrete)
-        top = rel.most_common()
-        if not top:
-            return None
-        best = max(v for _, v in top)
-        return min((h for h, v in top if v == best), key=_order)
-
-    def _released(self) -> Hypothesis:
-        return _as_released(self._item)
+        c = self.setting_.c
+        return _hist_top(self.forest.counts, self.epsilon / (2 * c), self.delta / c, self._b_hist, self._discrete)
 
     def _learn01(self, x: Point, y: int) -> None:
         f = self.forest
@@ -268,7 +283,7 @@ def _order(h: Any) -> tuple:
     return (1, ()) if h is BOT else (0, h._order_key())
 
 
-class GL21Adaptive(PrivateOnlineLearner):
+class GL21Adaptive(_GL21Common):
     """GL21 Thm 4.2: every round a fresh DP-SOA forest is built on the prefix with fresh randomness and h_t is the top
     of one stable histogram (ε′, δ′) = (ε/(2√(2T ln(1/δ))), δ/(2T)) of its list; T-fold advanced composition.
     Cost O(t) per round (O(T²) in all): meant for small T."""
@@ -276,25 +291,14 @@ class GL21Adaptive(PrivateOnlineLearner):
     def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
                  beta: float = 0.1, setting: GL21Setting | str = "practical", base: BaseLearner | str | None = None,
                  backend: Any = "secure", seed: SeedLike = None, labels: tuple[int, int] = (0, 1)):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
-        self.base = make_base_learner(base, self.initial_version_space)
-        self.d = int(self.base.mistake_bound())
-        if setting == "practical":
-            setting = GL21Setting.practical(self.d)
-        elif setting == "theory":
-            setting = GL21Setting.theory(self.d, max(self.T, 2), self.epsilon, self.delta, self.beta, adaptive=True)
-        self.setting_ = _check_setting(setting, self.d)
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=setting, base=base,
+                         labels=labels, adaptive=True)
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe
         self.eps_round = self.epsilon / (2.0 * math.sqrt(2.0 * self.T * math.log(1.0 / self.delta)))
         self.delta_round = self.delta / (2.0 * self.T)
         self._prefix: list[tuple[Point, int]] = []
-        self.histograms_run = 0
         self._item = self._fresh()
-
-    @property
-    def setting(self) -> str:
-        return self.setting_.label()
 
     def _fresh(self) -> Any:
         s = self.setting_
@@ -302,20 +306,8 @@ class GL21Adaptive(PrivateOnlineLearner):
         for x, y in self._prefix:
             tree, leaf = f.random_leaf()
             f.insert(tree, leaf, x, y)
-        self._last_forest_counts = len(f.counts)
         self.histograms_run += 1
-        items = _candidates(f.counts)
-        if not items:
-            return None
-        rel = stable_histogram(items, self.eps_round, self.delta_round, backend=self._b_hist, discrete=self._discrete)
-        top = rel.most_common()
-        if not top:
-            return None
-        best = max(v for _, v in top)
-        return min((h for h, v in top if v == best), key=_order)
-
-    def _released(self) -> Hypothesis:
-        return _as_released(self._item)
+        return _hist_top(f.counts, self.eps_round, self.delta_round, self._b_hist, self._discrete)
 
     def _learn01(self, x: Point, y: int) -> None:
         self._prefix.append((x, y))
