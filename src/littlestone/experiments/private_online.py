@@ -152,6 +152,7 @@ def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), see
             _progress.report("games", i + 1, len(tasks))
     else:
         rows = list(Parallel(n_jobs=jobs)(delayed(_one)(t, s) for t, s in zip(tasks, children)))
+        _progress.report("games", len(tasks), len(tasks))
     # summary rows: mean mistakes per (learner, adversary, d, T) and the fitted growth per curve
     summary: list[dict] = []
     fits: dict[tuple, dict] = {}
