@@ -222,3 +222,11 @@ def test_bad_input():
         LWY25(H, T=3, epsilon=1, delta=1e-6, backend="seeded", seed=0, setting="theory")
     with pytest.raises(LittlestoneError, match="unseeded"):
         LWY25(H, T=3, epsilon=1, delta=1e-6, backend="secure", seed=0)
+
+
+def test_secure_backend_runs_and_claims_discrete_histograms():
+    learner = LWY25(Thresholds(2), T=200, epsilon=1.0, delta=1e-6, setting=LWY25Setting(8, 128, 6))
+    X = np.zeros(200, dtype=np.int64)
+    r = learner.run(X, np.ones(200, dtype=np.int8))
+    assert r.predictions.shape == (200,) and learner._b_hist.floating_point_safe
+    assert learner.privacy().delta <= 1e-6
