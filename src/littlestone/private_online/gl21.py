@@ -56,10 +56,12 @@ MAX_FOREST = 1 << 24
 class GL21Setting:
     """k₁ leaves per tree, k₂ trees, target frequency η, at most c histograms (theory: :mod:`littlestone.bounds.gl21`).
 
-    ``practical(d)``: k₁ = 2^{d+1} (as the theory), k₂ = 2^{12+2d}, η = 1/4, c = 8 — chosen so the stable histogram (ε/(2c), δ/c) at
-    ε = 1, δ = 10⁻⁶ (threshold τ ≈ 1 + 32·ln(1.6·10⁷) ≈ 530) can release a hypothesis held by a few percent of the
-    trees, and the SparseVector threshold 1 − 3η/32 reacts once the released hypothesis loses about a tenth of the
-    trees. Overridable; privacy holds for every setting."""
+    ``practical(d)``: k₁ = 2^{d+1} (as the theory), k₂ = 2^{9+2d}, η = 1, c = 4. Why: with c = 4 the stable
+    histogram (ε/8, δ/4) has threshold τ ≈ 1 + 16·ln(8·10⁶) ≈ 255 at ε = 1, δ = 10⁻⁶, below the ≈ k₂/4 = 512 trees
+    whose two height-1 tournaments both guessed right at d = 1; η = 1 puts HistSparse's switch (freq < 3η/32 ≈ 9%)
+    where a forest of 2^{13} leaves (d = 1) gets there within ~3·10⁴ rounds (η = 2^{−4k₁}/(4k₁) in theory). At d = 2 the
+    target holds ~1/64 of the trees and the forest needs far more rounds: GL21's constants 2^{8·2^d}. Overridable;
+    privacy holds for every setting."""
 
     k1: int
     k2: int
@@ -69,7 +71,7 @@ class GL21Setting:
 
     @staticmethod
     def practical(d: int) -> "GL21Setting":
-        return GL21Setting(2 ** (max(d, 0) + 1), 2 ** (12 + 2 * max(d, 0)), 0.25, 8, "practical")
+        return GL21Setting(2 ** (max(d, 0) + 1), 2 ** (9 + 2 * max(d, 0)), 1.0, 4, "practical")
 
     @staticmethod
     def theory(d: int, T: int, epsilon: float, delta: float, beta: float, adaptive: bool = False) -> "GL21Setting":
