@@ -111,14 +111,20 @@ def soa_mistakes(H: Thresholds, X: np.ndarray, y: np.ndarray, block: int = 1 << 
 
 
 def fit_growth(Ts: np.ndarray, m: np.ndarray) -> dict:
-    """Least-squares fits m ≈ a + b·ln T and m ≈ a + b·√T; the better one by residual sum of squares."""
-    out = {}
+    """Least-squares fits m ≈ a + b·ln T and m ≈ a + b·√T; the better one by residual sum of squares ("flat" when
+    the curve moves by at most 1 + 2% of its maximum, "linear" when the mistake rate at the largest T is still at least
+    half the rate at the smallest: the learner has not converged in the range)."""
+    out: dict = {}
     for name, f in (("log", np.log), ("sqrt", np.sqrt)):
         A = np.column_stack([np.ones_like(Ts, dtype=float), f(Ts.astype(float))])
         coef, *_ = np.linalg.lstsq(A, m.astype(float), rcond=None)
         rss = float(np.sum((A @ coef - m) ** 2))
         out[name] = (float(coef[0]), float(coef[1]), rss)
     best = min(out, key=lambda k: out[k][2])
+    if float(m.max() - m.min()) <= 1 + 0.02 * float(m.max()):
+        best = "flat"
+    elif m[-1] / Ts[-1] >= 0.5 * m[0] / Ts[0]:
+        best = "linear"
     return {"best": best, **{f"{k}_b": v[1] for k, v in out.items()}, **{f"{k}_rss": v[2] for k, v in out.items()}}
 
 
@@ -153,6 +159,19 @@ def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), see
     else:
         rows = list(Parallel(n_jobs=jobs)(delayed(_one)(t, s) for t, s in zip(tasks, children)))
         _progress.report("games", len(tasks), len(tasks))
+    out = out_path(out_dir)
+    table = write_table(rows, out / "private_online_runs.csv")
+    summary, fig_path, verdict = summarize(rows, out, epsilon=epsilon, delta=delta)
+    return ExperimentResult("private_online", summary, table, [fig_path], verdict)
+
+
+def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tuple[list[dict], Any, str]:
+    """Mean mistakes per (learner, adversary, d, T), the fitted growth of each curve, the CSV and the PNG."""
+    learners = [ln for ln in LEARNERS if any(r["learner"] == ln for r in rows)]
+    ds = sorted({int(r["d"]) for r in rows})
+    seeds = max(sum(1 for r in rows if (r["learner"], r["adversary"], r["d"], r["T"]) == key)
+                for key in {(r["learner"], r["adversary"], r["d"], r["T"]) for r in rows})
+    out = out_path(out)
     # summary rows: mean mistakes per (learner, adversary, d, T) and the fitted growth per curve
     summary: list[dict] = []
     fits: dict[tuple, dict] = {}
@@ -170,8 +189,6 @@ def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), see
                     summary.append({"learner": learner, "adversary": adversary, "d": d, "T": T,
                                     "mean_mistakes": float(m), "seeds": int(seeds), "fitted_growth": fit["best"],
                                     "setting": sel[0]["setting"]})
-    out = out_path(out_dir)
-    table = write_table(rows, out / "private_online_runs.csv")
     write_table(summary, out / "private_online.csv")
     import matplotlib.pyplot as plt
 
@@ -194,4 +211,5 @@ def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), see
     lw = [f for (ln, adv, d), f in fits.items() if ln == "lwy25" and adv == "adaptive"]
     verdict = "LWY25 against the adaptive adversary: fitted growth " + \
         ", ".join(f"{f['best']}" for f in lw) + f" (d = {', '.join(str(d) for d in ds)}); practical settings"
-    return ExperimentResult("private_online", summary, table, [fig_path], verdict)
+    return summary, fig_path, verdict
+
