@@ -14,8 +14,8 @@ from rich.table import Table
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
-from ._common import (BACKEND_OPTION, CLASS_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, load_class,
-                      progress, working)
+from ._common import (BACKEND_OPTION, CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console,
+                      load_class, progress, tracking, with_cluster, working)
 
 PLAY_EPILOG = """Examples:
 
@@ -111,6 +111,7 @@ def _support(H: Any) -> Any:
                                "that can be enumerated") from None
 
 
+@with_cluster
 def play(
     hclass: str = CLASS_OPTION,
     learner: LearnerName = typer.Option(LearnerName.soa, "--learner", "-l", help="Online learner."),
@@ -126,6 +127,7 @@ def play(
     show: int = typer.Option(12, "--show", min=0, help="Rounds of the first game to print."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε of a private learner (lwy25, gl21, "
                                   "gl21-adaptive)."),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1) of a private learner."),
@@ -199,14 +201,8 @@ def play(
             for s in seeds[:runs]:
                 last = make_learner()
                 results.append(online.play(last, _ticking(make_adversary(), bar, task, max(T // 100, 1)), T, seed=s))
-    elif jobs == 1 or runs == 1:
-        with progress() as bar:
-            task = bar.add_task(f"{learner.value} vs {adversary.value}", total=runs)
-            for s in seeds[:runs]:
-                results.append(online.play(make_learner(), make_adversary(), T, seed=s))
-                bar.advance(task)
     else:
-        with working(f"{runs} games on {jobs} workers"):
+        with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
             results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
 
     first = results[0]

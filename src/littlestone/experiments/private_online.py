@@ -21,9 +21,8 @@ import math
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from .. import _progress
+from ..parallel import map_seeded
 from ..classes.thresholds import Thresholds
 from ..online import SOA, Adversary, play
 from ..private_online import GL21, LWY25, GL21Adaptive
@@ -150,15 +149,7 @@ def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), see
                         continue
                     for r in range(int(seeds)):
                         tasks.append((learner, adversary, d, T, epsilon, delta, backend))
-    children = np.random.SeedSequence(seed).spawn(len(tasks))
-    if jobs == 1:
-        rows = []
-        for i, (task, s) in enumerate(zip(tasks, children)):
-            rows.append(_one(task, s))
-            _progress.report("games", i + 1, len(tasks))
-    else:
-        rows = list(Parallel(n_jobs=jobs)(delayed(_one)(t, s) for t, s in zip(tasks, children)))
-        _progress.report("games", len(tasks), len(tasks))
+    rows = map_seeded(_one, tasks, seed=seed, n_jobs=jobs, progress="games")  # game i: child i of seed
     out = out_path(out_dir)
     table = write_table(rows, out / "private_online_runs.csv")
     summary, fig_path, verdict = summarize(rows, out, epsilon=epsilon, delta=delta)
