@@ -435,6 +435,9 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             extra={"needs_generator": True},
         )
     )
+    from .adaptive_game import private_online_twins  # LWY25 Def. 2.4 games of the private online learners
+
+    audits.extend(private_online_twins())
     return {a.name: a for a in audits}
 
 

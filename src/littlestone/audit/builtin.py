@@ -651,6 +651,9 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             runs=1000,
         )
     )
+    from .adaptive_game import private_online_audits  # LWY25 Def. 2.4 games of the private online learners
+
+    audits.extend(private_online_audits())
     return {a.name: a for a in audits}
 
 

@@ -307,5 +307,58 @@ def compare(
         console.print(f"wrote {plot}")
 
 
+PRIVATE_ONLINE_EPILOG = """Examples:
+
+  littlestone bounds lwy25 --d 1 --T 1000000 --epsilon 1 --delta 1e-6 --beta 0.1
+
+  littlestone bounds gl21 --d 2 --T 1000000 --epsilon 1 --delta 1e-6 --adaptive"""
+
+
+def _rows_table(title: str, rows: list) -> None:
+    table = Table(title=title, title_justify="left")
+    for col, just in (("quantity", "left"), ("value", "right"), ("formula", "left")):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for q, v, f in rows:
+        table.add_row(q, v, f)
+    console.print(table)
+
+
+@bounds_app.command("lwy25", epilog=PRIVATE_ONLINE_EPILOG)
+def lwy25(
+    d: int = typer.Option(..., "--d", min=0, max=8, help="Littlestone dimension d of the class."),
+    T: int = typer.Option(..., "--T", min=2, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+) -> None:
+    """LWY25 Thm 3.1 (realizable private online learner, adaptive adversaries): N0, M_s, the mistake bound and the
+    smallest T at which the bound beats T, with App. B's constants."""
+    from ..bounds.lwy25 import smallest_useful_T, theorem_3_1
+
+    rep = theorem_3_1(d, T, epsilon, delta, beta)
+    _rows_table(f"LWY25 Thm 3.1: d = {d}, T = {T}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", rep.rows())
+    t_min = smallest_useful_T(d, epsilon, delta, beta)
+    console.print("smallest T with mistake bound < T: " + (f"{t_min:.4e}" if t_min else "beyond 2^1000"))
+    console.print("runs use an explicit practical setting (littlestone play --learner lwy25): privacy holds for "
+                  "every setting, this bound only for N0 above")
+
+
+@bounds_app.command("gl21", epilog=PRIVATE_ONLINE_EPILOG)
+def gl21(
+    d: int = typer.Option(..., "--d", min=0, max=6, help="Littlestone dimension d of the class."),
+    T: int = typer.Option(..., "--T", min=2, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+    adaptive: bool = typer.Option(False, "--adaptive", help="GL21 Thm 4.2 (re-initialised every round)."),
+) -> None:
+    """GL21 DP-SOA parameters k1, k2, η, c (Thm 4.1; Thm 4.2 with --adaptive)."""
+    from ..bounds.gl21 import theorem_4_1
+
+    rep = theorem_4_1(d, T, epsilon, delta, beta, adaptive=adaptive)
+    what = "Thm 4.2 (adaptive)" if adaptive else "Thm 4.1 (oblivious)"
+    _rows_table(f"GL21 {what}: d = {d}, T = {T}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", rep.rows())
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bounds_app, name="bounds")

@@ -14,8 +14,8 @@ from rich.table import Table
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
-from ._common import (CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, print_table,
-                      tracking, with_cluster, working)
+from ._common import (BACKEND_OPTION, CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console,
+                      load_class, print_table, progress, tracking, with_cluster, working)
 
 PLAY_EPILOG = """Examples:
 
@@ -26,13 +26,23 @@ PLAY_EPILOG = """Examples:
   littlestone play --class thresholds:100 --learner soa-extended --adversary fixed --data sequence.csv
                                              (rows x,y; several x columns make a tuple point)
 
-  littlestone play --class intervals:32 --learner soa --adversary iid --rounds 500 --runs 20 --seed 1 --jobs 2"""
+  littlestone play --class intervals:32 --learner soa --adversary iid --rounds 500 --runs 20 --seed 1 --jobs 2
+
+  littlestone play --class thresholds:2 --learner lwy25 --adversary iid --rounds 20000 --epsilon 1 --delta 1e-6
+                                             (private online learners: the released h_t predicts; --backend
+                                              seeded --seed 1 for a reproducible run)"""
 
 
 class LearnerName(str, Enum):
     soa = "soa"
     soa_extended = "soa-extended"
     halving = "halving"
+    lwy25 = "lwy25"
+    gl21 = "gl21"
+    gl21_adaptive = "gl21-adaptive"
+
+
+PRIVATE_LEARNERS = ("lwy25", "gl21", "gl21-adaptive")
 
 
 class AdversaryName(str, Enum):
@@ -118,8 +128,14 @@ def play(
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε of a private learner (lwy25, gl21, "
+                                  "gl21-adaptive)."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1) of a private learner."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β of a private learner."),
+    backend: BackendKind = BACKEND_OPTION,
 ) -> None:
-    """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data)."""
+    """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data;
+    private learners: mistakes of the released hypotheses h_t, practical setting)."""
     online = __import__("littlestone.online", fromlist=["play"])
     H = load_class(hclass)
     if (data is not None) != (adversary == AdversaryName.fixed):
@@ -149,7 +165,24 @@ def play(
     target = _random_target(H, as_generator(seeds[-1])) if adversary == AdversaryName.iid else None
     support = _support(H) if adversary == AdversaryName.iid else None
 
+    private = learner.value in PRIVATE_LEARNERS
+    if private and backend == BackendKind.secure and seed is not None:
+        raise LittlestoneError("--seed makes a private learner reproducible only with --backend seeded (the secure "
+                               "backend is unseeded by design)")
+    if private:
+        from ..private_online import GL21, LWY25, GL21Adaptive
+
+        cls = {"lwy25": LWY25, "gl21": GL21, "gl21-adaptive": GL21Adaptive}[learner.value]
+        cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=0)  # parameter errors first
+    learner_seeds = spawn_seeds(None if seed is None else seed + 1, runs)
+    made = iter(range(runs))
+
     def make_learner() -> Any:
+        if private:
+            i = next(made, 0)
+            if backend == BackendKind.secure:
+                return cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="secure")
+            return cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=learner_seeds[i])
         if learner == LearnerName.halving:
             return online.Halving(H)
         return online.SOA(H, extended=learner == LearnerName.soa_extended)
@@ -161,8 +194,16 @@ def play(
             return online.FixedSequence(*fixed)
         return online.TreeAdversary(H, greedy=adversary == AdversaryName.greedy_tree)
 
-    with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
-        results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
+    results = []
+    if private:
+        with progress() as bar:
+            task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
+            for s in seeds[:runs]:
+                last = make_learner()
+                results.append(online.play(last, _ticking(make_adversary(), bar, task, max(T // 100, 1)), T, seed=s))
+    else:
+        with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
+            results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
 
     first = results[0]
     if show:
@@ -181,6 +222,14 @@ def play(
     else:
         console.print(f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
                       f"max {mistakes.max()} (Ldim = {d})")
+    if private:
+        claim = last.privacy()
+        console.print(f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
+                      f"({claim.composition}); backend {backend.value}")
+        console.print(f"state at the end of the last game: {last.state()}")
+        console.print("mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
+                      f"its own parameters (littlestone bounds {learner.value.split('-')[0]})")
+        return
     if learner != LearnerName.halving:
         bound, name = d, f"SOA mistake bound Ldim(H) = {d}"
     else:
@@ -192,6 +241,29 @@ def play(
     elif bound is not None:
         ok = bool(mistakes.max() <= bound)
         console.print(f"{name}: " + ("[green]respected[/]" if ok else "[red]exceeded[/]"))
+
+
+def _ticking(inner: Any, bar: Any, task: Any, every: int) -> Any:
+    """The adversary, advancing a progress bar every ``every`` rounds (the game itself is unchanged)."""
+    from ..online import Adversary
+
+    class Ticking(Adversary):
+        def start(self, rng: Any) -> None:
+            inner.start(rng)
+
+        def propose(self, t: int) -> Any:
+            if t % every == 0 and t:
+                bar.advance(task, every)
+            return inner.propose(t)
+
+        def reveal(self, t: int, x: Any, prediction: int) -> int:
+            return inner.reveal(t, x, prediction)
+
+        @property
+        def length(self) -> int | None:
+            return inner.length
+
+    return Ticking()
 
 
 def register(app: typer.Typer) -> None:

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import agnostic_online, blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability, sanitizer_error
-from . import ggkm21_accuracy, ggkm21_list_size, ggkm21_stability
+from . import (
+    agnostic_online,
+    blm20_accuracy,
+    blm20_generalization,
+    blm20_sample_cost,
+    blm20_stability,
+    ggkm21_accuracy,
+    ggkm21_list_size,
+    ggkm21_stability,
+    private_online,
+    sanitizer_error,
+)
 from ._blm20_common import ExperimentResult
 
 REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
@@ -19,6 +29,7 @@ REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
     "ggkm21_stability": ggkm21_stability.run,          # GGKM21 Lemma 5.4 + pigeonhole, Claim 5.9
     "ggkm21_list_size": ggkm21_list_size.run,          # GGKM21 Lemma 5.5
     "ggkm21_accuracy": ggkm21_accuracy.run,            # GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε
+    "private_online": private_online.run,              # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
 }
 
 __all__ = ["REGISTRY", "ExperimentResult"]

@@ -1,0 +1,403 @@
+"""One interface for private online learners (river conventions) and the pieces they share.
+
+A private online learner releases one hypothesis h_t per round; the whole released stream (h_1, …, h_T) is what its
+privacy claim covers (LWY25 Def. 2.4: (ε, δ)-DP against an adaptive adversary that picks the special round and the two
+candidate examples after seeing h_1 … h_{t*−1}). Users see only :meth:`PrivateOnlineLearner.hypothesis` and
+predictions made from it; everything else (sequences, counts, noise) stays inside.
+
+* ``predict_one(x)`` = h_t(x) in the declared label pair; ``learn_one(x, y)`` consumes round t and returns None;
+* ``hypothesis()`` = the released h_t (the hypothesis used at the next round);
+* ``run(X, y)`` plays a fixed stream (oblivious adversary) and returns the predictions of the released hypotheses;
+* ``privacy()`` = the learner's claim, composed from its parts (parameters only, never data);
+* ``state()`` = internal diagnostics (layer, list sizes, AboveThreshold restarts, histograms run): for experiments,
+  **not** covered by the privacy claim.
+
+Labels are declared (``labels=(0, 1)`` or ``(-1, 1)``), never inferred from the data.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._random import SeedLike
+from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
+from ..errors import LabelError, LittlestoneError
+from ..online.base import as_version_space
+from ..privacy import Backend, SecureBackend, SeededBackend, basic_composition, check_backend
+from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
+
+
+# ----------------------------------------------------------------------------------------------- ⊥ and the base learner
+
+
+class _Bottom:
+    """⊥: the output of the base learner on a sequence it cannot fit (LWY25 Alg. 1, "the SOA fails")."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "⊥"
+
+    def __reduce__(self) -> str:
+        return "BOT"
+
+
+BOT = _Bottom()
+
+
+class ConstantHypothesis(Hypothesis):
+    """x ↦ c for every x: what a private learner releases when it has nothing better (GL21's null output ⊥)."""
+
+    __slots__ = ("c",)
+
+    def __init__(self, c: int = 0):
+        self.c = int(c)
+
+    def key(self) -> tuple:
+        return (self.c,)
+
+    def __call__(self, x: Point) -> int:
+        return self.c
+
+    def predict(self, X: Any) -> np.ndarray:
+        return np.full(len(X), self.c, dtype=np.int8)
+
+
+class BaseLearner(ABC):
+    """A deterministic mistake-bounded online learner used as a black box "sequence ↦ hypothesis" (LWY25 §3: "the
+    SOA can be replaced by any deterministic online learner with bounded number of mistakes"; GL21 §3 likewise).
+
+    A state is an immutable value; :meth:`step` returns the state after one more example, or :data:`BOT` when the
+    learner cannot continue (non-realizable sequence); :meth:`output` is the hypothesis it predicts with next.
+    """
+
+    name = "base learner"
+
+    @abstractmethod
+    def start(self) -> Any:
+        """The state after the empty sequence."""
+
+    @abstractmethod
+    def step(self, state: Any, x: Point, y: int) -> Any:
+        """State after appending (x, y); BOT if the sequence is not fit (BOT stays BOT)."""
+
+    @abstractmethod
+    def output(self, state: Any) -> Hypothesis | _Bottom:
+        """The hypothesis after the sequence (BOT for BOT)."""
+
+    @abstractmethod
+    def mistake_bound(self) -> int:
+        """Worst-case number of mistakes on a realizable sequence (the SOA's is Ldim)."""
+
+    def disagreement(self, h1: Hypothesis, h2: Hypothesis) -> Point:
+        """A point where two different outputs disagree (LWY25 Alg. 1 line 6)."""
+        x = self.hypothesis_class.disagreement(h1, h2)
+        if x is None:
+            raise LittlestoneError(f"{h1!r} and {h2!r} are the same function: no disagreement point")
+        return x
+
+    def run(self, examples: Sequence[tuple[Point, int]]) -> Any:
+        """State after a whole sequence."""
+        s = self.start()
+        for x, y in examples:
+            s = self.step(s, x, y)
+        return s
+
+
+class SOABase(BaseLearner):
+    """Littlestone's SOA as a black box: state = version space H|S; SOA(S) = SOA_{H|S} (ties → 0), ⊥ once H|S = ∅.
+
+    Version spaces are values, so one restriction per inserted example suffices (no replay); :meth:`output` is cached
+    by version space, which makes SOA outputs of the short sequences of LWY25 cheap (closed form on structured
+    classes)."""
+
+    name = "SOA"
+
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace):
+        self.initial = as_version_space(hypothesis_class)
+        self.hypothesis_class = self.initial.hclass
+        self._cache: dict[Any, Hypothesis] = {}
+        self._ldim: int | None = None
+
+    def start(self) -> VersionSpace:
+        return self.initial
+
+    def step(self, state: Any, x: Point, y: int) -> Any:
+        if state is BOT:
+            return BOT
+        W = state.restrict(x, y)
+        return BOT if W.is_empty() else W
+
+    def output(self, state: Any) -> Hypothesis | _Bottom:
+        if state is BOT:
+            return BOT
+        k = state.key()
+        h = self._cache.get(k)
+        if h is None:
+            if len(self._cache) > 1 << 16:
+                self._cache.clear()
+            h = self._cache[k] = state.soa()
+        return h
+
+    def mistake_bound(self) -> int:
+        if self._ldim is None:
+            self._ldim = self.initial.ldim()
+        return self._ldim
+
+
+def make_base_learner(base: BaseLearner | str | None, V: VersionSpace) -> BaseLearner:
+    if base is None or base == "soa":
+        return SOABase(V)
+    if isinstance(base, BaseLearner):
+        return base
+    raise LittlestoneError(f"base learner must be 'soa' or a BaseLearner instance, not {base!r}")
+
+
+# ----------------------------------------------------------------------------------------------- the privacy claim
+
+
+@dataclass(frozen=True)
+class LearnerPrivacy:
+    """A learner's privacy claim, composed from its parts; ``parts`` = (what, ε, δ, how many times)."""
+
+    epsilon: float
+    delta: float
+    relation: str
+    parts: tuple[tuple[str, float, float, int], ...]
+    composition: str
+
+    def __str__(self) -> str:
+        lines = [f"({self.epsilon:.6g}, {self.delta:.3g})-DP, {self.relation} ({self.composition})"]
+        lines += [f"  {n} x {what}: ({e:.6g}, {d:.3g})" for what, e, d, n in self.parts]
+        return "\n".join(lines)
+
+
+def compose_basic(parts: Sequence[tuple[str, float, float, int]], relation: str, note: str) -> LearnerPrivacy:
+    """Basic composition of the parts (Dwork–Roth Thm 3.16)."""
+    flat = [(e, d) for _, e, d, n in parts for _ in range(n)]
+    eps, dlt = basic_composition(flat)
+    return LearnerPrivacy(eps, dlt, relation, tuple(parts), note)
+
+
+# ----------------------------------------------------------------------------------------------- randomness
+
+
+def split_randomness(backend: Backend | str | None, seed: SeedLike, n_rngs: int,
+                     n_noise: int) -> tuple[list[np.random.Generator], list[Backend]]:
+    """``n_rngs`` independent generators for the learner's combinatorial choices and ``n_noise`` noise backends.
+
+    ``backend="seeded"``: everything flows from ``seed`` (reproducible; not floating-point safe).
+    ``backend="secure"`` (default): OpenDP noise, and the learner's own choices (insertion indices, permutations,
+    guessed labels) come from fresh OS entropy, never from the user's seed — the adaptive-adversary guarantee needs
+    them secret. A Backend instance may also be given (a SeededBackend then seeds everything)."""
+    if backend is None or backend == "secure" or isinstance(backend, SecureBackend):
+        if seed is not None:
+            raise LittlestoneError("the secure backend is unseeded by design; use backend='seeded' with a seed for "
+                                   "reproducible runs")
+        kids = np.random.SeedSequence().spawn(n_rngs)
+        return [np.random.default_rng(k) for k in kids], [SecureBackend() for _ in range(n_noise)]
+    if backend == "seeded":
+        if isinstance(seed, np.random.Generator):
+            ss = np.random.SeedSequence(int(seed.integers(0, 2**63 - 1)))
+        elif isinstance(seed, np.random.SeedSequence):
+            ss = seed
+        else:
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+                raise LittlestoneError(f"seed must be a non-negative int, a SeedSequence or a Generator, not {seed!r}")
+            ss = np.random.SeedSequence(None if seed is None else int(seed))
+        kids = ss.spawn(n_rngs + n_noise)
+        return ([np.random.default_rng(k) for k in kids[:n_rngs]], [SeededBackend(k) for k in kids[n_rngs:]])
+    b = check_backend(backend)
+    if seed is not None:
+        raise LittlestoneError("give either a Backend instance or backend='seeded' with a seed, not both")
+    if isinstance(b, SeededBackend):
+        ss = np.random.SeedSequence(int(b.rng.integers(0, 2**63 - 1)))
+        kids = ss.spawn(n_rngs + n_noise)
+        return ([np.random.default_rng(k) for k in kids[:n_rngs]], [SeededBackend(k) for k in kids[n_rngs:]])
+    kids = np.random.SeedSequence().spawn(n_rngs)
+    return [np.random.default_rng(k) for k in kids], b.spawn(n_noise)
+
+
+class NoiseStream:
+    """Element t of an infinite i.i.d. stream (noise or uniforms), drawn in vectors of ``block`` elements.
+
+    The draws never depend on the data, and element t is the same whether it is read one at a time (:meth:`one`) or
+    in vectors (:meth:`peek`, :meth:`take`, :meth:`skip`)."""
+
+    def __init__(self, draw: Callable[[int], Any], block: int = 1 << 16):
+        self._draw = draw
+        self._block = int(block)
+        self._buf = np.empty(0)
+        self._pos = 0
+
+    def _fill(self, n: int) -> None:
+        have = self._buf.size - self._pos
+        if have >= n:
+            return
+        parts = [self._buf[self._pos:]]
+        while have < n:
+            new = np.asarray(self._draw(self._block), dtype=float).ravel()
+            parts.append(new)
+            have += new.size
+        self._buf = np.concatenate(parts)
+        self._pos = 0
+
+    def peek(self, n: int) -> np.ndarray:
+        """The next n elements, not consumed."""
+        self._fill(n)
+        return self._buf[self._pos:self._pos + n]
+
+    def skip(self, n: int) -> None:
+        self._fill(n)
+        self._pos += n
+
+    def take(self, n: int) -> np.ndarray:
+        out = self.peek(n)
+        self._pos += n
+        return out
+
+    def one(self) -> float:
+        if self._pos >= self._buf.size:
+            self._fill(1)
+        z = self._buf[self._pos]
+        self._pos += 1
+        return float(z)
+
+
+# ----------------------------------------------------------------------------------------------- the interface
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Predictions of the released hypotheses on a fixed stream (0/1 internally), and the mistakes."""
+
+    predictions: np.ndarray
+    labels: np.ndarray
+
+    @property
+    def mistakes(self) -> int:
+        return int(np.count_nonzero(self.predictions != self.labels))
+
+    @property
+    def cumulative_mistakes(self) -> np.ndarray:
+        return np.cumsum(self.predictions != self.labels)
+
+
+class PrivateOnlineLearner(ABC):
+    """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
+
+    Subclasses implement :meth:`_released` (h_t), :meth:`_learn01` (round t with a validated point and 0/1 label),
+    :meth:`privacy` and :meth:`state`; they may override :meth:`_run01` with a vectorized fast path that must release
+    exactly the same stream as the round-by-round protocol for the same seed.
+    """
+
+    relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
+
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
+                 beta: float = 0.1, labels: tuple[int, int] = (0, 1)):
+        self.initial_version_space = as_version_space(hypothesis_class)
+        self.hypothesis_class = self.initial_version_space.hclass
+        if T is None:
+            raise LittlestoneError("the horizon T must be known in advance (LWY25 §5: an unknown horizon needs the "
+                                   "doubling trick, which is not implemented); give T=")
+        self.T = check_positive_int(T, "horizon T")
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta, positive=True)
+        self.beta = check_probability(beta)
+        labels = tuple(labels)  # type: ignore[assignment]
+        if labels not in ((0, 1), (-1, 1)):
+            raise LabelError(f"labels must be declared as (0, 1) or (-1, 1), got {labels!r}")
+        self.labels = labels
+        self.t = 0
+
+    # river-style protocol -----------------------------------------------------------------------------------
+    @property
+    def label_coding(self) -> tuple[int, int]:
+        return self.labels
+
+    coding_is_set = True
+
+    def hypothesis(self) -> Hypothesis:
+        """The released hypothesis h_{t+1}: the one used at the next round (the only thing a user may see)."""
+        return self._released()
+
+    def predict_one(self, x: Any) -> int:
+        p = self._released()(self.hypothesis_class.validate_point(x))
+        return self.labels[0] if p == 0 else 1
+
+    def learn_one(self, x: Any, y: Any) -> None:
+        if self.t >= self.T:
+            raise LittlestoneError(f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
+                                   "thresholds depend on T); build a new one with a larger T")
+        xv = self.hypothesis_class.validate_point(x)
+        self._learn01(xv, self._encode(y))
+        self.t += 1
+
+    def run(self, X: Any, y: Any) -> RunResult:
+        """Play the fixed stream (X, y) from the current round on; returns the released hypotheses' predictions."""
+        Xv = self.hypothesis_class.validate_points(X)
+        y01 = np.array([self._encode(v) for v in np.asarray(y).ravel().tolist()], dtype=np.int8) \
+            if not isinstance(y, np.ndarray) or y.dtype.kind not in "iub" else self._encode_array(y)
+        if len(y01) != len(Xv):
+            raise LittlestoneError(f"run needs one label per point: {len(Xv)} points, {len(y01)} labels")
+        if self.t + len(y01) > self.T:
+            raise LittlestoneError(f"horizon exceeded: {len(y01)} more rounds after {self.t} exceed T={self.T}")
+        preds = self._run01(Xv, y01)
+        return RunResult(preds, y01)
+
+    def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
+        preds = np.empty(len(y), dtype=np.int8)
+        for t in range(len(y)):
+            x = X[t]
+            x = x.item() if hasattr(x, "item") else x
+            preds[t] = self._released()(x)
+            self._learn01(x, int(y[t]))
+            self.t += 1
+        return preds
+
+    # helpers ------------------------------------------------------------------------------------------------
+    def _encode(self, y: Any) -> int:
+        if isinstance(y, (bool, np.bool_)):
+            raise LabelError(f"label {y!r} is a bool; use the declared labels {self.labels}")
+        try:
+            v = float(y)
+        except (TypeError, ValueError):
+            raise LabelError(f"label {y!r} is not one of the declared labels {self.labels}") from None
+        if v == 1.0:
+            return 1
+        if v == float(self.labels[0]):
+            return 0
+        raise LabelError(f"label {y!r} is not one of the declared labels {self.labels}")
+
+    def _encode_array(self, y: np.ndarray) -> np.ndarray:
+        y = y.ravel()
+        ok = (y == 1) | (y == self.labels[0])
+        if not ok.all():
+            raise LabelError(f"label {y[~ok][0]!r} is not one of the declared labels {self.labels}")
+        return (y == 1).astype(np.int8)
+
+    @abstractmethod
+    def _released(self) -> Hypothesis:
+        """h_t."""
+
+    @abstractmethod
+    def _learn01(self, x: Point, y: int) -> None:
+        """Round t on a validated point and 0/1 label."""
+
+    @abstractmethod
+    def privacy(self) -> LearnerPrivacy:
+        """The claim, composed from the parts (parameters only)."""
+
+    @abstractmethod
+    def state(self) -> dict[str, Any]:
+        """Diagnostics (not covered by the privacy claim)."""
+
+    @property
+    def setting(self) -> str:
+        """A short label of the parameter setting used (for results)."""
+        return ""
+
