@@ -43,6 +43,7 @@ from .._random import SeedLike, as_generator, spawn_seeds
 from ..classes import FiniteClass, HypothesisClass
 from ..errors import EmptyDataError, LittlestoneError, PrivacyParameterError
 from ..privacy import check_delta, check_epsilon, check_probability, exponential_mechanism, laplace_mechanism
+from ..privacy.backends import SeededBackend
 from ..privacy.composition import advanced_composition, basic_composition
 from .histogram_release import HistogramRelease
 from .queries import QueryFamily, query_family
@@ -197,7 +198,8 @@ class SequentialFoolingSanitizer(HistogramRelease):
             raise EmptyDataError("the sequential-fooling sanitizer needs a non-empty dataset")
         s_noise, s_learner, s_post = spawn_seeds(self.seed, 3)
         backend = resolve_backend(self.backend, s_noise)
-        rng = as_generator(s_learner)
+        # the learner's secret choices (Algorithm 4's index set I) come from OS entropy unless the backend is seeded
+        rng = as_generator(s_learner if isinstance(backend, SeededBackend) else np.random.SeedSequence())
         Q = np.stack([self.family.row(q) for q in range(self.family.size)])
         F = np.concatenate([Q, 1.0 - Q])                               # H ∪ (1 − H)
         hist = np.bincount(idx, minlength=self.family.domain_size).astype(float)
