@@ -101,7 +101,9 @@ class SequentialFoolingSanitizer(HistogramRelease):
     """(ε, δ)-DP (α, β)-sanitizer for the counting queries of a class over a finite domain (BousquetLM20;
     LWY25 Thm 4.2). ``fit(X)`` then ``estimates()``, ``estimate(j)``, ``synthetic(size)``, ``max_error(X)``;
     ``privacy()`` is the claim; ``won_``, ``rounds_`` and ``transcript_`` (bucket, query of F, answer) describe the
-    game. ``rounds`` overrides R (privacy holds for every R; accuracy needs the theory R)."""
+    game. ``rounds`` overrides R (privacy holds for every R; accuracy needs the theory R). ``learner`` is "ggkm21",
+    "exponential" or a callable (ones, n, epsilon, backend, rng) -> index into the candidates, which must be an
+    (epsilon, δ′)-DP proper agnostic empirical learner for data labelled all 1 (it is charged as one)."""
 
     private = True
 
