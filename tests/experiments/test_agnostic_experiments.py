@@ -31,8 +31,10 @@ def test_sanitizer_error_tiny(tmp_path):
     res = REGISTRY["sanitizer_error"](ns=(500, 2000), epsilons=(1.0,), reps=1, domain_bits=6, seed=0,
                                       out_dir=tmp_path)
     rows = list(csv.DictReader(open(res.table_path)))
-    assert len(rows) == 4 and res.figures[0].exists()
+    assert len(rows) == 6 and res.figures[0].exists()
     assert "within its bound: True" in res.verdict
+    blm = [r for r in rows if r["sanitizer"].startswith("sequential fooling")]
+    assert len(blm) == 2 and all(0 <= float(r["max_error"]) <= 1 for r in blm)
 
 
 def test_bad_settings_are_refused_before_any_work(tmp_path):

@@ -16,8 +16,9 @@ A (``learner=``):
     every hypothesis it outputs (LittlestoneError otherwise). Its guarantee is the realizable one (≤ Ldim mistakes
     per subsequence on realizable synthetic data).
 
-The sanitizer (``sanitizer=``) is MWEM on H^label (finite classes; the Bousquet–Livni–Moran sanitizer of Thm 4.2 is
-pluggable through a factory (epsilon, batch_size, run_index) -> object with fit(labelled points) and synthetic(B)).
+The sanitizer (``sanitizer=``) is MWEM on H^label (finite classes) or a factory (epsilon, batch_size, run_index) ->
+object with fit(labelled points), synthetic(B) and privacy() — e.g. the Bousquet–Livni–Moran sanitizer of Thm 4.2,
+``littlestone.sanitizers.sequential_fooling_factory(LabelClass(H), delta)``.
 ``batch="cor4.3"`` (default) is Cor 4.3's B = ⌈(T·d⁵·√d*/ε)^{1/2}⌉ with its Õ constants and logs set to 1;
 ``batch="theory"`` minimizes the concrete bound B·R(T/B) + 4αT with MWEM's α(B) (β = 1/T²) — that bound is vacuous
 (> T) at practical sizes (MWEM's α(n) falls like n^{-1/3}, Thm 4.2's sanitizer like n^{-1/2}), so it then picks B = T.

@@ -4,12 +4,14 @@
   mwem.py        MWEM (HLM12): exponential mechanism + Laplace + multiplicative weights, with its proven bound
   realizable.py  realizable sanitizer (LWY25 Lemma E.2 discriminator, Thm E.5 game against the SOA)
   dyadic.py      sequential sanitizer over dyadic intervals (LWY25 Alg 5, Fact E.6, Lemma E.8)
-
-The Bousquet–Livni–Moran sequential-fooling sanitizer (LWY25 Thm 4.2) needs the GGKM21 proper agnostic learner
-and is not part of this package yet.
+  sequential_fooling.py  Bousquet–Livni–Moran sequential-fooling sanitizer (BousquetLM20; LWY25 Thm 4.2, Lemma D.7):
+                 multiplicative weights over X against a discriminator built on the GGKM21 proper agnostic learner
+  histogram_release.py   estimates and synthetic data from a released histogram (shared by MWEM and the above)
 """
 
 from .mwem import MWEM, mwem_error_bound, mwem_sample_size, mwem_theory_iterations
 from .queries import QueryFamily, query_family
+from .sequential_fooling import SequentialFoolingSanitizer, sequential_fooling_factory
 
-__all__ = ["MWEM", "QueryFamily", "mwem_error_bound", "mwem_sample_size", "mwem_theory_iterations", "query_family"]
+__all__ = ["MWEM", "QueryFamily", "SequentialFoolingSanitizer", "mwem_error_bound", "mwem_sample_size",
+           "mwem_theory_iterations", "query_family", "sequential_fooling_factory"]
