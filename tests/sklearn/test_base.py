@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from littlestone import FiniteClass
-from littlestone.errors import DomainError, LabelError, LittlestoneError
+from littlestone.errors import DomainError, LittlestoneError
 from littlestone.io import atomic_write, atomic_write_text
 from littlestone.pac import ERMClassifier, SOAClassifier
 from littlestone.pac._sklearn import LittlestoneClassifier

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._search import least_true
 from ..errors import LittlestoneError, PrivacyParameterError
@@ -62,7 +63,7 @@ class BoundReport:
 
 # ------------------------------------------------------------------------------------------------- parameter checks
 
-def _check_d(d: int) -> int:
+def _check_d(d: Any) -> int:
     if isinstance(d, bool) or not isinstance(d, (int,)) and not hasattr(d, "__index__"):
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
     d = int(d)
@@ -142,7 +143,10 @@ def histogram_batches(eta: float, epsilon: float, delta: float, beta: float) -> 
         return 7.0 * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
 
     # ok(k) forces 7kη/8 ≥ τ; the gap then grows linearly against a logarithm (monotone)
-    return least_true(ok, max(1, math.ceil(8.0 * tau / (7.0 * eta))))
+    k = least_true(ok, max(1, math.ceil(8.0 * tau / (7.0 * eta))))
+    if k is None:  # ok(k) holds once k is large enough: only absurd parameters get here
+        raise LittlestoneError(f"no number of batches k ≤ 2^62 meets the histogram's accuracy (η={eta}, τ={tau})")
+    return k
 
 
 def candidate_list_bound(eta: float) -> int:

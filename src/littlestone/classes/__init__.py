@@ -11,6 +11,7 @@ from .affine import AffineFlat, AffineSubspaces
 from .points_negations import PointsAndNegations
 from .ops import dual, random_class, restrict_to_points, to_finite, union
 from .spec import parse_class_spec
+from .resolve import as_version_space, resolve_class
 
 __all__ = [
     "Hypothesis", "HypothesisClass", "PatchedHypothesis", "VersionSpace", "patch", "split_patches",
@@ -18,4 +19,5 @@ __all__ = [
     "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion", "Conjunctions", "Conjunction",
     "AffineSubspaces", "AffineFlat", "PointsAndNegations",
     "to_finite", "restrict_to_points", "union", "dual", "random_class", "parse_class_spec",
+    "resolve_class", "as_version_space",
 ]

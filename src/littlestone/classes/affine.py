@@ -149,7 +149,12 @@ class AffineVersionSpace(VersionSpace):
             return self
         if s[0] == "pre":
             if not y:
-                return self if x in s[1] else AffineVersionSpace(c, ("pre", s[1].add(x)))
+                if x in s[1]:
+                    return self
+                negs = s[1].add(x)
+                if len(negs) >= c.q ** c.n:  # every point negative: no flat (not even a point) is left
+                    return AffineVersionSpace(c, ("empty",))
+                return AffineVersionSpace(c, ("pre", negs))
             if x in s[1]:
                 return AffineVersionSpace(c, ("empty",))
             return AffineVersionSpace(c, ("post", x, (), s[1]))

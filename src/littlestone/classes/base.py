@@ -86,7 +86,7 @@ class Hypothesis(ABC):
         return hash(self._order_key())
 
     def __lt__(self, other: "Hypothesis") -> bool:
-        return _sortable(self._order_key()) < _sortable(other._order_key())
+        return sortable_key(self._order_key()) < sortable_key(other._order_key())
 
     def __le__(self, other: "Hypothesis") -> bool:
         return self == other or self < other
@@ -101,9 +101,10 @@ class Hypothesis(ABC):
         return f"{type(self).__name__}{self.key()!r}"
 
 
-def _sortable(k: Any) -> Any:
+def sortable_key(k: Any) -> Any:
+    """A hypothesis order key made comparable across point types (the total order of hypotheses)."""
     if isinstance(k, tuple):
-        return tuple(_sortable(v) for v in k)
+        return tuple(sortable_key(v) for v in k)
     return point_key(k)
 
 
@@ -297,6 +298,36 @@ class VersionSpace(ABC):
         """Enumerate V (finite version spaces only)."""
         raise TypeError(f"{type(self).__name__} cannot enumerate its hypotheses (infinite or not supported)")
 
+    def labelings(self, points: Sequence[Point], *, limit: int | None = None) -> np.ndarray:
+        """Every labeling of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array in
+        lexicographic order. Generic: depth-first search over restrictions, a LittlestoneError once more than
+        ``limit`` labelings are found; structured classes may override with a closed form."""
+        from ..errors import LittlestoneError
+
+        r = len(points)
+        out: list[tuple] = []
+
+        def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
+            if limit is not None and len(out) > limit:
+                raise LittlestoneError(f"more than {limit:,} realizable labelings: the class is too rich for an "
+                                       "exact enumeration on these points")
+            if i == r:
+                out.append(prefix)
+                return
+            for b in (0, 1):
+                W2 = W.restrict(points[i], b)
+                if not W2.is_empty():
+                    dfs(W2, i + 1, prefix + (b,))
+
+        dfs(self, 0, ())
+        return np.array(out, dtype=np.uint8).reshape(-1, r)
+
+    def soa_block_keys(self, X: Any, y: Any, n: int) -> list | None:
+        """For consecutive blocks of ``n`` examples (X, y of length a multiple of n): keys such that equal keys imply
+        equal SOA classifiers of V restricted by the blocks, with None for a block the shortcut does not cover — or
+        None when the class has no shortcut (then callers compute the SOA of each block; the default)."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, VersionSpace) and type(self) is type(other) and self.key() == other.key() \
             and self.hclass is other.hclass
@@ -336,6 +367,24 @@ class HypothesisClass(ABC):
     def domain_points(self) -> list[Point]:
         """All points of a finite domain, in order."""
         raise TypeError(f"{self.name} has no enumerable domain")
+
+    def uniform_points(self) -> "Sequence[Point] | Any":
+        """What a uniform draw of a domain point needs: the domain's points (a sequence), or for domains too large to
+        list a callable ``rng -> point``; TypeError when the domain has no uniform distribution."""
+        return self.domain_points()
+
+    def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Hypothesis":
+        """A hypothesis of the class drawn uniformly with ``rng``. Generic: enumerate the class (a LittlestoneError
+        beyond ``limit`` hypotheses); structured classes may draw in closed form."""
+        from ..errors import LittlestoneError
+
+        V = self.version_space()
+        size = V.size()
+        if not math.isfinite(size) or size > limit:
+            raise LittlestoneError(f"drawing a uniform hypothesis needs a class of at most {limit:,} hypotheses; "
+                                   f"{self.name} has {size}")
+        hyps = list(V.hypotheses())
+        return hyps[int(rng.integers(0, len(hyps)))]
 
     @abstractmethod
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:

@@ -50,6 +50,10 @@ class Conjunction(Hypothesis):
     def key(self) -> tuple:
         return ("false",) if self.literals is None else self.literals
 
+    def _order_key(self) -> tuple:
+        # the contradiction sorts as literal (−1, −1): every key is then a tuple of int pairs (a total order)
+        return (type(self).__name__, ((-1, -1),) if self.literals is None else self.literals)
+
     def __call__(self, x: Point) -> int:
         if self.literals is None:
             return 0

@@ -328,6 +328,10 @@ class PointsAndNegations(HypothesisClass):
         for x in listed:
             if h1(x) != h2(x):
                 yield x
-        x = self.domain.point_outside(frozenset(listed)) if self.domain.finite is None else None
+        outside = frozenset(listed)
+        if self.domain.finite is None:
+            x = self.domain.point_outside(outside)
+        else:  # off the listed points both take their default value (0 for e_p, 1 for 1 − e_p)
+            x = next((p for p in self.domain.finite if p not in outside), None)
         if x is not None and h1(x) != h2(x):
             yield x

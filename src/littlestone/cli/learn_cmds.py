@@ -168,7 +168,7 @@ def predict(
             raise FileNotFoundError(2, "No such file or directory", str(path))
     if out is not None:
         check_output_file(out)
-    from ..pac._sklearn import LittlestoneClassifier
+    from ..pac import LittlestoneClassifier
 
     est = LittlestoneClassifier.from_json(model)
     meta = json.loads(Path(model).read_text(encoding="utf-8")).get("cli", {})

@@ -7,7 +7,7 @@ import os
 import re
 from typing import Any, Callable
 
-from ..classes.base import Hypothesis, Point
+from ..classes.base import Hypothesis
 
 
 def describe_point(x: Any) -> str:

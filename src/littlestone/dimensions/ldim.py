@@ -183,7 +183,7 @@ def ldim(H: Any, witness: bool = False) -> int | tuple[int, Any]:
     (``None`` for an empty version space) — check it with :func:`~littlestone.dimensions.is_shattered`.
     """
     from ..classes.finite import FiniteVersionSpace
-    from ._inputs import as_version_space
+    from ..classes.resolve import as_version_space
     from .witness import witness_tree
 
     V = as_version_space(H)

@@ -7,7 +7,7 @@ from typing import Any
 from .._random import SeedLike, as_generator
 from ..classes.base import VersionSpace
 from ..errors import LittlestoneError
-from ._inputs import as_version_space
+from ..classes.resolve import as_version_space
 from .trees import TreeMethods
 
 #: exhaustive checks visit every leaf; beyond this many, ask for a sampled check

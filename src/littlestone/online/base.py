@@ -13,19 +13,11 @@ import numpy as np
 
 from .._labels import check_label01
 from ..classes.base import HypothesisClass, Point, VersionSpace
+from ..classes.resolve import as_version_space
 from ..errors import LabelError
 
 #: sentinel: the label coding is not known yet
 _UNKNOWN = None
-
-
-def as_version_space(H_or_V: HypothesisClass | VersionSpace) -> VersionSpace:
-    """A version space from a class (its full version space) or a version space (returned as is)."""
-    if isinstance(H_or_V, VersionSpace):
-        return H_or_V
-    if isinstance(H_or_V, HypothesisClass):
-        return H_or_V.version_space()
-    raise TypeError(f"expected a HypothesisClass or a VersionSpace, not {type(H_or_V).__name__}")
 
 
 class OnlineLearner(ABC):

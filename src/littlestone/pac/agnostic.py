@@ -34,7 +34,6 @@ import numpy as np
 from .._random import SeedLike, as_generator
 from ..bounds.agnostic import EPS_INNER, EPS_LABEL, agnostic_sizes, inner_epsilon
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point
-from ..classes.thresholds import ThresholdsVersionSpace
 from ..errors import EmptyDataError, InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import PrivacyBudget, amplified_epsilon, exponential_mechanism, sampling_rate_for
 from ._sklearn import LittlestoneClassifier
@@ -45,30 +44,9 @@ MAX_LABELINGS = 1 << 20
 
 
 def realizable_labelings(V: VersionSpace, points: list) -> np.ndarray:
-    """All labelings of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array.
-    Thresholds in closed form (monotone labelings); other classes by depth-first search over restrictions."""
-    r = len(points)
-    if isinstance(V, ThresholdsVersionSpace) and all(isinstance(p, int) for p in points):
-        xs = np.array(points, dtype=object if V.hi > 2**62 else np.int64)
-        cuts = sorted({V.lo, *[p + 1 for p in points if V.lo <= p + 1 <= V.hi]} | ({V.hi} if V.hi >= V.lo else set()))
-        rows = {tuple(int(x >= t) for x in xs.tolist()) for t in cuts if V.lo <= t <= V.hi}
-        return np.array(sorted(rows), dtype=np.uint8).reshape(-1, r)
-    out: list[tuple] = []
-
-    def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
-        if len(out) > MAX_LABELINGS:
-            raise LittlestoneError(f"more than {MAX_LABELINGS:,} realizable labelings: the class is too rich for the "
-                                   "exact agnostic transformation on this sample")
-        if i == r:
-            out.append(prefix)
-            return
-        for b in (0, 1):
-            W2 = W.restrict(points[i], b)
-            if not W2.is_empty():
-                dfs(W2, i + 1, prefix + (b,))
-
-    dfs(V, 0, ())
-    return np.array(out, dtype=np.uint8).reshape(-1, r)
+    """All labelings of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array
+    (:meth:`VersionSpace.labelings`: closed form for thresholds, depth-first search otherwise)."""
+    return V.labelings(points, limit=MAX_LABELINGS)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, _sortable,
+from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, sortable_key,
                            as_python_point, patch)
 from ..errors import LittlestoneError
 from .sources import Cursor
@@ -36,7 +36,7 @@ class _Fail:
         return ("~Fail", ())
 
     def __lt__(self, other: Any) -> bool:
-        return _sortable(self._order_key()) < _sortable(other._order_key())
+        return sortable_key(self._order_key()) < sortable_key(other._order_key())
 
     def __hash__(self) -> int:
         return hash("littlestone.Fail")
@@ -258,19 +258,10 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
 
 
 def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> list:
-    """For each consecutive block of n examples, a key with: equal keys ⇒ equal SOA(block) (from V).
-    Thresholds: the closed-form version space (lo, hi) per block, vectorized; other classes: the hypothesis."""
-    from ..classes.thresholds import ThresholdsVersionSpace
-
-    if isinstance(V, ThresholdsVersionSpace) and isinstance(X, np.ndarray) and X.dtype.kind in "iu" \
-            and V.hi < np.iinfo(np.int64).max:
-        Xb = X.astype(np.int64, copy=False).reshape(blocks, n)
-        yb = np.asarray(y).reshape(blocks, n)
-        big = np.iinfo(np.int64).max
-        hi = np.minimum(np.where(yb == 1, Xb, big).min(axis=1), V.hi)
-        lo = np.maximum(np.where(yb == 0, Xb + 1, -1).max(axis=1), V.lo)
-        keys: list = list(zip(lo.tolist(), hi.tolist()))
-        for i in np.flatnonzero(lo > hi).tolist():  # non-realizable block: the patched SOA itself
-            keys[i] = SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
-        return keys
-    return [SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis() for i in range(blocks)]
+    """For each consecutive block of n examples, a key with: equal keys ⇒ equal SOA(block) (from V): the class's
+    closed-form keys where it has them (:meth:`VersionSpace.soa_block_keys`), else the SOA hypothesis itself."""
+    keys = V.soa_block_keys(X, y, n)
+    if keys is None:
+        keys = [None] * blocks
+    return [k if k is not None else SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
+            for i, k in enumerate(keys)]
