@@ -26,7 +26,9 @@ BLM20_EPILOG = """Examples:
 
   littlestone bounds blm20 --d 3 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05
 
-  littlestone bounds blm20 --d 2 --theorem theorem10 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05"""
+  littlestone bounds blm20 --d 2 --theorem theorem10 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05
+
+  littlestone bounds blm20 --d 3 --histogram lemma15"""
 
 
 class Mode(str, Enum):
@@ -81,6 +83,11 @@ def generic(
     print_report(f"generic learner on {name}: {report.theorem} ({report.guarantee})", report)
 
 
+class HistogramReading(str, Enum):
+    proof = "proof"
+    lemma15 = "lemma15"
+
+
 class Blm20Theorem(str, Enum):
     theorem1 = "theorem1"
     theorem10 = "theorem10"
@@ -95,9 +102,14 @@ def blm20(
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
-    theorem: Blm20Theorem = typer.Option(Blm20Theorem.theorem1, "--theorem", help="Which statement of seed 000."),
+    theorem: Blm20Theorem = typer.Option(Blm20Theorem.theorem1, "--theorem", help="Which statement of BLM20."),
+    histogram: HistogramReading = typer.Option(
+        HistogramReading.proof, "--histogram",
+        help="How the stable histogram's batches k are sized (theorem1/theorem17): 'proof' = the condition "
+             "Theorem 17's proof uses (h* released, estimates within η/8); 'lemma15' = Lemma 15 literally at "
+             "accuracy (η/8, β/3) (every item of frequency ≥ η/8 released; larger k)."),
 ) -> None:
-    """Every stage's sample size in Bun–Livni–Moran's private learner (seed 000)."""
+    """Every stage's sample size in Bun–Livni–Moran's private learner (BLM20)."""
     try:
         mod = importlib.import_module("littlestone.bounds.blm20")
     except ImportError as exc:
@@ -105,10 +117,18 @@ def blm20(
     fn = getattr(mod, theorem.value, None)
     if fn is None:
         raise LittlestoneError(f"littlestone.bounds.blm20 has no {theorem.value}")
-    report = fn(d, alpha, epsilon, delta, beta)
+    if theorem.value in ("theorem1", "theorem17"):
+        report = fn(d, alpha, epsilon, delta, beta, histogram=histogram.value)
+        how = (", histogram sized by the condition of Theorem 17's proof" if histogram is HistogramReading.proof
+               else ", histogram sized by Lemma 15 literally at (η/8, β/3)")
+    elif histogram is not HistogramReading.proof:
+        raise LittlestoneError(f"--histogram applies to theorem1 and theorem17 (the stable histogram of M), "
+                               f"not to {theorem.value}")
+    else:
+        report, how = fn(d, alpha, epsilon, delta, beta), ""
     title = getattr(report, "title", theorem.value)
     print_report(f"BLM20 {theorem.value} — {title}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, "
-                 f"β = {beta:g}", report)
+                 f"β = {beta:g}{how}", report)
 
 
 def register(app: typer.Typer) -> None:
