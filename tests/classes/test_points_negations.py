@@ -1,4 +1,4 @@
-"""Points and negated points (seed 002 Appendix B): count-state recursion vs explicit twins, infinite domain."""
+"""Points and negated points (GGKM21 Appendix B): count-state recursion vs explicit twins, infinite domain."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Known Littlestone dimensions (spec §11.2) of explicit and structured classes, checked against a brute-force oracle."""
+"""Known Littlestone dimensions of explicit and structured classes, checked against a brute-force oracle."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from littlestone.dimensions import is_shattered, ldim, naive_ldim
 
 from littlestone.testing import oracle as O
 
-SPEC_INTERVALS = [1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5]  # n = 1..12, with the empty set (spec §11.2)
+SPEC_INTERVALS = [1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5]  # n = 1..12, with the empty set
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 15, 16, 33, 100])

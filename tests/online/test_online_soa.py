@@ -1,5 +1,5 @@
 """SOA: mistake bound Ldim(H) on realizable sequences, exactly Ldim(H) against the tree adversary, extended SOA
-(seed 000 Def 8) against a naive step-by-step reimplementation, SOA classifier (seed 002 Def 4.2)."""
+(BLM20 Def 8) against a naive step-by-step reimplementation, SOA classifier (GGKM21 Def 4.2)."""
 
 from __future__ import annotations
 

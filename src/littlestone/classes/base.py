@@ -1,7 +1,7 @@
 """The core abstraction: hypotheses, version spaces and hypothesis classes.
 
 A *hypothesis class* exposes version spaces (restrict by an example), their Littlestone dimension, the SOA classifier
-of a version space (seed 002 Def 4.2, ties → 0; spec §1.2) and a point where two hypotheses disagree. Explicit finite
+of a version space (GGKM21 Def 4.2, ties → 0) and a point where two hypotheses disagree. Explicit finite
 classes implement it with bitsets (:mod:`littlestone.classes.finite`); structured classes in closed form.
 """
 
@@ -109,7 +109,7 @@ def sortable_key(k: Any) -> Any:
 
 
 class PatchedHypothesis(Hypothesis):
-    """A base hypothesis overwritten on finitely many points (the local update of seed 000/001 Definition 8).
+    """A base hypothesis overwritten on finitely many points (the local update of BLM20/001 Definition 8).
 
     Canonical: patches are stored sorted and only where they differ from the base; no patches ⇒ the base itself
     (use :func:`patch`, never the constructor, to build one).
@@ -153,7 +153,7 @@ class PatchedHypothesis(Hypothesis):
 
 
 def patch(h: Hypothesis, updates: Iterable[tuple[Point, int]]) -> Hypothesis:
-    """Apply updates (x, y) in order (the last one for a point wins) to h; canonical result (seed 000 Def 8)."""
+    """Apply updates (x, y) in order (the last one for a point wins) to h; canonical result (BLM20 Def 8)."""
     if isinstance(h, PatchedHypothesis):
         base, table = h.base, dict(h.patches)
     else:
@@ -222,7 +222,7 @@ def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
 class VersionSpace(ABC):
     """A subset V ⊆ H given by the examples seen so far; an immutable, hashable value.
 
-    Conventions (spec §0.3): Ldim(∅) = −1, Ldim({h}) = 0; SOA ties go to label 0 (spec §1.2).
+    Conventions: Ldim(∅) = −1, Ldim({h}) = 0; SOA ties go to label 0 (GGKM21 Def 4.2).
     """
 
     __slots__ = ()
@@ -256,7 +256,7 @@ class VersionSpace(ABC):
         return self.size() == 0
 
     def soa_predict(self, x: Point) -> int:
-        """SOA prediction at x: 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0; seed 002 Def 4.2)."""
+        """SOA prediction at x: 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0; GGKM21 Def 4.2)."""
         return int(self.restrict(x, 1).ldim() > self.restrict(x, 0).ldim())
 
     def soa_predict_many(self, X: Sequence[Point]) -> np.ndarray:
@@ -265,7 +265,7 @@ class VersionSpace(ABC):
 
     @abstractmethod
     def soa(self) -> Hypothesis:
-        """The SOA classifier SOA_V as a hashable hypothesis (seed 002 Def 4.2, spec §1.2)."""
+        """The SOA classifier SOA_V as a hashable hypothesis (GGKM21 Def 4.2)."""
 
     def restrict_sample(self, X: Sequence[Point] | np.ndarray, y: Sequence[int] | np.ndarray) -> tuple["VersionSpace", int]:
         """Restrict by the longest realizable prefix of the sample.

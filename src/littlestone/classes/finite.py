@@ -61,7 +61,7 @@ class FiniteDomain:
 
 
 class VectorHypothesis(Hypothesis):
-    """A function on a finite domain given by its value vector (equality by values; spec §0.3)."""
+    """A function on a finite domain given by its value vector (equality by values)."""
 
     __slots__ = ("values", "domain")
 

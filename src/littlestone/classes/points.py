@@ -303,7 +303,7 @@ class PointsVersionSpace(VersionSpace):
                 yield FiniteSet((p,))
 
     def soa(self) -> FiniteSet:
-        """SOA_V = h_p if V = {h_p}, else the zero function (every split point is a tie; seed 002 Def 4.2)."""
+        """SOA_V = h_p if V = {h_p}, else the zero function (every split point is a tie; GGKM21 Def 4.2)."""
         return FiniteSet((self.positive,)) if self.positive is not None else ZERO
 
     def soa_predict(self, x: Point) -> int:
@@ -374,7 +374,7 @@ class PointsVersionSpace(VersionSpace):
 
 
 class Points(HypothesisClass):
-    """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1 (spec §11.2).
+    """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1.
 
     ``domain=None`` means every hashable non-NaN value (64-bit ints, strings, tuples …); a finite collection, an
     integer n (the points 0, …, n − 1, as ``Points(16)`` or the spec ``points:16``) or a predicate restricts it. Ldim is 1 whenever the class has ≥ 2 functions (0 for one point without zero).

@@ -113,7 +113,7 @@ class ThresholdsVersionSpace(VersionSpace):
     def _soa_threshold(self) -> int:
         """Smallest x with SOA(x) = 1 (the prediction is monotone in x): binary search, O(log n)."""
         if self.lo > self.hi:
-            return self._cls.n  # SOA of ∅ is the all-0 function (spec §1.2)
+            return self._cls.n  # SOA of ∅ is the all-0 function (GGKM21 Def 4.2)
         a, b = max(self.lo - 1, -1), self.hi  # SOA(b) = 1 (V|(b,0) = ∅); SOA(a) = 0
         if a < 0:
             a = -1

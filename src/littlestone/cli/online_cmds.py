@@ -1,4 +1,4 @@
-"""``littlestone play``: an online learner against an adversary (mistake-bound game, seed 000 §3.2)."""
+"""``littlestone play``: an online learner against an adversary (mistake-bound game, BLM20 §3.2)."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def play(
         realizable = H.version_space().restrict_sample(fixed[0][:n], seq.y[:n])[1] == n
         if not realizable and learner != LearnerName.soa_extended:
             raise LittlestoneError(f"the examples in {data} are not realizable by {H.name}; use --learner "
-                                   "soa-extended (seed 000 Def 8), which continues with local updates")
+                                   "soa-extended (BLM20 Def 8), which continues with local updates")
     with working(f"computing Ldim of {H.name}"):
         d = H.ldim()
     if rounds is not None:

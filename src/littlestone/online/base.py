@@ -21,7 +21,7 @@ _UNKNOWN = None
 
 
 class OnlineLearner(ABC):
-    """A deterministic online learner in the mistake-bound model (seed 000 §3.2, seed 003 §4).
+    """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
     * ``predict_one(x)`` validates ``x`` through the class (:class:`~littlestone.errors.DomainError` otherwise) and
       returns the prediction in the user's label set: {−1,+1} once a −1 label has been seen (or ``labels=(-1, 1)``

@@ -1,4 +1,4 @@
-"""AboveThreshold / sparse vector with adaptively chosen queries (seed 004 Theorem 2.5; Dwork–Roth Alg. 1; spec §5)."""
+"""AboveThreshold / sparse vector with adaptively chosen queries (LWY25 Theorem 2.5; DR14 §3.6, Alg. 1)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class AboveThreshold:
     variant, which uses a fresh threshold noise). On the SecureBackend the noise is sampled exactly by OpenDP, but
     value + noise is compared in float arithmetic (as in every AboveThreshold over real-valued queries).
 
-    Pass the query's true value to :meth:`test`; for seed 004's running-sum use, pass the cumulative sum.
+    Pass the query's true value to :meth:`test`; for LWY25's running-sum use, pass the cumulative sum.
     """
 
     def __init__(
@@ -95,7 +95,7 @@ class AboveThreshold:
 
     def accuracy(self, k: int, beta: float) -> float:
         """α = 8Δ(ln k + ln(2/β))/ε: w.p. ≥ 1-β over k queries, ⊤ ⇒ value ≥ T - α and ⊥ ⇒ value ≤ T + α
-        (Dwork–Roth Thm 3.24; seed 004 Thm 2.5)."""
+        (Dwork–Roth Thm 3.24; LWY25 Thm 2.5)."""
         return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
 
 
@@ -140,7 +140,7 @@ class RunningSumAboveThreshold:
         return self._inner.spent
 
     def accuracy(self, T: int, beta: float) -> float:
-        """8Δ(ln T + ln(2/β))/ε over T rounds (seed 004 Thm 2.5)."""
+        """8Δ(ln T + ln(2/β))/ε over T rounds (LWY25 Thm 2.5)."""
         return self._inner.accuracy(T, beta)
 
 

@@ -52,7 +52,7 @@ class HistogramRelease(Mapping):
         return self.counts.get(item, 0.0)
 
     def frequencies(self) -> dict[Hashable, float]:
-        """Released items -> estimated frequency noisy/n clipped to [0, 1] (seed 000 Lemma 15's estimates a_x)."""
+        """Released items -> estimated frequency noisy/n clipped to [0, 1] (BLM20 Lemma 15's estimates a_x)."""
         return {k: min(max(float(v) / self.n, 0.0), 1.0) for k, v in self.counts.items()}
 
     def most_common(self, k: int | None = None) -> list[tuple[Hashable, float]]:
