@@ -6,7 +6,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import DomainError, EmptyDataError, LittlestoneError
+from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
 
 
@@ -183,6 +183,7 @@ class FiniteVersionSpace(VersionSpace):
 
 class FiniteClass(HypothesisClass):
     """An explicit class: rows of a 0/1 matrix are hypotheses, columns are domain points (duplicate rows removed).
+    A matrix with no rows is the empty class (Ldim −1 by convention).
 
     ``FiniteClass([[0,0,1],[0,1,1]], points=["a","b","c"])``.
     """
@@ -195,8 +196,6 @@ class FiniteClass(HypothesisClass):
                                    "lengths") from None
         if M.ndim != 2:
             raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
-        if M.shape[0] == 0:
-            raise EmptyDataError("a finite class needs at least one hypothesis (the matrix has no rows)")
         if M.dtype.kind == "f" and np.isnan(M).any():
             raise LittlestoneError("the class matrix contains NaN")
         if not np.isin(M, (0, 1)).all():

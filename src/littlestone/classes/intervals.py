@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 import numpy as np
-from numba import njit
 
+from .._numba import njit_cached
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
@@ -136,7 +136,7 @@ def _greedy(weights: tuple[int, ...], K: int, trace: bool = False) -> bool | tup
     return first if trace else True
 
 
-@njit(cache=True)
+@njit_cached
 def _lg64(w: int) -> int:  # pragma: no cover - compiled
     r = -1
     while w > 0:
@@ -145,7 +145,7 @@ def _lg64(w: int) -> int:  # pragma: no cover - compiled
     return r
 
 
-@njit(cache=True)
+@njit_cached
 def _greedy64(ws: np.ndarray, K: int) -> bool:  # pragma: no cover - compiled
     """Compiled twin of :func:`_greedy` (feasibility only) for ascending int64 weights below 2^62."""
     W = np.empty(ws.shape[0] + K + 2, dtype=np.int64)
@@ -647,6 +647,9 @@ class Intervals(HypothesisClass):
                 raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
             if not np.all(arr == np.floor(arr)):
                 raise DomainError(f"points must be integers 0..{self.n - 1} for {self.name}")
+            outside = (arr < 0) | (arr >= self.n)
+            if outside.any():  # before the cast: 1e300 has no int64 value
+                raise DomainError(f"point {arr[outside][0]:g} is outside the domain of {self.name} (0..{self.n - 1})")
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "iu" and arr.ndim == 1:
             if arr.size and (arr.min() < 0 or arr.max() >= self.n):

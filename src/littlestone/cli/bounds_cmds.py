@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import console, load_class
+from ._common import console, load_class, print_table
 
 bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True,
                          epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
@@ -54,7 +54,7 @@ def print_report(title: str, report: Any) -> None:
     for row in report.rows():
         stage, quantity, value, formula = (list(row) + ["", "", "", ""])[:4]
         table.add_row(str(stage), str(quantity), _fmt(value), str(formula))
-    console.print(table)
+    print_table(table)
     console.print(f"total sample size: [bold]{_fmt(report.total)}[/]")
 
 
@@ -192,7 +192,7 @@ def lwy25_agnostic_cmd(
         table.add_row(stage, q, _fmt(value), formula)
     for stage, q, value, formula in exact:
         table.add_row(stage, q, value, formula)
-    console.print(table)
+    print_table(table)
     console.print("(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
                   "of the implemented components, constants written out.")
 

@@ -314,6 +314,14 @@ def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
     return d, path
 
 
+def _advance(bar: Any, task: Any, done: int, total: int) -> None:
+    """The demo's own bar (on a terminal) and the library's progress reports (plain lines when piped)."""
+    from .. import _progress
+
+    bar.update(task, completed=done)
+    _progress.report("train/test splits", done, total)
+
+
 def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, seed: int | None = 0, jobs: int = 1,
              backend: str = "seeded", config: DemoConfig | None = None, console: Any = None) -> Path:
     """Run the demo and write ``out_dir/index.html`` (self-contained) plus its PNGs; returns the HTML path."""
@@ -346,7 +354,7 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
         # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers
         repeats: list[RepeatResult] = map_ordered(partial(_repeat_task, data, cfg, backend), plan, n_jobs=jobs,
-                                                  progress=lambda done, total: bar.update(task, completed=done),
+                                                  progress=lambda done, total: _advance(bar, task, done, total),
                                                   chunksize=1)
         bar.remove_task(task)
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)

@@ -206,7 +206,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return X
         if X.shape[1] == 1:
             col = X[:, 0]
-            if col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col)):
+            if (col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col))
+                    and np.all(np.abs(col) < 2.0**63)):  # integral and within int64 (1e300 stays a float)
                 col = col.astype(np.int64)
             elif col.dtype == object:
                 col = np.array([as_python_point(v) for v in col], dtype=object)
@@ -336,6 +337,14 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             raise LittlestoneError(f"model file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
         if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
             raise LittlestoneError(f"not a littlestone model file (expected format {JSON_FORMAT!r})")
+        try:
+            return cls._from_dict(obj)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a damaged file: name it
+            what = f"missing entry {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise LittlestoneError(f"model file is malformed ({what})") from None
+
+    @classmethod
+    def _from_dict(cls, obj: dict) -> "LittlestoneClassifier":
         est_cls = _import_estimator(obj["estimator"])
         if not (isinstance(est_cls, type) and issubclass(est_cls, cls)):
             raise LittlestoneError(f"model file holds a {obj['estimator']}, not a {cls.__name__}")

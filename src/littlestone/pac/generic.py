@@ -18,6 +18,10 @@ from .candidates import candidate_list, uses_rows
 MODES = ("realizable", "agnostic")
 
 
+class DefaultCandidatesWarning(UserWarning):
+    """GenericLearnerClassifier was given neither a class nor candidates and assumed standardized features."""
+
+
 @dataclass(frozen=True)
 class GenericResult:
     """What a private fit spent and how the sample compares with the theorem (no data-dependent statistics)."""
@@ -51,14 +55,16 @@ class GenericLearnerClassifier(LittlestoneClassifier):
     """ε-DP learner for any finite class or candidate list (realizable and agnostic; Kal-LN §3 Thm 1).
 
     Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
-    a class or candidates it uses data-independent decision stumps on a fixed grid (for standardized features).
+    a class or candidates it uses data-independent decision stumps with thresholds on a fixed grid of [−3, 3],
+    i.e. it assumes standardized features (put a ``StandardScaler`` first), and says so with a
+    :class:`DefaultCandidatesWarning` at every fit. ``mode`` ("agnostic" by default, as on the command line) and
     ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
     """
 
     _requires_class = False
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None,
-                 candidates: Sequence[Hypothesis] | None = None, epsilon: float = 1.0, mode: str = "realizable",
+                 candidates: Sequence[Hypothesis] | None = None, epsilon: float = 1.0, mode: str = "agnostic",
                  alpha: float = 0.1, beta: float = 0.05, backend: Any = "secure", random_state: Any = None):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
@@ -91,6 +97,13 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         privacy.check_epsilon(self.epsilon)
         if self.mode not in MODES:
             raise LittlestoneError(f"mode must be 'realizable' or 'agnostic', not {self.mode!r}")
+        if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
+            import warnings
+
+            warnings.warn("GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
+                          "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
+                          "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
+                          "domains", DefaultCandidatesWarning, stacklevel=3)
         cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)
         bound = sample_size(len(cands), self.alpha, self.epsilon, self.beta, self.mode)
         backend = make_backend_for(self.backend, rng)
