@@ -20,7 +20,16 @@ from .classes import (
     VersionSpace,
     parse_class_spec,
 )
-from .dimensions import MistakeTree, dual_ldim, dual_vc_dim, is_shattered, ldim, threshold_dim, vc_dim
+from .dimensions import (
+    GeneralizedTree,
+    MistakeTree,
+    check_reducing_array,
+    dominant_label,
+    irreducibility,
+    is_irreducible,
+    reducing_array,
+)
+from .dimensions import dual_ldim, dual_vc_dim, is_shattered, ldim, threshold_dim, vc_dim
 from .online import SOA, Halving, play
 
 __version__ = "0.1.0"
@@ -28,6 +37,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AffineSubspaces", "AllFunctions", "Conjunctions", "FiniteClass", "Hypothesis", "HypothesisClass", "Intervals",
     "Points", "PointsAndNegations", "Thresholds", "VersionSpace", "parse_class_spec",
-    "MistakeTree", "dual_ldim", "dual_vc_dim", "is_shattered", "ldim", "threshold_dim", "vc_dim",
+    "MistakeTree", "dual_ldim", "GeneralizedTree", "check_reducing_array", "dominant_label", "irreducibility",
+    "is_irreducible", "reducing_array", "dual_vc_dim", "is_shattered", "ldim", "threshold_dim", "vc_dim",
     "SOA", "Halving", "play", "__version__",
 ]

@@ -39,7 +39,8 @@ def _audit_module() -> Any:
 
 def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], jobs: int, randomness: str) -> Any:
     if randomness != "seeded":
-        raise LittlestoneError("--broken audits run on the seeded backend only (drop --backend secure)")
+        raise LittlestoneError("--broken audits run on their own backend (seeded, or secure for floating-point "
+                               "twins); drop --backend secure")
     return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
 
 

@@ -160,7 +160,9 @@ def demo(
     note_seed_under_secure(seed, backend)
     seed = 0 if seed is None else seed
     console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
-                  f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
+                  f"noise backend {backend.value}"
+                  f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
+                  f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
     with staged_directory(out, "the report") as staging, heartbeat("demo"):  # Ctrl-C leaves nothing behind

@@ -116,6 +116,26 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
     return None
 
 
+def parse_classes(text: str) -> tuple:
+    """``NEG,POS`` → a label pair; integers and decimal numbers are read as numbers, anything else as text."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise LittlestoneError(f"--classes needs two labels NEG,POS (e.g. 0,1 or ham,spam), got {text!r}")
+
+    def value(p: str) -> Any:
+        for conv in (int, float):
+            try:
+                return conv(p)
+            except ValueError:
+                pass
+        return p
+
+    neg, pos = (value(p) for p in parts)
+    if neg == pos:
+        raise LittlestoneError(f"--classes needs two distinct labels, got {text!r}")
+    return (neg, pos)
+
+
 @with_cluster
 def learn(
     ctx: typer.Context,
@@ -133,6 +153,8 @@ def learn(
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
+    classes: str = typer.Option("0,1", "--classes", metavar="NEG,POS", help="The label pair of the private "
+                                "learners (declared, never read from the private labels), e.g. -1,1 or ham,spam."),
     params: Optional[List[str]] = typer.Option(None, "--param", "-p", metavar="KEY=VALUE",
                                                help="Extra estimator parameter, e.g. n_batches=200 for blm20 "
                                                     "(repeatable)."),
@@ -162,6 +184,8 @@ def learn(
         load_class(H)  # fail early with the parser's message
     est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
                         backend=backend, seed=seed, jobs=jobs)
+    if "classes" in est.get_params(deep=False):
+        est.set_params(classes=parse_classes(classes))
     if params:
         from .experiment_cmds import _parse_value
 
@@ -191,7 +215,9 @@ def learn(
         acc = float(np.mean(est.predict(X) == y))
         say.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
-        say.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        note = getattr(est.result_, "privacy_note", "")
+        say.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}" + (f" ({note})" if note else ""),
+                      markup=False)
         summary = getattr(est.result_, "summary", None)
         if callable(summary):
             say.print(summary(), markup=False)
