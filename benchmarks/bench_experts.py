@@ -31,7 +31,7 @@ def chunks(N, T, seed):
 
 def timed(learner, N, T, seed=0):
     """Run over pre-generated chunks one at a time; only learner time counts."""
-    spent, res_choices, realized, expected, cum = 0.0, [], 0.0, 0.0, np.zeros(N)
+    spent, realized, expected, cum = 0.0, 0.0, 0.0, np.zeros(N)
     for c in chunks(N, T, seed):
         t0 = time.perf_counter()
         ch, r, e = learner._run_chunk(c)

@@ -91,7 +91,9 @@ def main() -> int:
     ]
     for name, wall, same, note in rows:
         lines.append(f"| {name} | {wall:.2f} | {wall / seq_wall:.2f}× | {same} | {note} |")
-    lines += ["", f"Load average {load0:.1f} at the start, {load1:.1f} at the end (2 cores, shared).",
+    lines += ["", f"Load average {load0:.1f} at the start, {load1:.1f} at the end (2 cores, shared): with more runnable "
+              "processes than cores, 2 workers cannot run twice as fast, so these rows bound the runner's overhead "
+              "(every backend returns the identical result) rather than show the idle-machine speed-up.",
               "Rerun: `.venv/bin/python benchmarks/bench_parallel.py` (CLI: `littlestone learn ... --jobs 2` or "
               "`--cluster local:2`)."]
     text = "\n".join(lines) + "\n"

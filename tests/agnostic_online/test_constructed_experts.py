@@ -17,7 +17,6 @@ from littlestone.errors import LittlestoneError
 def proof_run(learner, X, h, theta):
     """Thm E.10's construction with exact windows: stage k follows f_k = A(S_k) until it has disagreed with h on θ
     rounds (round i_k), then feeds the first window point x′_j where f_k ≠ h, labelled by h (a forced mistake)."""
-    T = len(X)
     hx = np.array([h(x) for x in X])
     state, start, preds, flips = learner.initial, 1, [], 0
     while True:

@@ -1,4 +1,4 @@
-"""Calculators for seed 001 Theorems 10, 17, 1 and Corollary 2: every constant checked against its derivation."""
+"""Calculators for BLM20 Theorems 10, 17, 1 and Corollary 2: every constant checked against its derivation."""
 
 from __future__ import annotations
 

@@ -12,9 +12,11 @@ from littlestone.classes.affine import AffineFlat, AffineSubspaces
 from littlestone.classes.points import FiniteSet
 from littlestone.errors import DomainError, LittlestoneError
 
-from classes_twins import affine_matrix, check_walks
+from littlestone.testing.oracle import affine_matrix
 
-CASES = [(2, n, d) for n in (1, 2, 3) for d in range(0, n + 1)] + [(3, n, d) for n in (1, 2) for d in range(0, n + 1)]
+from littlestone.testing import check_hypothesis_class
+
+CASES = [(2, n, d) for n in (1, 2, 3) for d in range(n + 1)] + [(3, n, d) for n in (1, 2) for d in range(n + 1)]
 
 
 @pytest.mark.parametrize("q,n,d", CASES)
@@ -24,7 +26,7 @@ def test_twin(q, n, d):
     T = FiniteClass(affine_matrix(q, n, d), points=pts)
     expected = 1 if (q, n) == (2, 1) and d >= 1 else d + 1  # spec §11.2
     assert H.ldim() == T.ldim() == expected
-    check_walks(H, T, pts, np.random.default_rng(q * 100 + n * 10 + d), walks=12, depth=5)
+    check_hypothesis_class(H, T, points=pts, seed=q * 100 + n * 10 + d, walks=12, depth=5)
 
 
 def test_huge_domain_closed_form():

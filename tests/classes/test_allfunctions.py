@@ -8,16 +8,16 @@ import pytest
 from littlestone.classes import AllFunctions, FiniteClass, FiniteSet
 from littlestone.errors import DomainError, LittlestoneError
 
-from classes_twins import brute_ldim, rows_of
-from classes_twins import allfunctions_matrix, check_walks
+from littlestone.testing.oracle import allfunctions_matrix, brute_ldim, rows
+from littlestone.testing import check_hypothesis_class
 
 
 @pytest.mark.parametrize("m", [1, 2, 3, 4])
 def test_twin(m):
     H = AllFunctions(m)
     twin = FiniteClass(allfunctions_matrix(m))
-    assert H.ldim() == m == twin.ldim() == brute_ldim(rows_of(twin))
-    check_walks(H, twin, list(range(m)), np.random.default_rng(m), walks=10, depth=m + 1)
+    assert H.ldim() == m == twin.ldim() == brute_ldim(rows(twin))
+    check_hypothesis_class(H, twin, points=list(range(m)), seed=m, walks=10, depth=m + 1)
 
 
 def test_huge_domain():

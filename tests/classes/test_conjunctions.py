@@ -9,7 +9,9 @@ from littlestone.classes import FiniteClass
 from littlestone.classes.conjunctions import Conjunction, Conjunctions, min_hitting_set
 from littlestone.errors import DomainError, LittlestoneError
 
-from classes_twins import brute_ldim, check_walks, conjunctions_matrix, cube, rows_of
+from littlestone.testing.oracle import brute_ldim, conjunctions_matrix, cube, rows
+
+from littlestone.testing import check_hypothesis_class
 
 
 @pytest.mark.parametrize("nv", [1, 2, 3, 4])
@@ -18,7 +20,7 @@ def test_full_conjunctions_twin(nv, monotone):
     H = Conjunctions(nv, monotone=monotone)
     T = FiniteClass(conjunctions_matrix(nv, monotone=monotone), points=cube(nv))
     assert H.ldim() == T.ldim() == (nv if monotone else nv + 1)
-    check_walks(H, T, cube(nv), np.random.default_rng(nv), walks=25, depth=6)
+    check_hypothesis_class(H, T, points=cube(nv), seed=nv, walks=25, depth=6)
 
 
 def test_negatives_before_positive_twin():
@@ -44,14 +46,14 @@ def test_k_limited_monotone_spec_values(nv, k, expected):
     H = Conjunctions(nv, k, monotone=True)
     assert H.ldim() == expected  # spec §11.2
     T = FiniteClass(conjunctions_matrix(nv, k, monotone=True), points=cube(nv))
-    check_walks(H, T, cube(nv), np.random.default_rng(k), walks=10, depth=4)
+    check_hypothesis_class(H, T, points=cube(nv), seed=k, walks=10, depth=4)
 
 
 def test_k_limited_non_monotone_twin():
     H = Conjunctions(3, 2)
     T = FiniteClass(conjunctions_matrix(3, 2), points=cube(3))
-    assert H.ldim() == T.ldim() == brute_ldim(rows_of(T))
-    check_walks(H, T, cube(3), np.random.default_rng(0), walks=10, depth=4)
+    assert H.ldim() == T.ldim() == brute_ldim(rows(T))
+    check_hypothesis_class(H, T, points=cube(3), seed=0, walks=10, depth=4)
 
 
 def test_sixty_variables():

@@ -15,7 +15,9 @@ from littlestone.classes import FiniteClass
 from littlestone.classes.intervals import IntervalUnion, Intervals, gap_family_ldim
 from littlestone.errors import DomainError, LittlestoneError
 
-from classes_twins import check_walks, intervals_matrix
+from littlestone.testing.oracle import intervals_matrix
+
+from littlestone.testing import check_hypothesis_class
 
 SPEC_TABLE = [1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5] + [6] * 6 + [7] * 6  # spec §11.2, n = 1..24
 
@@ -28,7 +30,7 @@ def test_spec_table():
 def test_twin_walks(n):
     H, T = Intervals(n), FiniteClass(intervals_matrix(n))
     assert H.ldim() == T.ldim()
-    check_walks(H, T, list(range(n)), np.random.default_rng(n), walks=25, depth=5)
+    check_hypothesis_class(H, T, points=list(range(n)), seed=n, walks=25, depth=5)
 
 
 @settings(max_examples=40, deadline=None)
@@ -87,7 +89,7 @@ def test_single_gaps_up_to_80_and_pairs_up_to_24():
 def test_twin_walks_up_to_24(n):
     H, T = Intervals(n), FiniteClass(intervals_matrix(n))
     assert H.ldim() == T.ldim()
-    check_walks(H, T, list(range(n)), np.random.default_rng(n), walks=40, depth=6)
+    check_hypothesis_class(H, T, points=list(range(n)), seed=n, walks=40, depth=6)
 
 
 def test_huge_domain():

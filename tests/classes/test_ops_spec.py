@@ -11,7 +11,7 @@ from littlestone.classes import (FiniteClass, Points, Thresholds, dual, parse_cl
                                  restrict_to_points, to_finite, union)
 from littlestone.errors import ClassSpecError, LittlestoneError
 
-from classes_twins import brute_ldim, rows_of
+from littlestone.testing.oracle import brute_ldim, rows
 
 
 def test_to_finite_thresholds():
@@ -28,9 +28,9 @@ def test_restrict_to_points_of_infinite_class():
 def test_union_and_dual():
     U = union(Points(range(4)), Thresholds(4))
     assert U.n_hypotheses == 5 + 5 - 2  # the zero function and 1[x ≥ 3] = 1[x = 3] are in both
-    assert U.ldim() == brute_ldim(rows_of(U))
+    assert U.ldim() == brute_ldim(rows(U))
     D = dual(to_finite(Thresholds(5)))
-    assert D.n_points == 6 and D.ldim() == brute_ldim(rows_of(D))
+    assert D.n_points == 6 and D.ldim() == brute_ldim(rows(D))
     with pytest.raises(LittlestoneError, match="same domain"):
         union(Points(range(3)), Thresholds(4))
 
@@ -39,7 +39,7 @@ def test_random_class_seeded():
     a, b = random_class(40, 8, seed=3), random_class(40, 8, seed=3)
     assert np.array_equal(a.matrix, b.matrix)
     assert not np.array_equal(a.matrix, random_class(40, 8, seed=4).matrix)
-    assert a.ldim() == brute_ldim(rows_of(a))
+    assert a.ldim() == brute_ldim(rows(a))
     with pytest.raises(LittlestoneError):
         random_class(0, 3)
 
@@ -85,11 +85,10 @@ def test_bad_specs(spec, msg):
 
 
 def test_to_finite_of_structured_classes_matches_twins():
-    import itertools
 
     from littlestone.classes import AffineSubspaces, AllFunctions, Conjunctions, Intervals, PointsAndNegations
 
-    from classes_twins import affine_matrix, allfunctions_matrix, conjunctions_matrix, intervals_matrix
+    from littlestone.testing.oracle import affine_matrix, allfunctions_matrix, conjunctions_matrix, intervals_matrix
 
     pairs = [
         (Intervals(6), intervals_matrix(6)),
@@ -100,7 +99,7 @@ def test_to_finite_of_structured_classes_matches_twins():
         (PointsAndNegations(range(4)), np.vstack([np.eye(4, dtype=int), 1 - np.eye(4, dtype=int)])),
     ]
     for H, M in pairs:
-        assert rows_of(to_finite(H)) == frozenset(tuple(int(v) for v in r) for r in M), H.name
+        assert rows(to_finite(H)) == frozenset(tuple(int(v) for v in r) for r in M), H.name
 
 
 def test_disagreement_is_lazy_and_complete():

@@ -10,8 +10,8 @@ import pytest
 from littlestone.classes import FiniteClass, FiniteSet, Points
 from littlestone.errors import DomainError, EmptyDataError
 
-from classes_twins import brute_ldim, rows_of
-from classes_twins import check_walks, points_matrix
+from littlestone.testing.oracle import brute_ldim, points_matrix, rows
+from littlestone.testing import check_hypothesis_class
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 6])
@@ -20,9 +20,9 @@ def test_known_dimension_and_twin(n, with_zero):
     H = Points(range(n), include_zero=with_zero)
     M = points_matrix(n, with_zero)
     twin = FiniteClass(M)
-    assert H.ldim() == twin.ldim() == brute_ldim(rows_of(twin))
+    assert H.ldim() == twin.ldim() == brute_ldim(rows(twin))
     assert H.ldim() == (0 if n == 1 and not with_zero else 1)
-    check_walks(H, twin, list(range(n)), np.random.default_rng(n), walks=15, depth=n + 1)
+    check_hypothesis_class(H, twin, points=list(range(n)), seed=n, walks=15, depth=n + 1)
 
 
 def test_infinite_domain_ldim_one_and_soa_zero():

@@ -1,4 +1,4 @@
-"""Points and negated points (seed 002 Appendix B): count-state recursion vs explicit twins, infinite domain."""
+"""Points and negated points (GGKM21 Appendix B): count-state recursion vs explicit twins, infinite domain."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from littlestone.classes.points import CofiniteSet, FiniteSet
 from littlestone.classes.points_negations import PointsAndNegations
 from littlestone.errors import DomainError, LittlestoneError
 
-from classes_twins import brute_ldim, check_walks, rows_of
+from littlestone.testing.oracle import brute_ldim, rows
+
+from littlestone.testing import check_hypothesis_class
 
 
 def pointsneg_matrix(n: int) -> np.ndarray:
@@ -24,8 +26,8 @@ def test_twin(n):
     T = FiniteClass(pointsneg_matrix(n))
     assert H.ldim() == T.ldim()
     if n <= 7:
-        assert T.ldim() == brute_ldim(rows_of(T))
-    check_walks(H, T, list(range(n)), np.random.default_rng(n), walks=20, depth=5)
+        assert T.ldim() == brute_ldim(rows(T))
+    check_hypothesis_class(H, T, points=list(range(n)), seed=n, walks=20, depth=5)
 
 
 def test_infinite_domain_ldim_is_stable_value():

@@ -41,7 +41,7 @@ def test_structured_class_invariants(name, sample, probes):
     for x in probes:
         assert W.soa_predict(x) == s(x)
         one, zero = W.restrict(x, 1).ldim(), W.restrict(x, 0).ldim()
-        assert W.soa_predict(x) == int(one > zero)  # seed 002 Def 4.2, ties → 0
+        assert W.soa_predict(x) == int(one > zero)  # GGKM21 Def 4.2, ties → 0
         assert max(one, zero) <= d
     x = W.split_point()
     if d >= 1:

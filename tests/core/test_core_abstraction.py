@@ -19,7 +19,7 @@ from littlestone.online.extended_soa import extended_soa
 
 
 def brute_ldim(rows: frozenset, n: int) -> int:
-    """Plain recursion on frozensets of value tuples (spec §11.1) — the oracle."""
+    """Plain recursion on frozensets of value tuples (Lit88) — the oracle."""
     if not rows:
         return -1
     best = 0

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from littlestone import FiniteClass
 from littlestone.dimensions import is_shattered, ldim, naive_ldim, vc_dim
 
-from . import _oracle as O
+from littlestone.testing import oracle as O
 
 
 @st.composite
@@ -36,7 +36,7 @@ def test_vc_le_ldim_le_log_size(M):
 @given(random_classes())
 def test_ldim_equals_naive_recursion_and_oracle(M):
     H = FiniteClass(M)
-    assert ldim(H) == naive_ldim(M) == O.ref_ldim(O.as_set(M))
+    assert ldim(H) == naive_ldim(M) == O.brute_ldim(O.rows(M))
 
 
 @settings(max_examples=80, deadline=None)
@@ -45,7 +45,7 @@ def test_restricted_version_spaces(M, j, y):
     H = FiniteClass(M)
     j = j % H.n_points
     V = H.version_space().restrict(j, y)
-    expected = O.ref_ldim(frozenset(h for h in O.as_set(H.matrix) if h[j] == y))
+    expected = O.brute_ldim(frozenset(h for h in O.rows(H.matrix) if h[j] == y))
     assert ldim(V) == expected
 
 
@@ -78,13 +78,13 @@ def test_corrupted_witness_is_rejected(M):
 def test_memo_limit_clears_without_changing_answers():
     from littlestone.dimensions.ldim import solver_for
 
-    M = O.intervals(16)
+    M = O.intervals_matrix(16)
     H = FiniteClass(M)
     solver = solver_for(H)
     solver.memo_limit = 8  # force many clears
     assert ldim(H) == 6
     assert len(solver.bounds) <= 9
-    assert all(ldim(H.version_space().restrict(j, 0)) == O.ref_ldim(frozenset(h for h in O.as_set(M) if h[j] == 0))
+    assert all(ldim(H.version_space().restrict(j, 0)) == O.brute_ldim(frozenset(h for h in O.rows(M) if h[j] == 0))
                for j in range(0, 16, 5))
 
 
@@ -96,5 +96,5 @@ def test_many_random_classes_against_the_oracle():
         M = (rng.random((rows, cols)) < rng.uniform(0.1, 0.9)).astype(np.uint8)
         H = FiniteClass(M)
         d, tree = ldim(H, witness=True)
-        assert d == O.ref_ldim(O.as_set(M))
+        assert d == O.brute_ldim(O.rows(M))
         assert tree.depth == d and is_shattered(tree, H)

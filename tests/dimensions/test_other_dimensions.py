@@ -11,47 +11,47 @@ from littlestone import FiniteClass
 from littlestone.dimensions import (dual_class, dual_ldim, dual_vc_dim, is_vc_shattered, ldim, threshold_dim,
                                     vc_dim)
 
-from . import _oracle as O
+from littlestone.testing import oracle as O
 
 
 @pytest.mark.parametrize("M,expected", [
-    (O.thresholds(20), 1), (O.points(6), 1), (O.points(6, True), 1), (O.intervals(10), 2),
-    (O.all_functions(5), 5), (O.monotone_conjunctions(3), 3), (np.zeros((1, 4), np.uint8), 0),
+    (O.thresholds_matrix(20), 1), (O.points_matrix(6, with_zero=False), 1), (O.points_matrix(6, with_zero=True), 1), (O.intervals_matrix(10), 2),
+    (O.allfunctions_matrix(5), 5), (O.conjunctions_matrix(3, monotone=True), 3), (np.zeros((1, 4), np.uint8), 0),
 ])
 def test_known_vc_dimensions(M, expected):
     d, S = vc_dim(FiniteClass(M), witness=True)
-    assert d == expected == O.ref_vc(O.as_set(M))
+    assert d == expected == O.brute_vc(O.rows(M))
     assert len(S) == d and is_vc_shattered(FiniteClass(M), S)
 
 
 def test_vc_witness_uses_domain_labels():
-    H = FiniteClass(O.all_functions(2), points=["a", "b"])
+    H = FiniteClass(O.allfunctions_matrix(2), points=["a", "b"])
     assert vc_dim(H, witness=True) == (2, ["a", "b"])
     assert not is_vc_shattered(H, ["a", "a"])
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 16, 64])
 def test_threshold_dim_of_thresholds(n):
-    k, (xs, hs) = threshold_dim(FiniteClass(O.thresholds(n)), witness=True)
+    k, (xs, hs) = threshold_dim(FiniteClass(O.thresholds_matrix(n)), witness=True)
     assert k == n
     assert all(hs[i](xs[j]) == int(j >= i) for i in range(k) for j in range(k))
 
 
 def test_threshold_dim_known_values():
-    assert threshold_dim(FiniteClass(O.points(6))) == 1
-    assert threshold_dim(FiniteClass(O.all_functions(4))) == 4
+    assert threshold_dim(FiniteClass(O.points_matrix(6, with_zero=False))) == 1
+    assert threshold_dim(FiniteClass(O.allfunctions_matrix(4))) == 4
     assert threshold_dim(FiniteClass(np.zeros((1, 3), np.uint8))) == 0
 
 
 def test_dual_of_thresholds():
-    H = FiniteClass(O.thresholds(7))  # 8 functions on 7 points
+    H = FiniteClass(O.thresholds_matrix(7))  # 8 functions on 7 points
     D = dual_class(H)
     assert D.n_hypotheses == 7 and D.n_points == 8
     assert dual_ldim(H) == 2 and dual_vc_dim(H) == 1  # the dual of a chain is a chain (7 functions)
 
 
 def test_dual_of_all_functions():
-    H = FiniteClass(O.all_functions(3))  # dual: 3 functions on 8 points, all distinct coordinates
+    H = FiniteClass(O.allfunctions_matrix(3))  # dual: 3 functions on 8 points, all distinct coordinates
     assert dual_vc_dim(H) == 1 and dual_ldim(H) == 1
 
 
@@ -85,7 +85,7 @@ def test_threshold_witness_and_vc_oracle(M):
     k, (xs, hs) = threshold_dim(H, witness=True)
     assert len(xs) == len(hs) == k
     assert all(hs[i](xs[j]) == int(j >= i) for i in range(k) for j in range(k))
-    assert vc_dim(H) == O.ref_vc(O.as_set(H.matrix))
+    assert vc_dim(H) == O.brute_vc(O.rows(H.matrix))
 
 
 @settings(max_examples=60, deadline=None)

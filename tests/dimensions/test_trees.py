@@ -9,7 +9,7 @@ from littlestone import FiniteClass, Thresholds
 from littlestone.dimensions import LazyMistakeTree, MistakeTree, is_shattered, ldim
 from littlestone.errors import DomainError, LittlestoneError
 
-from . import _oracle as O
+from littlestone.testing import oracle as O
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -88,11 +88,11 @@ def test_structured_small_witness_is_explicit_and_matches_finite():
     d, tree = ldim(H, witness=True)
     assert d == 4 and isinstance(tree, MistakeTree)
     assert is_shattered(tree, H)
-    assert is_shattered(tree, FiniteClass(O.thresholds(15)))
+    assert is_shattered(tree, FiniteClass(O.thresholds_matrix(15)))
 
 
 def test_incomplete_tree_is_not_shattered():
-    H = FiniteClass(O.all_functions(3))
+    H = FiniteClass(O.allfunctions_matrix(3))
     leaf = MistakeTree.leaf()
     lopsided = MistakeTree.node(0, leaf, MistakeTree.node(1, leaf, leaf))
     assert lopsided.depth == 2 and not lopsided.is_complete()
@@ -102,7 +102,7 @@ def test_incomplete_tree_is_not_shattered():
 
 
 def test_point_outside_the_domain_is_an_error():
-    H = FiniteClass(O.all_functions(3))
+    H = FiniteClass(O.allfunctions_matrix(3))
     leaf = MistakeTree.leaf()
     with pytest.raises(DomainError, match="outside"):
         is_shattered(MistakeTree.node(7, leaf, leaf), H)
@@ -148,10 +148,10 @@ def test_leaf_and_node_labels_are_textbook_short():
     from littlestone.classes import AffineSubspaces
     from littlestone.dimensions.draw import describe_hypothesis, describe_point
 
-    I = Intervals(8)
+    IV = Intervals(8)
     assert describe_hypothesis(Intervals(6).version_space().soa()) == "∅"  # spec App. A: SOA of intervals(6) is 0
-    assert describe_hypothesis(I.version_space().soa()) == "[3,4]"
-    _, t = ldim(I, witness=True)
+    assert describe_hypothesis(IV.version_space().soa()) == "[3,4]"
+    _, t = ldim(IV, witness=True)
     labels = [describe_hypothesis(leaf.hypothesis) for _, leaf in t.leaves()]
     assert all(lab == "∅" or (lab.startswith("[") and lab.endswith("]")) for lab in labels), labels
     _, t = ldim(Conjunctions(3), witness=True)

@@ -57,7 +57,7 @@ def test_irreducibility_equals_tree_definition_on_random_classes():
     for n, M in _random_classes(400, 1):
         r = ls.irreducibility(M)
         rows = frozenset(map(tuple, M.tolist()))
-        for k in range(0, 5):
+        for k in range(5):
             assert _brute_k_irreducible(rows, n, k) == (r >= k), (M, k, r)
             assert ls.is_irreducible(M, k) == (r >= k)
 

@@ -1,5 +1,5 @@
 """SOA: mistake bound Ldim(H) on realizable sequences, exactly Ldim(H) against the tree adversary, extended SOA
-(seed 000 Def 8) against a naive step-by-step reimplementation, SOA classifier (seed 002 Def 4.2)."""
+(BLM20 Def 8) against a naive step-by-step reimplementation, SOA classifier (GGKM21 Def 4.2)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import online_oracle as oracle
+from littlestone.testing import oracle
 from littlestone import FiniteClass, Thresholds
 from littlestone.classes import Threshold
 from littlestone.errors import LittlestoneError, NotRealizableError
@@ -32,7 +32,7 @@ def threshold_matrix(n: int) -> np.ndarray:
 @given(st.integers(0, 2**32 - 1), st.integers(1, 20), st.integers(1, 7), st.integers(1, 40))
 def test_soa_at_most_ldim_mistakes_and_matches_oracle(seed, m, n, T):
     F = random_class(seed, m, n)
-    rows = oracle.as_rows(F.matrix)
+    rows = oracle.rows(F.matrix)
     rng = np.random.default_rng(seed + 1)
     target = int(rng.integers(F.n_hypotheses))
     X = rng.integers(0, n, T)
@@ -40,10 +40,10 @@ def test_soa_at_most_ldim_mistakes_and_matches_oracle(seed, m, n, T):
     soa = SOA(F)
     V = rows
     for x, lab in zip(X.tolist(), y.tolist()):
-        assert soa.predict_one(x) == oracle.soa(V, x)
+        assert soa.predict_one(x) == oracle.brute_soa(V, x)
         soa.learn_one(x, lab)
         V = oracle.restrict(V, x, lab)
-    assert soa.mistakes <= oracle.ldim(rows) == F.ldim()
+    assert soa.mistakes <= oracle.brute_ldim(rows) == F.ldim()
     assert soa.hypothesis().as_array().tolist() == list(oracle.soa_vector(V, n))
     assert soa.realizable and soa.realizable_prefix_length == T
 
@@ -110,7 +110,7 @@ def test_tree_adversary_forces_exactly_ldim_on_thresholds(n):
 @given(st.integers(0, 2**32 - 1), st.integers(1, 24), st.integers(1, 7))
 def test_tree_adversary_exactly_ldim_on_random_finite_classes(seed, m, n):
     F = random_class(seed, m, n)
-    d = oracle.ldim(oracle.as_rows(F.matrix))
+    d = oracle.brute_ldim(oracle.rows(F.matrix))
     res = play(SOA(F), TreeAdversary(F), d + 10)
     assert res.mistakes == d
     greedy = play(SOA(F), TreeAdversary(F, greedy=True), d + 10)
@@ -168,7 +168,7 @@ def test_online_predictions_equal_soa_classifier_of_version_space():
 @given(st.integers(0, 2**32 - 1), st.integers(1, 16), st.integers(1, 6), st.integers(1, 30))
 def test_extended_soa_matches_naive_definition_8(seed, m, n, T):
     F = random_class(seed, m, n)
-    rows = oracle.as_rows(F.matrix)
+    rows = oracle.rows(F.matrix)
     rng = np.random.default_rng(seed ^ 0x5EED)
     X = rng.integers(0, n, T).tolist()
     y = rng.integers(0, 2, T).tolist()

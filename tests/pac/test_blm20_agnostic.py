@@ -1,8 +1,7 @@
-"""Agnostic learner (seed 001 Corollary 2, reconstructed transformation): labelings, budget, accuracy under noise."""
+"""Agnostic learner (BLM20 Corollary 2, reconstructed transformation): labelings, budget, accuracy under noise."""
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Algorithm G (seed 001 Theorem 10): sizes, consumption, determinism across workers, global stability (slow)."""
+"""Algorithm G (BLM20 Theorem 10): sizes, consumption, determinism across workers, global stability (slow)."""
 
 from __future__ import annotations
 

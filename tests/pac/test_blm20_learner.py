@@ -1,4 +1,4 @@
-"""Learner M (seed 001 Theorem 17 / Theorem 1): accuracy at theory size for d = 1, budget, determinism across
+"""Learner M (BLM20 Theorem 17 / Theorem 1): accuracy at theory size for d = 1, budget, determinism across
 workers, fallback, sklearn API, clear errors."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""D̃_k mechanics (seed 001 §IV-B/C): Observation 11, Definition 8 on non-realizable concatenations, cap ⇒ Fail,
+"""D̃_k mechanics (BLM20 §IV-B/C): Observation 11, Definition 8 on non-realizable concatenations, cap ⇒ Fail,
 examples consumed in order and never re-used, incremental SOA state = reference replay."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stable histogram (seed 000 Lemma 15, spec §3) and bounded histogram (seed 004 Thm 2.6, spec §4)."""
+"""Stable histogram (BLM20 Lemma 15, BNS16 Prop 2.20) and bounded histogram (LWY25 Thm 2.6)."""
 
 import math
 
@@ -73,7 +73,7 @@ def test_numpy_items_and_rows():
 
 @pytest.mark.parametrize("make", BACKENDS)
 def test_stable_histogram_utility(make):
-    # spec §3: w.p. ≥ 1-β every count ≥ τ + a is released, released values within a, released counts ≥ τ - a
+    # BNS16 Prop 2.20: w.p. ≥ 1-β every count ≥ τ + a is released, released values within a, released counts ≥ τ - a
     be = make()
     eps, delta, beta = 1.0, 1e-6, 0.05
     counts = {"big": 0, "mid": 0}
@@ -119,7 +119,7 @@ def test_truncation_bound_exact_delta(discrete):
         big_a, spent = truncation_bound(eps, delta, discrete=discrete)
         assert spent <= delta * (1 + 1e-9)
         if eps <= 1:
-            assert 1 + 2 * big_a <= 8 * math.log(8 / delta) / eps  # seed 004 Theorem 2.6's bound
+            assert 1 + 2 * big_a <= 8 * math.log(8 / delta) / eps  # LWY25 Theorem 2.6's bound
         if discrete:  # A is the least integer with P[Z = A] ≤ δ/2
             t = math.exp(-eps / 2)
             mass = lambda a: t**a / sum(t ** abs(z) for z in range(-a, a + 1))  # noqa: E731
@@ -213,7 +213,7 @@ def test_threshold_raised_when_discrete_delta_would_exceed_request():
     assert rel.threshold == 2.0 and rel.delta == spent
 
 
-# ------------------------------------------------------------------- seed 000 Lemma 15 (frequency form, constants)
+# ------------------------------------------------------------------- BLM20 Lemma 15 (frequency form, constants)
 
 
 def test_lemma15_sample_size_has_the_lemma_rate():

@@ -103,7 +103,7 @@ def test_sparse_selection_finds_the_popular_element(make):
 
 
 def test_sparse_selection_error_bound_and_support():
-    # outputs are always in some list or ⊥; count error ≤ B + τ with prob ≥ 1-β (spec §2)
+    # outputs are always in some list or ⊥; count error ≤ B + τ with prob ≥ 1-β (GKM20 Lemma 36)
     be = SeededBackend(11)
     rng = np.random.default_rng(3)
     eps, delta, s, beta = 2.0, 1e-3, 4, 0.1

@@ -1,4 +1,4 @@
-"""AboveThreshold / SparseVector (seed 004 Thm 2.5, spec §5) and the binary mechanism + Fact E.6 intervals."""
+"""AboveThreshold / SparseVector (LWY25 Thm 2.5, DR14 §3.6) and the binary mechanism + Fact E.6 intervals."""
 
 import math
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from littlestone import FiniteClass
-from littlestone.errors import DomainError, LabelError, LittlestoneError
+from littlestone.errors import DomainError, LittlestoneError
 from littlestone.io import atomic_write, atomic_write_text
 from littlestone.pac import ERMClassifier, SOAClassifier
 from littlestone.pac._sklearn import LittlestoneClassifier
@@ -50,7 +50,7 @@ def test_json_round_trip(est, tmp_path):
 
 def test_patched_hypothesis_round_trip():
     X = np.array([[5], [10], [20], [30], [7]])
-    y = np.array([0, 1, 1, 0, 1])  # not realizable by thresholds: the SOA patches (seed 000 Def 8)
+    y = np.array([0, 1, 1, 0, 1])  # not realizable by thresholds: the SOA patches (BLM20 Def 8)
     est = SOAClassifier("thresholds:50").fit(X, y)
     loaded = SOAClassifier.from_json(est.to_json())
     grid = np.arange(50).reshape(-1, 1)

@@ -1,4 +1,4 @@
-"""The pure-DP generic learner (seed 003 §3 Thm 1, seed 000 Lemma 16) and its sample-size bounds."""
+"""The pure-DP generic learner (Kal-LN §3 Thm 1, BLM20 Lemma 16) and its sample-size bounds."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_secure_backend_is_the_default_and_works():
 
 
 def test_accuracy_at_the_theorem_sample_size():
-    """Agnostic (seed 003 Thm 1): with n from the bound, err ≤ OPT + α (checked on the exact distribution)."""
+    """Agnostic (Kal-LN Thm 1): with n from the bound, err ≤ OPT + α (checked on the exact distribution)."""
     alpha, beta, eps = 0.2, 0.1, 1.0
     n = agnostic(101, alpha, eps, beta).total
     rng = np.random.default_rng(5)

@@ -231,7 +231,7 @@ def largest_T_within(seconds: float, n: int = 4, seed: int = 0) -> list[tuple]:
         t0 = time.perf_counter()
         try:
             lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend="seeded", seed=seed)
-            res = lrn.run(X, y)
+            lrn.run(X, y)
         except LittlestoneError as exc:
             rows.append((f"Thm E.10 learner: stopped ({exc})", T, "—", time.perf_counter() - t0, float("nan")))
             break

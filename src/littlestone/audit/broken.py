@@ -75,7 +75,7 @@ def twin_stable_histogram(
     noise_factor: float = 1.0,
     threshold_shift: float = 0.0,
 ) -> Any:
-    """Stable histogram (spec §3) with scale noise_factor·2/ε and threshold τ + threshold_shift (correct: 1 and 0)."""
+    """Stable histogram (BNS16 Prop 2.20) with scale noise_factor·2/ε and threshold τ + threshold_shift (correct: 1 and 0)."""
     counter = Counter(items)
     keys = list(counter)
     counts = np.array([counter[k] for k in keys], dtype=float)
@@ -89,7 +89,7 @@ def twin_stable_histogram(
 def twin_bounded_histogram(
     items: Sequence[Any], backend: Any, *, epsilon: float, delta: float, noise_factor: float = 1.0
 ) -> Any:
-    """Bounded histogram (spec §4) with truncated Laplace of scale noise_factor·2/ε on the correct support [−A, A]."""
+    """Bounded histogram (LWY25 Thm 2.6) with truncated Laplace of scale noise_factor·2/ε on the correct support [−A, A]."""
     from ..privacy import truncation_bound
 
     big_a = truncation_bound(epsilon, delta, discrete=False)[0]
@@ -130,7 +130,7 @@ def twin_running_sum_above_threshold(
 def twin_sparse_selection(
     lists: Sequence[Sequence[Any]], backend: Any, *, epsilon: float, delta: float, s: int, bottom: bool = True
 ) -> Any:
-    """Sparse selection (spec §2): P(u) ∝ exp(ε/2·c(u)), P(⊥) ∝ exp(ε/2·B); ``bottom=False`` drops the ⊥ weight."""
+    """Sparse selection (GKM20 Lemma 36): P(u) ∝ exp(ε/2·c(u)), P(⊥) ∝ exp(ε/2·B); ``bottom=False`` drops the ⊥ weight."""
     from ..privacy import BOTTOM, sparse_selection_bottom_score
 
     counts: Counter = Counter()
@@ -298,7 +298,7 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
     audits.append(
         BuiltinAudit(
             "running_sum_above_threshold_noise_redrawn",
-            f"running-sum AboveThreshold (seed 004 Thm 2.5) with the threshold noise redrawn every round; claims ε=1: "
+            f"running-sum AboveThreshold (LWY25 Thm 2.5) with the threshold noise redrawn every round; claims ε=1: "
             f"b = (1, 0, …, 0) vs (0, …, 0), {rs_rounds} rounds, τ={rs_tau:g} (every running sum shifts by 1)",
             partial(twin_running_sum_above_threshold, threshold=rs_tau, epsilon=eps, redraw=True),
             [1.0] + [0.0] * (rs_rounds - 1),

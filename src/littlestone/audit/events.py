@@ -253,7 +253,7 @@ def _as_event(spec: Any, index: int) -> Event:
 
 
 def log_ratio_bound(p_lower: np.ndarray, q_upper: np.ndarray, delta: float) -> np.ndarray:
-    """ln((p_lb − δ)/q_ub), −inf where p_lb ≤ δ: the privacy loss an event certifies (seed 003 DP definition)."""
+    """ln((p_lb − δ)/q_ub), −inf where p_lb ≤ δ: the privacy loss an event certifies (Kal-LN DP definition)."""
     p = np.asarray(p_lower, dtype=float) - delta
     q = np.asarray(q_upper, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -10,7 +10,7 @@ import numpy as np
 
 @dataclass(frozen=True)
 class RandomizedResponse:
-    """Warner's randomized response on one bit: keep it w.p. e^ε/(1+e^ε); exactly ε-DP (seed 003, DP examples)."""
+    """Warner's randomized response on one bit: keep it w.p. e^ε/(1+e^ε); exactly ε-DP (Kal-LN, DP examples)."""
 
     epsilon: float
 

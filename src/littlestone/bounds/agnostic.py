@@ -1,4 +1,4 @@
-"""Sizes of the agnostic BLM20 learner (seed 001 Corollary 2) by the realizable→agnostic transformation that
+"""Sizes of the agnostic BLM20 learner (BLM20 Corollary 2) by the realizable→agnostic transformation that
 :mod:`littlestone.pac.agnostic` implements (its docstring has the construction and the privacy derivation) [REC]."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _solve(f, start: float) -> int:
 
 def agnostic_sizes(d: int, alpha: float, epsilon: float, delta: float, beta: float, *, vc: int | None = None,
                    eps_label: float = EPS_LABEL, eps_inner: float = EPS_INNER) -> BoundReport:
-    """Sizes of the agnostic learner (seed 001 Corollary 2 via the reconstruction above) [REC]."""
+    """Sizes of the agnostic learner (BLM20 Corollary 2 via the reconstruction above) [REC]."""
     d = _check_d(d)
     alpha, beta = _check_unit("alpha", alpha), _check_unit("beta", beta)
     epsilon, delta = _check_eps_delta(epsilon, delta)

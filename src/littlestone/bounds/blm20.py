@@ -3,33 +3,14 @@
 Every constant is written out with its one-line derivation; the learner's "theory" defaults come from these
 functions, so the calculators and :class:`littlestone.pac.blm20.BLM20Classifier` always agree.
 
-Where the constants come from. The paper states Theorems 1 and 17, Lemmas 15 and 16 only up to O(·); Theorem 10's
-sizes (n = ⌈d/α⌉, N = 8^{d+1}·n, η = 2^{-(d+1)}/(d+1)) are exact. Every other constant is the one its proof forces
-when the proof is run with the paper's own tools (footnote 5's multiplicative Chernoff bound, the Laplace tail of the
-stable histogram, the Lemma 16 events with thresholds 4α/3 and 5α/3):
-
-* G is run at accuracy α/2 (§VI: "loss_D(f) ≤ α/2"), so n = ⌈2d/α⌉ and m = (8^{d+1}+1)·⌈2d/α⌉;
-* k ≥ 128·ln(3/β)/η (Theorem 17 proof: the frequent h* must keep empirical frequency ≥ η − η/8 with prob. 1 − β/3;
-  relative deviation 1/8 in footnote 5 gives e^{-(1/8)²kη/2}) — this term dominates at the headline parameters;
-* k also large enough for the (ε/2, δ) stable histogram (:func:`histogram_batches`). By default ("proof") this is
-  the condition Theorem 17's proof uses: with probability 1 − β/3 the frequent h* (frequency ≥ 7η/8 after the
-  generalization step) is released and every released estimate is within η/8 of its frequency. Step 2 of M asks for
-  Hist "at accuracy (η/8, β/3)", whose literal Lemma 15 reading also releases *every* item of frequency ≥ η/8; that
-  reading ("lemma15") needs more batches (d = 3 at the headline parameters: 15,401,122,080 examples instead of
-  8,245,056,060). Both are sound for M's accuracy; the proof's is the weaker requirement, hence the default;
-* n′ from Lemma 16's proof on |L| ≤ 2/η candidates with (α/2, β/3, ε/2) (:func:`generic_sample_size`).
-
-At α = 0.1, ε = 1, δ = 1e-6, β = 0.05 this gives 5,456,843 (d = 1), 258,107,294 (d = 2) and 8,245,056,060 (d = 3)
-examples, with k·m ≥ 99.9 % of the total. (The issue that asked for these calculators quoted "roughly" 10^6, 4·10^7,
-10^9; no choice of constants consistent with the proofs reaches those: already k·m ≥ 128·ln(60)·(d+1)2^{d+1}·
-(8^{d+1}+1)·⌈2d/α⌉, e.g. 4,193 × 1,300 for d = 1. The paper's O(·) expression with constants dropped is printed
-alongside by :func:`theorem1` for comparison.)
+Derivation: docs/derivations.md, "BLM20 sample sizes".
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._search import least_true
 from ..errors import LittlestoneError, PrivacyParameterError
@@ -67,7 +48,7 @@ class BoundReport:
 
 # ------------------------------------------------------------------------------------------------- parameter checks
 
-def _check_d(d: int) -> int:
+def _check_d(d: Any) -> int:
     if isinstance(d, bool) or not isinstance(d, (int,)) and not hasattr(d, "__index__"):
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
     d = int(d)
@@ -153,7 +134,7 @@ def histogram_condition(reading: str = "proof") -> str:
 
 
 def histogram_batches(eta: float, epsilon: float, delta: float, beta: float, reading: str = "proof") -> int:
-    """Batches k for the (ε/2, δ) stable histogram of M (spec §3; (discrete) Laplace tail P[|Z|>a] ≤ 2e^{-a/b},
+    """Batches k for the (ε/2, δ) stable histogram of M (BNS16 Prop 2.20; (discrete) Laplace tail P[|Z|>a] ≤ 2e^{-a/b},
     b = 4/ε, union over ≤ k released values: every estimate is within err = b·ln(6k/β) with probability 1 − β/3;
     an item of count c is released when c ≥ τ + err, τ = 1 + b·ln(2/δ)).
 
@@ -170,7 +151,10 @@ def histogram_batches(eta: float, epsilon: float, delta: float, beta: float, rea
         return share * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
 
     # ok(k) forces share·kη/8 ≥ τ; the gap then grows linearly against a logarithm (monotone)
-    return least_true(ok, max(1, math.ceil(8.0 * tau / (share * eta))))
+    k = least_true(ok, max(1, math.ceil(8.0 * tau / (share * eta))))
+    if k is None:  # ok(k) holds once k is large enough: only absurd parameters get here
+        raise LittlestoneError(f"no number of batches k ≤ 2^62 meets the histogram's accuracy (η={eta}, τ={tau})")
+    return k
 
 
 def candidate_list_bound(eta: float) -> int:
@@ -263,7 +247,7 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
 
 
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
-    """Agnostic learner (BLM20 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
+    """Agnostic learner (BLM20 Corollary 2) via the realizable→agnostic transformation reconstructed in docs/derivations.md:
     N = ⌈N0/q⌉, N0 = max(Theorem 1 at (α/4, 1, δ/q, β/4), uniform convergence, labeling EM), q from amplification
     by subsampling (constants in :func:`littlestone.bounds.agnostic.agnostic_sizes`)."""
     from .agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants

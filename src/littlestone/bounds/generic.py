@@ -48,7 +48,7 @@ def realizable(n_hypotheses: float, alpha: float, epsilon: float, beta: float) -
         ("sampling", "h* looks good", c2, "27·ln(4/β)/α"),
         ("privacy", "exponential mechanism picks loss_S ≤ 5α/3", c3, "6·ln(2|H|/β)/(εα)"),
     ]
-    return GenericBound("seed 000 Lemma 16", "loss ≤ 2α when some h has loss ≤ α", math.ceil(max(c1, c2, c3)), parts)
+    return GenericBound("BLM20 Lemma 16", "loss ≤ 2α when some h has loss ≤ α", math.ceil(max(c1, c2, c3)), parts)
 
 
 def agnostic(n_hypotheses: float, alpha: float, epsilon: float, beta: float) -> GenericBound:
@@ -61,7 +61,7 @@ def agnostic(n_hypotheses: float, alpha: float, epsilon: float, beta: float) -> 
         ("sampling", "uniform convergence to α/3", c1, "9·ln(4|H|/β)/(2α²)"),
         ("privacy", "exponential mechanism within α/3", c2, "6·ln(2|H|/β)/(εα)"),
     ]
-    return GenericBound("seed 003 §3 Theorem 1", "err ≤ OPT + α", math.ceil(max(c1, c2)), parts)
+    return GenericBound("Kal-LN §3 Theorem 1", "err ≤ OPT + α", math.ceil(max(c1, c2)), parts)
 
 
 def sample_size(n_hypotheses: float, alpha: float, epsilon: float, beta: float, mode: str = "realizable") -> GenericBound:

@@ -16,7 +16,7 @@ through with them), not necessarily the paper's:
   iterated to the fixed point.
 * PolyPriPropLearn: α' = α/8; K_req = least k with t(k, d, 1/2) ≤ α' (Lemma 6.1); PolyPriLearn at (α/4, β/3);
   the minimax set 𝒦 of Lemma 6.2 from a basic LP solution (error ≤ err(f) + α'); the generic learner on n′ fresh
-  examples with γ = α/2, β/3 over |𝒦| ≤ the class's bound (seed 003 Thm 1 constants). Error α/4 + α/8 + α/2 ≤ α.
+  examples with γ = α/2, β/3 over |𝒦| ≤ the class's bound (Kal-LN Thm 1 constants). Error α/4 + α/8 + α/2 ≤ α.
 
 Theorem D.2 variant (LWY25 App. D, Lemma D.1, relative uniform convergence): P[∃h: err_P > (1+λ)err_S + μ] ≤
 4(2en/v)^v·exp(−λμn/(4(λ+1))) and symmetrically. With A = α/4, η = A/(4(d+1)), λ = η/(2A), μ = η/2 the sandwich
@@ -231,7 +231,7 @@ def theorem64(d: int, alpha: float, epsilon: float, delta: float, beta: float, c
     rows += _rows(q.inner, "PolyPriLearn(α/4, β/3) ")
     rows += [("minimax set", "|𝒦| bound", q.candidates_bound,
               "least r: t(r, 2^{d+1}−1, 1/2) ≤ α' (Lemma 6.2)" if candidates_bound is None else "class bound"),
-             ("generic learner", "n′", q.n_generic, "seed 003 Thm 1 at (γ=α/2, β/3): max(9ln(4|𝒦|/β)/(2γ²), "
+             ("generic learner", "n′", q.n_generic, "Kal-LN Thm 1 at (γ=α/2, β/3): max(9ln(4|𝒦|/β)/(2γ²), "
               "6ln(2|𝒦|/β)/(εγ))")]
     return BoundReport(f"GGKM21 Theorem 6.4 (PolyPriPropLearn, {convergence} convergence)",
                        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},

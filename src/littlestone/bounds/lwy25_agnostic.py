@@ -107,7 +107,6 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
         "largest n with 2^n ≤ (Σ_{j≤d_V} C(n,j))^{m+1} (Sauer, Dudley)")
     add("Alg 7", "experts |J|", float(number_of_experts(T, M)), "C(T+M, 2M)")
     add("Alg 7", "experts, ≤ M flips", float(number_of_experts_upto(T, M)), "Σ_{k≤M} C(T+k, 2k)")
-    lnN = math.log(number_of_experts_upto(T, M))
     add("Thm E.10 (order)", "expert mistakes vs h",
         T ** (1 / 3) * mm ** (14 / 3) * d ** 4 * (ds * max(d_vc, 1)) ** (1 / 3) / eps ** (2 / 3),
         "T^{1/3}(d_V*)^{14/3} d⁴ (d* d_V)^{1/3}/ε^{2/3}")

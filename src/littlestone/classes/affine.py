@@ -1,17 +1,7 @@
 """Indicators of affine subspaces of F_q^n (q prime) of dimension ≤ d; points are tuples in {0,…,q−1}^n.
 
-Closed forms (proved for this library; d' = min(d, n); checked against explicit twins in tests/classes/test_affine.py):
-
-* Upper bounds: predicting 1 exactly on the affine hull of the positives errs only on positives outside the hull,
-  each raising its dimension, so Ldim ≤ d' − e after positives spanning a flat of dimension e, and ≤ d' + 1 before.
-* Lower bounds: if some flat S* of dimension d' contains the hull and avoids every negative, the flats
-  hull + span(subset of d' − e independent directions of S*) shatter d' − e points, so Ldim = d' − e and the SOA is
-  the indicator of the hull. Before any positive, such an S* plus one spare point (q^n > |N| + d' + 1) gives
-  Ldim = d' + 1 and SOA ≡ 0. S* is searched with a fixed-seed randomized search (exact when found), then
-  exhaustively (:func:`_exact_room`), so "no S*" is a proof; a search too large to finish raises
-  :class:`FlatSearchGaveUp` (it never claims that no flat exists).
-* Otherwise (e.g. the degenerate F_2^1, or negatives that block every flat) the exact algorithm runs on an
-  explicit FiniteClass twin, which is only built for small domains (q^n ≤ 64); larger ones raise a clear error.
+Closed forms (Ldim = d' − e after positives spanning a flat of dimension e, d' + 1 before, when a witness flat
+exists; otherwise an explicit twin for q^n ≤ 64). Derivation: docs/derivations.md, "Affine subspaces: closed forms".
 """
 
 from __future__ import annotations
@@ -431,7 +421,7 @@ def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
 
 
 class AffineSubspaces(HypothesisClass):
-    """Affine subspaces of F_q^n of dimension ≤ d (q prime): Ldim min(d, n) + 1 except F_2^1 (spec §11.2)."""
+    """Affine subspaces of F_q^n of dimension ≤ d (q prime): Ldim min(d, n) + 1 except F_2^1."""
 
     def __init__(self, q: int, n: int, d: int):
         for name, v, lo in (("q", q, 2), ("n", n, 1), ("d", d, 0)):

@@ -46,7 +46,7 @@ class AllFunctionsVersionSpace(VersionSpace):
         return self.assignment is None
 
     def ldim(self) -> int:
-        """Every unassigned point splits V into two copies of the same shape: Ldim = #unassigned (seed 003)."""
+        """Every unassigned point splits V into two copies of the same shape: Ldim = #unassigned (Kal-LN)."""
         return -1 if self.assignment is None else self._cls.m - len(self.assignment)
 
     def contains(self, h: Hypothesis) -> bool:
@@ -103,7 +103,7 @@ class AllFunctionsVersionSpace(VersionSpace):
 
 
 class AllFunctions(HypothesisClass):
-    """All functions {0,…,m−1} → {0,1}: Ldim m (spec §11.2); m may be huge (2^60), version spaces stay sparse."""
+    """All functions {0,…,m−1} → {0,1}: Ldim m; m may be huge (2^60), version spaces stay sparse."""
 
     def __init__(self, m: int):
         if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or m < 1:

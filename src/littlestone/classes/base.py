@@ -1,7 +1,7 @@
 """The core abstraction: hypotheses, version spaces and hypothesis classes.
 
 A *hypothesis class* exposes version spaces (restrict by an example), their Littlestone dimension, the SOA classifier
-of a version space (seed 002 Def 4.2, ties → 0; spec §1.2) and a point where two hypotheses disagree. Explicit finite
+of a version space (GGKM21 Def 4.2, ties → 0) and a point where two hypotheses disagree. Explicit finite
 classes implement it with bitsets (:mod:`littlestone.classes.finite`); structured classes in closed form.
 """
 
@@ -86,7 +86,7 @@ class Hypothesis(ABC):
         return hash(self._order_key())
 
     def __lt__(self, other: "Hypothesis") -> bool:
-        return _sortable(self._order_key()) < _sortable(other._order_key())
+        return sortable_key(self._order_key()) < sortable_key(other._order_key())
 
     def __le__(self, other: "Hypothesis") -> bool:
         return self == other or self < other
@@ -101,14 +101,15 @@ class Hypothesis(ABC):
         return f"{type(self).__name__}{self.key()!r}"
 
 
-def _sortable(k: Any) -> Any:
+def sortable_key(k: Any) -> Any:
+    """A hypothesis order key made comparable across point types (the total order of hypotheses)."""
     if isinstance(k, tuple):
-        return tuple(_sortable(v) for v in k)
+        return tuple(sortable_key(v) for v in k)
     return point_key(k)
 
 
 class PatchedHypothesis(Hypothesis):
-    """A base hypothesis overwritten on finitely many points (the local update of seed 000/001 Definition 8).
+    """A base hypothesis overwritten on finitely many points (the local update of BLM20/001 Definition 8).
 
     Canonical: patches are stored sorted and only where they differ from the base; no patches ⇒ the base itself
     (use :func:`patch`, never the constructor, to build one).
@@ -152,7 +153,7 @@ class PatchedHypothesis(Hypothesis):
 
 
 def patch(h: Hypothesis, updates: Iterable[tuple[Point, int]]) -> Hypothesis:
-    """Apply updates (x, y) in order (the last one for a point wins) to h; canonical result (seed 000 Def 8)."""
+    """Apply updates (x, y) in order (the last one for a point wins) to h; canonical result (BLM20 Def 8)."""
     if isinstance(h, PatchedHypothesis):
         base, table = h.base, dict(h.patches)
     else:
@@ -221,7 +222,7 @@ def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
 class VersionSpace(ABC):
     """A subset V ⊆ H given by the examples seen so far; an immutable, hashable value.
 
-    Conventions (spec §0.3): Ldim(∅) = −1, Ldim({h}) = 0; SOA ties go to label 0 (spec §1.2).
+    Conventions: Ldim(∅) = −1, Ldim({h}) = 0; SOA ties go to label 0 (GGKM21 Def 4.2).
     """
 
     __slots__ = ()
@@ -255,7 +256,7 @@ class VersionSpace(ABC):
         return self.size() == 0
 
     def soa_predict(self, x: Point) -> int:
-        """SOA prediction at x: 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0; seed 002 Def 4.2)."""
+        """SOA prediction at x: 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0; GGKM21 Def 4.2)."""
         return int(self.restrict(x, 1).ldim() > self.restrict(x, 0).ldim())
 
     def soa_predict_many(self, X: Sequence[Point]) -> np.ndarray:
@@ -264,7 +265,7 @@ class VersionSpace(ABC):
 
     @abstractmethod
     def soa(self) -> Hypothesis:
-        """The SOA classifier SOA_V as a hashable hypothesis (seed 002 Def 4.2, spec §1.2)."""
+        """The SOA classifier SOA_V as a hashable hypothesis (GGKM21 Def 4.2)."""
 
     def restrict_sample(self, X: Sequence[Point] | np.ndarray, y: Sequence[int] | np.ndarray) -> tuple["VersionSpace", int]:
         """Restrict by the longest realizable prefix of the sample.
@@ -296,6 +297,36 @@ class VersionSpace(ABC):
     def hypotheses(self) -> Iterator[Hypothesis]:
         """Enumerate V (finite version spaces only)."""
         raise TypeError(f"{type(self).__name__} cannot enumerate its hypotheses (infinite or not supported)")
+
+    def labelings(self, points: Sequence[Point], *, limit: int | None = None) -> np.ndarray:
+        """Every labeling of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array in
+        lexicographic order. Generic: depth-first search over restrictions, a LittlestoneError once more than
+        ``limit`` labelings are found; structured classes may override with a closed form."""
+        from ..errors import LittlestoneError
+
+        r = len(points)
+        out: list[tuple] = []
+
+        def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
+            if limit is not None and len(out) > limit:
+                raise LittlestoneError(f"more than {limit:,} realizable labelings: the class is too rich for an "
+                                       "exact enumeration on these points")
+            if i == r:
+                out.append(prefix)
+                return
+            for b in (0, 1):
+                W2 = W.restrict(points[i], b)
+                if not W2.is_empty():
+                    dfs(W2, i + 1, prefix + (b,))
+
+        dfs(self, 0, ())
+        return np.array(out, dtype=np.uint8).reshape(-1, r)
+
+    def soa_block_keys(self, X: Any, y: Any, n: int) -> list | None:
+        """For consecutive blocks of ``n`` examples (X, y of length a multiple of n): keys such that equal keys imply
+        equal SOA classifiers of V restricted by the blocks, with None for a block the shortcut does not cover — or
+        None when the class has no shortcut (then callers compute the SOA of each block; the default)."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, VersionSpace) and type(self) is type(other) and self.key() == other.key() \
@@ -336,6 +367,24 @@ class HypothesisClass(ABC):
     def domain_points(self) -> list[Point]:
         """All points of a finite domain, in order."""
         raise TypeError(f"{self.name} has no enumerable domain")
+
+    def uniform_points(self) -> "Sequence[Point] | Any":
+        """What a uniform draw of a domain point needs: the domain's points (a sequence), or for domains too large to
+        list a callable ``rng -> point``; TypeError when the domain has no uniform distribution."""
+        return self.domain_points()
+
+    def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Hypothesis":
+        """A hypothesis of the class drawn uniformly with ``rng``. Generic: enumerate the class (a LittlestoneError
+        beyond ``limit`` hypotheses); structured classes may draw in closed form."""
+        from ..errors import LittlestoneError
+
+        V = self.version_space()
+        size = V.size()
+        if not math.isfinite(size) or size > limit:
+            raise LittlestoneError(f"drawing a uniform hypothesis needs a class of at most {limit:,} hypotheses; "
+                                   f"{self.name} has {size}")
+        hyps = list(V.hypotheses())
+        return hyps[int(rng.integers(0, len(hyps)))]
 
     @abstractmethod
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:

@@ -1,17 +1,8 @@
 """Conjunctions of literals over n boolean variables (points are 0/1 tuples), with closed-form version spaces.
 
-Closed forms (derived for this library and verified against explicit twins, tests/classes/test_conjunctions.py):
-
-* After a positive example (always, for monotone conjunctions) the version space is
-  U = {S ⊆ A : S meets every N_j}: A = literals true on all positives, N_j = literals of A false at negative j.
-  U is upward closed, so Ldim(U) = |A| − τ with τ the minimum hitting-set size of the N_j (lower bound: all
-  supersets of a minimum hitting set; upper bound: the elimination learner errs only on positives, ≤ |A| − τ times).
-  Its SOA is the conjunction of all of A (every other point is a tie or a 0).
-* Before any positive (non-monotone, with the contradictory conjunction): Ldim = 1 + n − τ*, where τ* is the
-  smallest number of variables on which some pattern avoids all negatives' projections; the SOA is the zero function.
-
-Conjunctions with at most k < n literals have no closed form here: they fall back to the exact algorithm on an
-explicit FiniteClass twin over {0,1}^n, which is only built for n ≤ 6 (a clear error otherwise).
+Closed-form version spaces (Ldim via minimum hitting sets) before and after a positive example; conjunctions with at
+most k < n literals fall back to an explicit twin (n ≤ 6). Derivation: docs/derivations.md, "Conjunctions: closed-
+form version spaces".
 """
 
 from __future__ import annotations
@@ -50,6 +41,10 @@ class Conjunction(Hypothesis):
 
     def key(self) -> tuple:
         return ("false",) if self.literals is None else self.literals
+
+    def _order_key(self) -> tuple:
+        # the contradiction sorts as literal (−1, −1): every key is then a tuple of int pairs (a total order)
+        return (type(self).__name__, ((-1, -1),) if self.literals is None else self.literals)
 
     def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
         """Canonical form of this conjunction overwritten on finitely many points (one representation per function;
@@ -401,7 +396,7 @@ class _TwinVersionSpace(VersionSpace):
 class Conjunctions(HypothesisClass):
     """Conjunctions of ≤ k literals over n variables (monotone: positive literals only); points are 0/1 tuples.
 
-    k=None (all conjunctions): closed form, n may be 60 (a 2^60-point domain); Ldim n+1 (n monotone), spec §11.2.
+    k=None (all conjunctions): closed form, n may be 60 (a 2^60-point domain); Ldim n+1 (n monotone).
     The non-monotone class with k ≥ 2 includes the contradictory (always-0) conjunction.
     """
 

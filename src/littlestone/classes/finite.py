@@ -61,7 +61,7 @@ class FiniteDomain:
 
 
 class VectorHypothesis(Hypothesis):
-    """A function on a finite domain given by its value vector (equality by values; spec §0.3)."""
+    """A function on a finite domain given by its value vector (equality by values)."""
 
     __slots__ = ("values", "domain")
 
@@ -129,7 +129,7 @@ class FiniteVersionSpace(VersionSpace):
         return r is not None and (self.mask >> r) & 1 == 1
 
     def rows(self) -> list[int]:
-        m, out, i = self.mask, [], 0
+        m, out = self.mask, []
         while m:
             low = m & -m
             out.append(low.bit_length() - 1)

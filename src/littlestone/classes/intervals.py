@@ -1,19 +1,7 @@
 """Intervals 1[a ≤ x ≤ b] on {0,…,n−1} plus the empty interval, with exact Ldim/SOA on small keys (n up to 2^62).
 
-Structure used (derived for this library, verified against explicit twins for every n ≤ 24; spec §11.2):
-
-* After a positive example the version space is {[a, b] : a ∈ [a_lo, p_min], b ∈ [p_max, b_hi]}, a product of two
-  chains of sizes u, v that are split by disjoint sets of points, so Ldim = ⌊log2 u⌋ + ⌊log2 v⌋.
-* Without positives it is {∅} ∪ {intervals inside the negative-free gaps}. Write a gap of length L as the *weight*
-  w = L + 1. Querying position i of a gap gives, for label 1, the product of chains (i+1) × (L−i) and, for label 0,
-  the same kind of family with the weight w split into (i+1) + (L−i). Hence Ldim ≥ K iff one can make K successive
-  splits w → w1 + w2 with ⌊log2 w1⌋ + ⌊log2 w2⌋ ≥ K−1, K−2, …, 0 (the label-0 side must keep Ldim ≥ K−1, …).
-  A greedy rule (largest requirement first, into the smallest weight able to host it, splitting off the smallest
-  power of two) decides this packing. Every greedy success is an explicit shattered tree, so the value is always a
-  proven lower bound, and the search starts from the proven upper bound 1 + (best single split of the largest
-  gap), which it rarely misses by more than one. That greedy failures are exact (no better packing) is verified against the exhaustive Ldim recursion on all
-  gap multisets tested (single gaps ≤ 80, pairs ≤ 30, triples ≤ 18, quadruples ≤ 9) and against explicit twins
-  for n ≤ 24 (tests/classes/test_intervals.py); it is not proved here.
+Closed forms derived for this library and verified against explicit twins for every n ≤ 24. Derivation:
+docs/derivations.md, "Intervals: exact Ldim and SOA".
 """
 
 from __future__ import annotations
@@ -507,7 +495,7 @@ class IntervalsVersionSpace(VersionSpace):
         return np.fromiter((self.soa_predict(as_python_point(x)) for x in X), dtype=np.int8, count=len(X))
 
     def soa(self) -> IntervalUnion:
-        """SOA_V as a canonical union of intervals (seed 002 Def 4.2): closed form after a positive, otherwise
+        """SOA_V as a canonical union of intervals (GGKM21 Def 4.2): closed form after a positive, otherwise
         divide and conquer over each gap with monotone bounds (both child Ldims are monotone in the piece sizes)."""
         s = self.state
         if s[0] == "empty":
@@ -626,7 +614,7 @@ class IntervalsVersionSpace(VersionSpace):
 
 
 class Intervals(HypothesisClass):
-    """Intervals [a, b] ⊆ {0,…,n−1} and the empty set (spec §11.2: Ldim 1,2,2,3,3,4,4,4,5,… for n = 1,2,…)."""
+    """Intervals [a, b] ⊆ {0,…,n−1} and the empty set (Ldim 1,2,2,3,3,4,4,4,5,… for n = 1,2,…)."""
 
     def __init__(self, n: int):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:

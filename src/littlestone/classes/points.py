@@ -162,6 +162,10 @@ class PointDomain:
     def __init__(self, domain: Any = None):
         self.predicate: Callable[[Any], bool] | None = None
         self.finite: tuple | None = None
+        if isinstance(domain, (int, np.integer)) and not isinstance(domain, bool):  # n: the points {0, …, n − 1}
+            if domain < 1:
+                raise EmptyDataError(f"Points: a domain of n points needs n ≥ 1, got {domain}")
+            domain = range(int(domain))
         if domain is None:
             self.description = "any hashable value"
         elif callable(domain) and not isinstance(domain, (list, tuple, set, frozenset, range, np.ndarray)):
@@ -285,6 +289,8 @@ class PointsVersionSpace(VersionSpace):
         return self._free > 0 and p in self._cls.domain and p not in self.negatives
 
     def hypotheses(self) -> Iterator[FiniteSet]:
+        if self.size() == 0:  # the empty version space (its negatives are not kept)
+            return
         if self.positive is not None:
             yield FiniteSet((self.positive,))
             return
@@ -297,7 +303,7 @@ class PointsVersionSpace(VersionSpace):
                 yield FiniteSet((p,))
 
     def soa(self) -> FiniteSet:
-        """SOA_V = h_p if V = {h_p}, else the zero function (every split point is a tie; seed 002 Def 4.2)."""
+        """SOA_V = h_p if V = {h_p}, else the zero function (every split point is a tie; GGKM21 Def 4.2)."""
         return FiniteSet((self.positive,)) if self.positive is not None else ZERO
 
     def soa_predict(self, x: Point) -> int:
@@ -368,10 +374,10 @@ class PointsVersionSpace(VersionSpace):
 
 
 class Points(HypothesisClass):
-    """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1 (spec §11.2).
+    """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1.
 
-    ``domain=None`` means every hashable non-NaN value (64-bit ints, strings, tuples …); a finite collection or a
-    predicate restricts it. Ldim is 1 whenever the class has ≥ 2 functions (0 for one point without zero).
+    ``domain=None`` means every hashable non-NaN value (64-bit ints, strings, tuples …); a finite collection, an
+    integer n (the points 0, …, n − 1, as ``Points(16)`` or the spec ``points:16``) or a predicate restricts it. Ldim is 1 whenever the class has ≥ 2 functions (0 for one point without zero).
     """
 
     def __init__(self, domain: Any = None, include_zero: bool = True):

@@ -1,4 +1,4 @@
-"""Point functions and negated point functions {e_p} ∪ {1 − e_p} on an infinite domain (seed 002 Appendix B).
+"""Point functions and negated point functions {e_p} ∪ {1 − e_p} on an infinite domain (GGKM21 Appendix B).
 
 GGKM use this class (Ldim 3 on an infinite domain) to show that the class of SOA classifiers of all subclasses can
 have unbounded Ldim (Proposition B.1). A version space is A ∪ B with A = {e_p : p ∈ S_A}, B = {1 − e_p : p ∈ S_B},
@@ -240,7 +240,7 @@ class PointsNegationsVersionSpace(VersionSpace):
 
 
 class PointsAndNegations(HypothesisClass):
-    """{e_p} ∪ {1 − e_p} over any hashable domain (seed 002 Appendix B): Ldim 3 on an infinite domain.
+    """{e_p} ∪ {1 − e_p} over any hashable domain (GGKM21 Appendix B): Ldim 3 on an infinite domain.
 
     ``domain`` as for :class:`~littlestone.classes.points.Points` (None = all hashable values); finite domains need
     ≠ 2 points (on two points e_0 = 1 − e_1).
@@ -335,6 +335,10 @@ class PointsAndNegations(HypothesisClass):
         for x in listed:
             if h1(x) != h2(x):
                 yield x
-        x = self.domain.point_outside(frozenset(listed)) if self.domain.finite is None else None
+        outside = frozenset(listed)
+        if self.domain.finite is None:
+            x = self.domain.point_outside(outside)
+        else:  # off the listed points both take their default value (0 for e_p, 1 for 1 − e_p)
+            x = next((p for p in self.domain.finite if p not in outside), None)
         if x is not None and h1(x) != h2(x):
             yield x

@@ -113,7 +113,7 @@ class ThresholdsVersionSpace(VersionSpace):
     def _soa_threshold(self) -> int:
         """Smallest x with SOA(x) = 1 (the prediction is monotone in x): binary search, O(log n)."""
         if self.lo > self.hi:
-            return self._cls.n  # SOA of ∅ is the all-0 function (spec §1.2)
+            return self._cls.n  # SOA of ∅ is the all-0 function (GGKM21 Def 4.2)
         a, b = max(self.lo - 1, -1), self.hi  # SOA(b) = 1 (V|(b,0) = ∅); SOA(a) = 0
         if a < 0:
             a = -1
@@ -154,6 +154,33 @@ class ThresholdsVersionSpace(VersionSpace):
         new_lo = int(max(self.lo, int(los[k - 1])))
         return ThresholdsVersionSpace(self._cls, new_lo, new_hi), k
 
+    def labelings(self, points: Any, *, limit: int | None = None) -> np.ndarray:
+        """Closed form: the realized labelings of integer points are the monotone ones, one per cut t in [lo, hi]."""
+        r = len(points)
+        if not all(isinstance(p, int) for p in points):
+            return VersionSpace.labelings(self, points, limit=limit)
+        xs = np.array(points, dtype=object if self.hi > 2**62 else np.int64)
+        cuts = sorted({self.lo, *[p + 1 for p in points if self.lo <= p + 1 <= self.hi]}
+                      | ({self.hi} if self.hi >= self.lo else set()))
+        rows = {tuple(int(x >= t) for x in xs.tolist()) for t in cuts if self.lo <= t <= self.hi}
+        return np.array(sorted(rows), dtype=np.uint8).reshape(-1, r)
+
+    def soa_block_keys(self, X: Any, y: Any, n: int) -> list | None:
+        """Closed form, vectorized: the version space (lo, hi) left by each block (equal ⇒ equal SOA); None for a
+        block that is not realizable (its SOA is patched)."""
+        if not (isinstance(X, np.ndarray) and X.dtype.kind in "iu" and self.hi < np.iinfo(np.int64).max):
+            return None
+        blocks = len(y) // n
+        Xb = X.astype(np.int64, copy=False).reshape(blocks, n)
+        yb = np.asarray(y).reshape(blocks, n)
+        big = np.iinfo(np.int64).max
+        hi = np.minimum(np.where(yb == 1, Xb, big).min(axis=1), self.hi)
+        lo = np.maximum(np.where(yb == 0, Xb + 1, -1).max(axis=1), self.lo)
+        keys: list = list(zip(lo.tolist(), hi.tolist()))
+        for i in np.flatnonzero(lo > hi).tolist():
+            keys[i] = None
+        return keys
+
 
 class Thresholds(HypothesisClass):
     """Thresholds on n ordered points: n+1 functions, Ldim ⌊log2(n+1)⌋; n may be astronomically large (2^60)."""
@@ -178,6 +205,17 @@ class Thresholds(HypothesisClass):
         if self.n > 1 << 20:
             raise TypeError(f"{self.name}: domain too large to enumerate")
         return list(range(self.n))
+
+    def uniform_points(self) -> Any:
+        """The points 0..n−1 as a list, or (n > 2^20) a sampler ``rng -> int``."""
+        if self.n > 1 << 20:
+            n = self.n
+            return lambda rng: int(rng.integers(0, n))
+        return self.domain_points()
+
+    def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Threshold":
+        """Closed form: the cut t uniform in {0, …, n} (every class size)."""
+        return Threshold(int(rng.integers(0, self.n + 1)))
 
     def validate_points(self, X: Any) -> np.ndarray:
         arr = np.asarray(X)

@@ -168,14 +168,10 @@ def print_table(table: Any, out: Console | None = None) -> None:
 
 
 def load_class(spec: str) -> HypothesisClass:
-    """Parse a class spec (clear ClassSpecError on failure); avoids importing scikit-learn for speed."""
-    try:
-        from ..classes.spec import parse_class_spec
-    except ImportError:
-        from ..pac._sklearn import resolve_class
+    """Parse a class spec or CSV path (clear ClassSpecError on failure) with the one resolver."""
+    from ..classes.resolve import resolve_class
 
-        return resolve_class(spec)
-    return parse_class_spec(spec)
+    return resolve_class(spec)
 
 
 def need(module: str, what: str) -> Any:

@@ -65,8 +65,8 @@ def generic(
     alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
-    mode: Mode = typer.Option(Mode.realizable, "--mode", help="realizable (seed 000 Lemma 16) or agnostic "
-                              "(seed 003 §3 Theorem 1)."),
+    mode: Mode = typer.Option(Mode.realizable, "--mode", help="realizable (BLM20 Lemma 16) or agnostic "
+                              "(Kal-LN §3 Theorem 1)."),
 ) -> None:
     """Sample size of the pure-DP generic learner (exponential mechanism over a finite class)."""
     from ..bounds.generic import sample_size

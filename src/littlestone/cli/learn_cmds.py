@@ -245,7 +245,7 @@ def predict(
         out = None
     if out is not None:
         check_output_file(out)
-    from ..pac._sklearn import LittlestoneClassifier
+    from ..pac import LittlestoneClassifier
 
     est = LittlestoneClassifier.from_json(model)
     meta = json.loads(Path(model).read_text(encoding="utf-8")).get("cli", {})

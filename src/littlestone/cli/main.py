@@ -8,7 +8,6 @@ import warnings
 from typing import Any
 
 import typer
-from typer._click import exceptions as cexc  # typer vendors click
 from typer.core import TyperGroup
 
 from ..errors import LittlestoneError
@@ -35,33 +34,33 @@ class LittlestoneGroup(TyperGroup):
         code = EXIT_OK
         caught: list[warnings.WarningMessage] = []
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
-                                  standalone_mode=False, **extra)
-            code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
-            if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
-                _error("interrupted")
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
+                                      standalone_mode=False, **extra)
+                code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
+                if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
+                    _error("interrupted")
+            except Exception as e:  # click's usage errors here; everything else goes to the handlers below
+                kind = _click_kind(e)
+                if kind is None or (debug and kind != "no-args"):
+                    raise
+                if kind == "no-args":
+                    e.show()  # type: ignore[attr-defined]
+                elif kind == "usage":
+                    ctx = getattr(e, "ctx", None)
+                    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                    _error(f"{_one_line(e.format_message())}{hint}")  # type: ignore[attr-defined]
+                else:
+                    _error(_one_line(e.format_message()))  # type: ignore[attr-defined]
+                code = EXIT_BAD_INPUT
         except typer.Exit as e:  # raised outside a command context
             code = e.exit_code
-        except cexc.NoArgsIsHelpError as e:
-            e.show()
-            code = EXIT_BAD_INPUT
-        except cexc.UsageError as e:
-            if debug:
-                raise
-            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
-            _error(f"{_one_line(e.format_message())}{hint}")
-            code = EXIT_BAD_INPUT
         except (typer.Abort, KeyboardInterrupt):
             if debug:
                 raise
             _error("interrupted")
             code = EXIT_INTERRUPTED
-        except cexc.ClickException as e:
-            if debug:
-                raise
-            _error(_one_line(e.format_message()))
-            code = EXIT_BAD_INPUT
         except (LittlestoneError, OSError, UnicodeDecodeError) as e:
             if debug:
                 raise
@@ -82,6 +81,17 @@ class LittlestoneGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code)
+
+
+def _click_kind(e: BaseException) -> str | None:
+    """"no-args", "usage" or "click" for click's exceptions, None for any other. typer raises them from click or
+    from its own vendored copy of click depending on its version, so they are recognised by class name rather than
+    imported from a private module."""
+    names = {c.__name__ for c in type(e).__mro__}
+    for name, kind in (("NoArgsIsHelpError", "no-args"), ("UsageError", "usage"), ("ClickException", "click")):
+        if name in names:
+            return kind
+    return None
 
 
 def _show_warnings(caught: list[warnings.WarningMessage]) -> None:

@@ -1,4 +1,4 @@
-"""``littlestone play``: an online learner against an adversary (mistake-bound game, seed 000 §3.2)."""
+"""``littlestone play``: an online learner against an adversary (mistake-bound game, BLM20 §3.2)."""
 
 from __future__ import annotations
 
@@ -85,27 +85,15 @@ def load_sequence_csv(path: Path) -> tuple[list[Any], list[Any]]:
 
 
 def _random_target(H: Any, rng: np.random.Generator) -> Any:
-    from ..classes.thresholds import Threshold, Thresholds
-
-    if type(H) is Thresholds:
-        return Threshold(int(rng.integers(0, H.n + 1)))
-    V = H.version_space()
-    size = V.size()
-    if not math.isfinite(size) or size > 1_000_000:
-        raise LittlestoneError(f"--adversary iid needs a class with at most 10^6 hypotheses to draw a target; "
-                               f"{H.name} has {size}")
-    hyps = list(V.hypotheses())
-    return hyps[int(rng.integers(0, len(hyps)))]
+    try:
+        return H.random_hypothesis(rng)  # closed form where the class has one, else an enumeration of ≤ 10^6
+    except LittlestoneError as exc:
+        raise LittlestoneError(f"--adversary iid needs a target: {exc}") from None
 
 
 def _support(H: Any) -> Any:
-    from ..classes.thresholds import Thresholds
-
-    if type(H) is Thresholds and H.n > 1 << 20:
-        n = H.n
-        return lambda rng: int(rng.integers(0, n))
     try:
-        return H.domain_points()
+        return H.uniform_points()
     except TypeError:
         raise LittlestoneError(f"--adversary iid draws points uniformly from a finite domain; {H.name} has none "
                                "that can be enumerated") from None
@@ -152,7 +140,7 @@ def play(
         realizable = H.version_space().restrict_sample(fixed[0][:n], seq.y[:n])[1] == n
         if not realizable and learner != LearnerName.soa_extended:
             raise LittlestoneError(f"the examples in {data} are not realizable by {H.name}; use --learner "
-                                   "soa-extended (seed 000 Def 8), which continues with local updates")
+                                   "soa-extended (BLM20 Def 8), which continues with local updates")
     with working(f"computing Ldim of {H.name}"):
         d = H.ldim()
     if rounds is not None:

@@ -8,27 +8,13 @@ import numpy as np
 
 from ..classes.base import HypothesisClass, VersionSpace
 from ..classes.finite import FiniteClass, FiniteVersionSpace
+from ..classes.resolve import resolve_class
 from ..errors import LittlestoneError
 
 
 def parse_spec(spec: str) -> HypothesisClass:
     """A class spec string such as ``"thresholds:1000"`` (the CLI's ``--class`` syntax)."""
-    from ..classes.spec import parse_class_spec
-
-    return parse_class_spec(spec)
-
-
-def as_version_space(H: Any) -> VersionSpace:
-    """A version space from a HypothesisClass (the whole class), a VersionSpace, or a 0/1 matrix (rows = hypotheses)."""
-    if isinstance(H, VersionSpace):
-        return H
-    if isinstance(H, str):
-        H = parse_spec(H)
-    if isinstance(H, HypothesisClass):
-        return H.version_space()
-    if isinstance(H, (np.ndarray, list, tuple)):
-        return FiniteClass(H).version_space()
-    raise LittlestoneError(f"expected a hypothesis class, a version space, a class spec such as \"thresholds:100\" or a 0/1 matrix, got {type(H).__name__}")
+    return resolve_class(spec)
 
 
 def closed_form(H: Any, method: str) -> Any:

@@ -1,4 +1,4 @@
-"""Text and PNG drawings of mistake trees, in the style of seed 000 Figure 1 (points at nodes, 0/1 on edges,
+"""Text and PNG drawings of mistake trees, in the style of BLM20 Figure 1 (points at nodes, 0/1 on edges,
 a consistent hypothesis under each leaf)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import re
 from typing import Any, Callable
 
-from ..classes.base import Hypothesis, Point
+from ..classes.base import Hypothesis
 
 
 def describe_point(x: Any) -> str:

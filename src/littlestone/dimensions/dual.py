@@ -1,4 +1,4 @@
-"""Dual classes and their dimensions (spec §11.1): the dual of H ⊆ {0,1}^X is {h ↦ h(x) : x ∈ X} over domain H."""
+"""Dual classes and their dimensions: the dual of H ⊆ {0,1}^X is {h ↦ h(x) : x ∈ X} over domain H."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def dual_class(H: Any) -> FiniteClass:
 
 
 def dual_ldim(H: Any) -> int:
-    """Littlestone dimension of the dual class (finite iff Ldim(H) is; Bhaskar 2017, spec §11.1). Closed form for
+    """Littlestone dimension of the dual class (finite iff Ldim(H) is; Bhaskar 2017). Closed form for
     classes that provide ``dual_closed_form`` (any domain size), else exact on the explicit dual."""
     known = closed_form(H, "dual_closed_form")
     if known is not None:
@@ -27,7 +27,7 @@ def dual_ldim(H: Any) -> int:
 
 
 def dual_vc_dim(H: Any) -> int:
-    """VC dimension of the dual class (Assouad: dual VC < 2^(VC+1), spec §11.1); closed form when known."""
+    """VC dimension of the dual class (Assouad 1983: dual VC < 2^(VC+1)); closed form when known."""
     known = closed_form(H, "dual_closed_form")
     if known is not None:
         return int(known[1])

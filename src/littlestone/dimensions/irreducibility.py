@@ -32,9 +32,9 @@ from typing import Any, Iterable
 from ..classes.base import Point, VersionSpace
 from ..classes.finite import FiniteVersionSpace
 from ..classes.points import PointsVersionSpace
+from ..classes.resolve import as_version_space
 from ..classes.thresholds import ThresholdsVersionSpace, chain_ldim
 from ..errors import IrreducibilityError, LittlestoneError
-from ._inputs import as_version_space
 
 INF = math.inf
 

@@ -1,4 +1,4 @@
-"""Exact Littlestone dimension of finite classes on bitset version spaces (spec §11.1, §11.3).
+"""Exact Littlestone dimension of finite classes on bitset version spaces (Lit88).
 
 A version space of a :class:`~littlestone.classes.finite.FiniteClass` is a Python-int bitmask over its rows. The
 solver answers the decision question "does V shatter a complete mistake tree of depth d?" (``has_tree``):
@@ -26,7 +26,7 @@ Split = tuple[int, int]
 
 
 class FiniteLdimSolver:
-    """Memoized decision procedure for shattered mistake trees of one finite class (spec §11.1, §11.3)."""
+    """Memoized decision procedure for shattered mistake trees of one finite class (Lit88)."""
 
     __slots__ = ("root_splits", "bounds", "full_mask", "memo_limit", "__weakref__")
 
@@ -163,7 +163,7 @@ def solver_for(cls: "FiniteClass") -> FiniteLdimSolver:
 
 
 def ldim_mask(cls: "FiniteClass", mask: int) -> int:
-    """Ldim of the version space `mask` of a finite class (spec §11.1; decision search with the |V| < 2^d prune)."""
+    """Ldim of the version space `mask` of a finite class (Lit88; decision search with the |V| < 2^d prune)."""
     memo = cls._ldim_memo
     got = memo.get(mask)
     if got is not None:
@@ -176,14 +176,14 @@ def ldim_mask(cls: "FiniteClass", mask: int) -> int:
 
 
 def ldim(H: Any, witness: bool = False) -> int | tuple[int, Any]:
-    """Littlestone dimension of a class, a version space, a class spec ("thresholds:100") or a 0/1 matrix (spec §11.1; Ldim(∅) = −1).
+    """Littlestone dimension of a class, a version space, a class spec ("thresholds:100") or a 0/1 matrix (Lit88; Ldim(∅) = −1).
 
     Finite classes use the bitset decision search of this module; structured classes their closed-form
     ``V.ldim()``. With ``witness=True`` returns ``(d, tree)``: a complete mistake tree of depth d shattered by H
     (``None`` for an empty version space) — check it with :func:`~littlestone.dimensions.is_shattered`.
     """
     from ..classes.finite import FiniteVersionSpace
-    from ._inputs import as_version_space
+    from ..classes.resolve import as_version_space
     from .witness import witness_tree
 
     V = as_version_space(H)

@@ -1,4 +1,4 @@
-"""The textbook recursion Ldim(V) = max_x 1 + min(Ldim(V_x^0), Ldim(V_x^1)) on tuples of value vectors (spec §11.1),
+"""The textbook recursion Ldim(V) = max_x 1 + min(Ldim(V_x^0), Ldim(V_x^1)) on tuples of value vectors (Lit88),
 memoized and unpruned: the baseline of benchmarks/bench_ldim.py and an independent oracle for tests."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Checking that a mistake tree is shattered by a class (seed 000 §3.2): every root-to-leaf path is realized."""
+"""Checking that a mistake tree is shattered by a class (BLM20 §3.2): every root-to-leaf path is realized."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from .._random import SeedLike, as_generator
 from ..classes.base import VersionSpace
 from ..errors import LittlestoneError
-from ._inputs import as_version_space
+from ..classes.resolve import as_version_space
 from .trees import TreeMethods
 
 #: exhaustive checks visit every leaf; beyond this many, ask for a sampled check
@@ -16,7 +16,7 @@ MAX_EXHAUSTIVE_LEAVES = 1 << 22
 
 def is_shattered(tree: TreeMethods, H: Any, *, sample: int | None = None, seed: SeedLike = None) -> bool:
     """True iff ``tree`` is complete to its depth and every root-to-leaf path (x_1,y_1)…(x_d,y_d) is realized by
-    some h ∈ H, i.e. the version space restricted along the path is nonempty (seed 000 §3.2).
+    some h ∈ H, i.e. the version space restricted along the path is nonempty (BLM20 §3.2).
 
     ``H`` is a hypothesis class, a version space or a 0/1 matrix. The default check is exhaustive (up to
     2^22 leaves). For larger trees (e.g. the depth-60 witness of ``Thresholds(2**60)``) pass ``sample=k``: the

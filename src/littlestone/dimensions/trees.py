@@ -1,4 +1,4 @@
-"""Mistake trees (seed 000 §3.2, Figure 1): binary trees whose internal nodes are domain points.
+"""Mistake trees (BLM20 §3.2, Figure 1): binary trees whose internal nodes are domain points.
 
 A root-to-leaf path is a labelled sequence (x_1, y_1), …, (x_d, y_d): y_i = 1 when the path goes to the child drawn on
 the right ("one"), 0 for the left child ("zero") — the paper's ±1 with −1 ↦ 0. A tree is *shattered* by H when every

@@ -1,4 +1,4 @@
-"""Exact VC dimension of finite classes with a shattered-set witness (spec §11.1: VC(H) ≤ Ldim(H) ≤ log2|H|)."""
+"""Exact VC dimension of finite classes with a shattered-set witness (Lit88: VC(H) ≤ Ldim(H) ≤ log2|H|)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Witnesses of the Littlestone dimension: a complete mistake tree of depth Ldim(V) shattered by V (seed 000 §3.2)."""
+"""Witnesses of the Littlestone dimension: a complete mistake tree of depth Ldim(V) shattered by V (BLM20 §3.2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The showcase: private learning of decision stumps on scikit-learn's breast-cancer data (offline), compared with
-non-private ERM and SOA, the pure-DP generic learner (seed 003 §3 Thm 1) and BLM20 (seed 001 Thm 1), across ε."""
+non-private ERM and SOA, the pure-DP generic learner (Kal-LN §3 Thm 1) and BLM20 (BLM20 Thm 1), across ε."""
 
 from __future__ import annotations
 
@@ -274,7 +274,7 @@ def cell_text(x: Any, data: DemoData) -> str:
 def stump_name(h: Any, data: DemoData) -> str:
     """A hypothesis of the demo class named by the rule it computes (the set where it is 1), e.g. 'x ≥ 0.146' or
     'always 0'; improper hypotheses on a small grid by their value table;
-    a stump patched on a few points (seed 000 Def 8) gets '+p patches'; anything else its repr."""
+    a stump patched on a few points (BLM20 Def 8) gets '+p patches'; anything else its repr."""
     base = getattr(h, "base", None)
     if base is not None:
         n = len(h.patches)

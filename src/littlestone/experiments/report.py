@@ -186,11 +186,11 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"]),
         "<ul><li><b>ERM</b>: the stump with fewest training errors (non-private).</li>"
         "<li><b>SOA</b>: the Standard Optimal Algorithm's predictor after one pass over the training sample, "
-        "extended to non-realizable samples (seed 000 Definition 8; non-private): the SOA classifier of the longest "
+        "extended to non-realizable samples (BLM20 Definition 8; non-private): the SOA classifier of the longest "
         "realizable prefix, overwritten on the later examples' points.</li>"
         "<li><b>generic</b>: the exponential mechanism over all stumps with score −#errors, ε-DP "
-        "(seed 003 §3 Theorem 1; seed 000 Lemma 16).</li>"
-        "<li><b>BLM20</b>: Bun–Livni–Moran's (ε,δ)-DP learner (seed 001 Theorem 1): G on k disjoint batches, "
+        "(Kal-LN §3 Theorem 1; BLM20 Lemma 16).</li>"
+        "<li><b>BLM20</b>: Bun–Livni–Moran's (ε,δ)-DP learner (BLM20 Theorem 1): G on k disjoint batches, "
         f"a stable histogram of G's outputs, then the generic learner on the survivors; δ = {cfg.delta:g}. "
         "'fallback rate' is the fraction of runs where no hypothesis passed the histogram and M returned its "
         "fixed, data-independent output.</li></ul>",

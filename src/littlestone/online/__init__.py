@@ -1,5 +1,5 @@
-"""Online learning in the mistake-bound model (seed 000 §3.2, seed 003 §4): the SOA (optionally extended to
-non-realizable sequences, seed 000 Def 8), Halving, and the game runner with oblivious and adaptive adversaries."""
+"""Online learning in the mistake-bound model (BLM20 §3.2, Kal-LN §4): the SOA (optionally extended to
+non-realizable sequences, BLM20 Def 8), Halving, and the game runner with oblivious and adaptive adversaries."""
 
 from .adversaries import AdaptiveAdversary, Adversary, FixedSequence, IIDRealizable, TreeAdversary
 from .base import OnlineLearner

@@ -1,7 +1,7 @@
 """Adversaries of the online game: oblivious (fixed sequence, i.i.d. realizable) and adaptive (the mistake-tree
 adversary, custom functions).
 
-Protocol per round t (seed 000 §3.2): the adversary proposes x_t (:meth:`Adversary.propose`), the learner predicts,
+Protocol per round t (BLM20 §3.2): the adversary proposes x_t (:meth:`Adversary.propose`), the learner predicts,
 then the adversary reveals y_t (:meth:`Adversary.reveal`) knowing the prediction. Labels are 0/1 internally.
 """
 
@@ -130,7 +130,7 @@ class TreeAdversary(Adversary):
     """Adaptive: walks down a deepest mistake tree of H, forcing a mistake in each of the first Ldim(H) rounds.
 
     Round t < Ldim(H): x_t = V.split_point() of the current version space V (both V|(x,0), V|(x,1) have Ldim ≥
-    Ldim(V) − 1), y_t = 1 − prediction, V ← V|(x_t, y_t) (seed 003 §4, the lower bound Ldim(H) on mistakes).
+    Ldim(V) − 1), y_t = 1 − prediction, V ← V|(x_t, y_t) (Kal-LN §4, the lower bound Ldim(H) on mistakes).
     Afterwards it replays the points asked so far with their labels, so the sequence stays realizable (by every
     h ∈ V) and a learner consistent with its past examples (SOA, Halving) errs exactly Ldim(H) times.
     ``greedy=True`` instead keeps forcing mistakes while Ldim(V) ≥ 1 (a suboptimal learner may then err more).

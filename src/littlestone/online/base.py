@@ -13,23 +13,15 @@ import numpy as np
 
 from .._labels import check_label01
 from ..classes.base import HypothesisClass, Point, VersionSpace
+from ..classes.resolve import as_version_space
 from ..errors import LabelError
 
 #: sentinel: the label coding is not known yet
 _UNKNOWN = None
 
 
-def as_version_space(H_or_V: HypothesisClass | VersionSpace) -> VersionSpace:
-    """A version space from a class (its full version space) or a version space (returned as is)."""
-    if isinstance(H_or_V, VersionSpace):
-        return H_or_V
-    if isinstance(H_or_V, HypothesisClass):
-        return H_or_V.version_space()
-    raise TypeError(f"expected a HypothesisClass or a VersionSpace, not {type(H_or_V).__name__}")
-
-
 class OnlineLearner(ABC):
-    """A deterministic online learner in the mistake-bound model (seed 000 §3.2, seed 003 §4).
+    """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
     * ``predict_one(x)`` validates ``x`` through the class (:class:`~littlestone.errors.DomainError` otherwise) and
       returns the prediction in the user's label set: {−1,+1} once a −1 label has been seen (or ``labels=(-1, 1)``

@@ -1,4 +1,4 @@
-"""SOA(S) for any sample S: the SOA run on S, extended to non-realizable sequences (seed 000/001 §3, Definition 8)."""
+"""SOA(S) for any sample S: the SOA run on S, extended to non-realizable sequences (BLM20/001 §3, Definition 8)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..classes.base import Hypothesis, VersionSpace, as_python_point, patch
 
 
 def extended_soa(V: VersionSpace, X: Any, y: Any) -> Hypothesis:
-    """The SOA's predictor after the sample (X, y), started from version space V (seed 000 Def 8).
+    """The SOA's predictor after the sample (X, y), started from version space V (BLM20 Def 8).
 
     While the prefix is realizable the usual SOA update applies (the predictor is SOA_{V|prefix}); from the first
     non-realizable example on, each example (x, y) overwrites the predictor at x only. Points must be validated

@@ -1,4 +1,4 @@
-"""The online game of the mistake-bound model (seed 000 §3.2): T rounds of propose → predict → reveal → learn."""
+"""The online game of the mistake-bound model (BLM20 §3.2): T rounds of propose → predict → reveal → learn."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ class GameResult:
 
 
 def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLike = None) -> GameResult:
-    """Run T rounds: adversary proposes x_t, learner predicts, adversary reveals y_t, learner learns (seed 000 §3.2).
+    """Run T rounds: adversary proposes x_t, learner predicts, adversary reveals y_t, learner learns (BLM20 §3.2).
 
     ``learner`` is any river-style object with ``predict_one``/``learn_one`` (predictions in {0,1} or {−1,+1});
     labels are passed to it in its own coding once fixed (``label_coding``), else in the adversary's (a

@@ -1,4 +1,4 @@
-"""The Halving algorithm: predict the majority vote of the version space (seed 003 §4); ≤ ⌊log2 |H|⌋ mistakes."""
+"""The Halving algorithm: predict the majority vote of the version space (Kal-LN §4); ≤ ⌊log2 |H|⌋ mistakes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .base import OnlineLearner
 
 
 class Halving(OnlineLearner):
-    """Halving: predict 1 iff |V|(x,1)| > |V|(x,0)| (ties → 0), then V ← V|(x,y) (seed 003 §4).
+    """Halving: predict 1 iff |V|(x,1)| > |V|(x,0)| (ties → 0), then V ← V|(x,y) (Kal-LN §4).
 
     Each mistake at least halves |V|, hence at most ⌊log2 |H|⌋ mistakes on a realizable sequence. Needs a finite
     version space (sizes are exact Python ints, so ``Thresholds(2**60)`` is fine); realizable sequences only.

@@ -1,8 +1,8 @@
 """The Standard Optimal Algorithm (SOA) of Littlestone, online, with the extension to non-realizable sequences.
 
-Prediction rule (seed 000 §3.2 steps (i)–(v); seed 003 §4 Def 6; seed 002 Def 4.2; spec §1.2): predict 1 iff
+Prediction rule (BLM20 §3.2 steps (i)–(v); Kal-LN §4 Def 6; GGKM21 Def 4.2): predict 1 iff
 Ldim(V|(x,1)) > Ldim(V|(x,0)), ties → 0, where V is the version space of all examples seen so far (updated every
-round). On realizable sequences it errs at most Ldim(H) times (seed 003 §4 Lemma 1).
+round). On realizable sequences it errs at most Ldim(H) times (Kal-LN §4 Lemma 1).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from .base import OnlineLearner, as_version_space
 
 
 def soa_classifier(H_or_V: HypothesisClass | VersionSpace) -> Hypothesis:
-    """SOA_H as a hypothesis: x ↦ 1 iff Ldim(H|(x,1)) > Ldim(H|(x,0)), ties → 0 (seed 002 Def 4.2, spec §1.2)."""
+    """SOA_H as a hypothesis: x ↦ 1 iff Ldim(H|(x,1)) > Ldim(H|(x,0)), ties → 0 (GGKM21 Def 4.2)."""
     return as_version_space(H_or_V).soa()
 
 
 class SOA(OnlineLearner):
-    """Littlestone's SOA, river-style; ``extended=True`` continues past unrealizable examples (seed 000 Def 8).
+    """Littlestone's SOA, river-style; ``extended=True`` continues past unrealizable examples (BLM20 Def 8).
 
     State: the version space V of the longest realizable prefix, and — once an example contradicts every hypothesis
     of V (extended mode only) — a table of local patches: each later example (x, y) overwrites the predictor at x
@@ -64,7 +64,7 @@ class SOA(OnlineLearner):
                 raise NotRealizableError(
                     f"example ({x!r}, {y}) contradicts every hypothesis of {self.hypothesis_class.name} consistent "
                     f"with the {self.realizable_prefix_length} examples seen so far; the sequence is not "
-                    "realizable — use SOA(H, extended=True) to continue with local updates (seed 000 Def 8)")
+                    "realizable — use SOA(H, extended=True) to continue with local updates (BLM20 Def 8)")
             self._realizable = False
         # Def 8, second case: h_{t+1}(x_{t+1}) = y_{t+1}, h_{t+1} = h_t elsewhere
         self._patches.pop(x, None)
@@ -75,7 +75,7 @@ class SOA(OnlineLearner):
         return self.initial_version_space.ldim()
 
     def hypothesis(self) -> Hypothesis:
-        """The current predictor: SOA of the version space, patched at the non-realizable examples (seed 000 Def 8)."""
+        """The current predictor: SOA of the version space, patched at the non-realizable examples (BLM20 Def 8)."""
         h = self.version_space.soa()
         if not self._patches:
             return h

@@ -18,6 +18,7 @@ from .._labels import LabelCoding, encode_declared, encode_labels
 from .._random import as_generator
 from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
+from ..classes.resolve import resolve_class as _resolve
 from ..classes.thresholds import Threshold, Thresholds
 from ..errors import ClassSpecError, DomainError, LabelError, LittlestoneError
 
@@ -30,27 +31,9 @@ JSON_FORMAT = "littlestone-model/1"
 
 
 def resolve_class(spec: HypothesisClass | str | Path) -> HypothesisClass:
-    """A HypothesisClass from an object, a spec string (``thresholds:1000``) or a CSV path, via the class-spec parser."""
-    if isinstance(spec, HypothesisClass):
-        return spec
-    if isinstance(spec, Path):
-        spec = str(spec)
-    if not isinstance(spec, str):
-        raise ClassSpecError(
-            f"hypothesis_class must be a HypothesisClass or a spec string like 'thresholds:1000', not {type(spec).__name__}")
-    try:
-        parser = importlib.import_module("littlestone.classes.spec").parse_class_spec
-    except (ImportError, AttributeError):
-        return _parse_minimal_spec(spec)
-    return parser(spec)
-
-
-def _parse_minimal_spec(spec: str) -> HypothesisClass:
-    """Thresholds-only spec reader used only when littlestone.classes.spec is unavailable."""
-    name, _, arg = spec.partition(":")
-    if name.strip().lower() == "thresholds" and arg.strip().isdigit():
-        return Thresholds(int(arg))
-    raise ClassSpecError(f"cannot parse class spec {spec!r} (expected e.g. 'thresholds:1000')")
+    """A HypothesisClass from an object, a spec string (``thresholds:1000``) or a CSV path
+    (:func:`littlestone.classes.resolve_class`, the one resolver)."""
+    return _resolve(spec)
 
 
 def class_to_json(hclass: HypothesisClass | str | None) -> Any:

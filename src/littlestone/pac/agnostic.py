@@ -1,26 +1,12 @@
-"""Agnostic private learner of Littlestone classes (seed 001 Corollary 2) by a realizable→agnostic transformation.
+"""Agnostic private learner of Littlestone classes (BLM20 Corollary 2) by a realizable→agnostic transformation.
 
-[REC, spec §8 — the construction of BNS15/ABMS20 is not in the seeds; this is our reconstruction, constants ours]
-  1. secrecy of the sample: keep a uniformly random subset S0 of N0 of the N examples (q = N0/N);
-  2. Π = the labelings of S0's points realizable by H; choose ℓ ∈ Π by the exponential mechanism with ε_ℓ, score
-     −#errors on S0;
-  3. relabel S0 by ℓ (realizable), shuffle, and run the realizable BLM20 learner M with (ε_M, δ_M) at accuracy α/4.
-Privacy (our derivation, replace-one): for S, S′ differing at index i and any labeling r of the common points, the
-unnormalized EM weight of r changes by a factor in [e^{-ε_ℓ/2}/2, 2e^{ε_ℓ/2}] (r has 1 or 2 extensions to x_i), so
-P[ℓ|_common = r] moves by ≤ 4e^{ε_ℓ}; given r the relabelled samples differ only at i, where M is (ε_M, δ_M)-DP.
-Steps 2–3 are therefore (E0, δ_M)-DP with E0 = ln 4 + ε_ℓ + ε_M, and step 1 amplifies this to
-(ln(1 + q(e^{E0} − 1)), q·δ_M) (Balle–Barthe–Gaboardi 2018 Thm 9, sampling without replacement).
-Accuracy [REC — INCOMPLETE, not a proof]: the sizes make (a) uniform convergence over H at t = α/4 (VC bound), so the
-chosen labeling ℓ (realized by some h_ℓ ∈ H) has err_P(h_ℓ) ≤ OPT + O(α) once (b) the EM's error gap is ≤ α/4, and
-(c) M, at accuracy α/4, is run on the relabelled subsample. Two steps are NOT proved here: M's guarantee is for i.i.d.
-draws, while it receives a shuffled finite sample (drawn without replacement); and M's output may be improper (an
-SOA of a tournament sample, not in H), so (a) does not transfer its error from the subsample to P — this is exactly
-the step for which seed 001 (Corollary 2, footnote 3) needs the improper-learner transformation of ABMS20 rather than
-BNS15, and that paper is not in the seeds (spec §8: "treat all constants as unknown"). Privacy above is derived in
-full; the accuracy of Corollary 2 is therefore not claimed, only measured (tests/pac/test_blm20_agnostic.py).
-The order of steps also differs from the spec §8 skeleton (which relabels all N points and then subsamples m with
-replacement): subsampling first keeps every record in at most one position of M's input, so M's replace-one privacy
-applies as is.
+Reconstructed (the construction of BNS15/ABMS20 is not restated in BLM20; constants ours): (1) keep a uniformly
+random subset S0 of N0 of the N examples; (2) choose a labeling ℓ of S0's points realizable by H with the exponential
+mechanism (score −#errors, ε_ℓ); (3) relabel S0 by ℓ and run the realizable BLM20 learner M with (ε_M, δ_M) at
+accuracy α/4. Privacy (replace-one) is derived in full: (E0, δ_M) with E0 = ln 4 + ε_ℓ + ε_M for steps 2–3,
+amplified by step 1 to (ln(1 + q(e^{E0} − 1)), q·δ_M) (BBG18 Thm 9). Accuracy is not claimed, only measured
+(tests/pac/test_blm20_agnostic.py). Derivation and the two unproved accuracy steps: docs/derivations.md,
+"Agnostic transformation (BLM20 Corollary 2)".
 """
 
 from __future__ import annotations
@@ -34,7 +20,6 @@ import numpy as np
 from .._random import SeedLike, as_generator
 from ..bounds.agnostic import EPS_INNER, EPS_LABEL, agnostic_sizes, inner_epsilon
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point
-from ..classes.thresholds import ThresholdsVersionSpace
 from ..errors import EmptyDataError, InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, compose, exponential_mechanism,
                        sampling_rate_for, secret_generator, subsampled)
@@ -51,7 +36,7 @@ MAX_LABELINGS = 1 << 20
 def labelings_bound(n_points: int, vc: int) -> int:
     """Sauer–Shelah: a class of VC dimension ≤ vc realizes at most Σ_{i≤vc} C(n, i) labelings of n points."""
     total, term = 0, 1
-    for i in range(0, min(vc, n_points) + 1):
+    for i in range(min(vc, n_points) + 1):
         total += term
         term = term * (n_points - i) // (i + 1)
     return total
@@ -71,30 +56,10 @@ def agnostic_privacy(epsilon_label: float, epsilon_inner: float, delta_inner: fl
 
 
 def realizable_labelings(V: VersionSpace, points: list, max_labelings: int = MAX_LABELINGS) -> np.ndarray:
-    """All labelings of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array.
-    Thresholds in closed form (monotone labelings); other classes by depth-first search over restrictions."""
-    r = len(points)
-    if isinstance(V, ThresholdsVersionSpace) and all(isinstance(p, int) for p in points):
-        xs = np.array(points, dtype=object if V.hi > 2**62 else np.int64)
-        cuts = sorted({V.lo, *[p + 1 for p in points if V.lo <= p + 1 <= V.hi]} | ({V.hi} if V.hi >= V.lo else set()))
-        rows = {tuple(int(x >= t) for x in xs.tolist()) for t in cuts if V.lo <= t <= V.hi}
-        return np.array(sorted(rows), dtype=np.uint8).reshape(-1, r)
-    out: list[tuple] = []
-
-    def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
-        if len(out) > max_labelings:
-            raise LittlestoneError(f"more than {max_labelings:,} realizable labelings: the class is too rich for the "
-                                   "exact agnostic transformation on this sample")
-        if i == r:
-            out.append(prefix)
-            return
-        for b in (0, 1):
-            W2 = W.restrict(points[i], b)
-            if not W2.is_empty():
-                dfs(W2, i + 1, prefix + (b,))
-
-    dfs(V, 0, ())
-    return np.array(out, dtype=np.uint8).reshape(-1, r)
+    """All labelings of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array
+    (:meth:`VersionSpace.labelings`: closed form for thresholds, depth-first search otherwise; a LittlestoneError
+    past ``max_labelings``)."""
+    return V.labelings(points, limit=max_labelings)
 
 
 @dataclass(frozen=True)
@@ -213,7 +178,7 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
 
 
 class AgnosticBLM20Classifier(LittlestoneClassifier):
-    """(ε, δ)-DP agnostic learner for a Littlestone class (seed 001 Corollary 2; transformation reconstructed).
+    """(ε, δ)-DP agnostic learner for a Littlestone class (BLM20 Corollary 2; transformation reconstructed).
     ``classes`` = (negative label, positive label), default (0, 1): declared, never read from the private labels.
     Randomness: on the secure backend the secret subsample and shuffle come from the OS CSPRNG, never from
     ``random_state`` (which is saved with the model and may be public); see :func:`agnostic_learn`."""

@@ -1,5 +1,5 @@
 """Non-private baselines as estimators: empirical risk minimisation over a finite candidate list, and the SOA run
-on the sample (extended to non-realizable samples, seed 000 Definition 8)."""
+on the sample (extended to non-realizable samples, BLM20 Definition 8)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ class ERMClassifier(LittlestoneClassifier):
 
 
 class SOAClassifier(LittlestoneClassifier):
-    """Non-private: the SOA's predictor after one pass over the sample (seed 000 Def 8 on non-realizable data)."""
+    """Non-private: the SOA's predictor after one pass over the sample (BLM20 Def 8 on non-realizable data)."""
 
     def __init__(self, hypothesis_class: Any = None, random_state: Any = None):
         self.hypothesis_class = hypothesis_class

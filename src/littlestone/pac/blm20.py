@@ -1,4 +1,4 @@
-"""The Bun–Livni–Moran private learner M (seed 001 Theorem 17 with G of Theorem 10 ⇒ Theorem 1).
+"""The Bun–Livni–Moran private learner M (BLM20 Theorem 17 with G of Theorem 10 ⇒ Theorem 1).
 
 M: k disjoint batches of m examples → G on each (independent seeds, joblib) → stable histogram of the k outputs with
 (ε/2, δ) → keep hypotheses with estimate ≥ 3η/4 (Fail is counted like any item, then dropped: never a candidate) →
@@ -138,7 +138,7 @@ def _check_privacy(epsilon: float, delta: float) -> tuple[float, float]:
 def plan_sizes(d: int, *, epsilon: float, delta: float, alpha: float, beta: float, n_batches: int | None = None,
                aux_size: int | None = None, cap: int | None = None, n_generic: int | None = None,
                eta: float | None = None) -> BLM20Sizes:
-    """Stage sizes: Theorem 1's (G at α/2, Theorem 17) unless overridden (seed 001 §VI)."""
+    """Stage sizes: Theorem 1's (G at α/2, Theorem 17) unless overridden (BLM20 §VI)."""
     n = theory_aux_size(d, alpha / 2.0) if aux_size is None else int(aux_size)
     N = sample_cap(d, n) if cap is None else int(cap)
     eta_ = stability(d) if eta is None else float(eta)
@@ -167,7 +167,7 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
                 cap: int | None = None, n_generic: int | None = None, eta: float | None = None,
                 backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
                 diagnostics: bool = False) -> BLM20Result:
-    """Run M (seed 001 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
+    """Run M (BLM20 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
     Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
     the proof needs no secrecy of them); all privacy noise comes from ``backend``."""
     epsilon, delta = _check_privacy(epsilon, delta)
@@ -205,7 +205,7 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     claim = blm20_privacy(epsilon, delta, discrete=noise.floating_point_safe)
     budget = PrivacyBudget(epsilon, delta)
 
-    # Stage 1: G on k disjoint batches (seed 001 Theorem 17 step 1).
+    # Stage 1: G on k disjoint batches (BLM20 Theorem 17 step 1).
     G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
     m, k = sizes.batch_size, sizes.n_batches
     runs: list[GRun] = run_batches(G, source, [(i * m, (i + 1) * m) for i in range(k)], g_seed, n_jobs=n_jobs)
@@ -218,7 +218,7 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     candidates = tuple(sorted(((h, c / k) for h, c in release.items() if h is not FAIL and c / k >= keep),
                               key=lambda hc: hc[0]))
 
-    # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; seed 001 Lemma 16).
+    # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; BLM20 Lemma 16).
     start = k * m
     if candidates:
         X, y = source.batch(start, start + sizes.n_generic)
@@ -250,7 +250,7 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
 
 
 class BLM20Classifier(LittlestoneClassifier):
-    """(ε, δ)-DP learner of any class of finite Littlestone dimension (seed 001 Theorem 1), scikit-learn style.
+    """(ε, δ)-DP learner of any class of finite Littlestone dimension (BLM20 Theorem 1), scikit-learn style.
 
     Defaults are Theorem 1's sizes (see ``littlestone bounds blm20``); ``n_batches``, ``aux_size``, ``cap``,
     ``n_generic``, ``eta`` override them (privacy holds for every setting). ``backend``: 'secure' (OpenDP) or

@@ -1,5 +1,5 @@
 """The pure-DP generic learner: exponential mechanism over a finite candidate list with score −#errors
-(seed 003 §3 Theorem 1; seed 000 Lemma 16: P(h) ∝ exp(−ε·n·loss_S(h)/2))."""
+(Kal-LN §3 Theorem 1; BLM20 Lemma 16: P(h) ∝ exp(−ε·n·loss_S(h)/2))."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def make_backend_for(backend: Any, rng: np.random.Generator) -> Any:
 
 
 class GenericLearnerClassifier(LittlestoneClassifier):
-    """ε-DP learner for any finite class or candidate list (realizable and agnostic; seed 003 §3 Thm 1).
+    """ε-DP learner for any finite class or candidate list (realizable and agnostic; Kal-LN §3 Thm 1).
 
     Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
     a class or candidates it uses data-independent decision stumps with thresholds on a fixed grid of [−3, 3],
@@ -92,7 +92,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
 
     def sample_size_bound(self, n_candidates: int | None = None) -> Any:
         """The theorem's sample size for this estimator's (α, β, ε, mode), before fitting (the table of
-        ``littlestone bounds generic``; seed 003 §3 Thm 1 / seed 000 Lemma 16)."""
+        ``littlestone bounds generic``; Kal-LN §3 Thm 1 / BLM20 Lemma 16)."""
         if n_candidates is None:
             if self.candidates is not None:
                 n_candidates = len(self.candidates)

@@ -1,4 +1,4 @@
-"""Algorithm G, the globally-stable learner of Littlestone classes (seed 001 §IV-C2, Theorem 10), and parallel runs.
+"""Algorithm G, the globally-stable learner of Littlestone classes (BLM20 §IV-C2, Theorem 10), and parallel runs.
 
 G(S): n = ⌈d/α⌉, N = 8^{d+1}·n, k uniform in {0,…,d}; draw S' ∼ D̃_k from the batch (in order), then T ∼ D^n
 (the next n examples) and output SOA(S'∘T), or Fail if D̃_k needed more than N examples.
@@ -35,7 +35,7 @@ class GRun:
 
 
 class GlobalStableLearner:
-    """Algorithm G of seed 001 Theorem 10 for a class of Littlestone dimension d (defaults: the theorem's n, N).
+    """Algorithm G of BLM20 Theorem 10 for a class of Littlestone dimension d (defaults: the theorem's n, N).
 
     ``n`` (auxiliary size) and ``cap`` (N) may be overridden; ``depth`` fixes k instead of drawing it.
     """
@@ -60,11 +60,11 @@ class GlobalStableLearner:
 
     @property
     def m(self) -> int:
-        """Sample size m = N + n (seed 001 Theorem 10)."""
+        """Sample size m = N + n (BLM20 Theorem 10)."""
         return self.cap + self.n
 
     def run(self, source: ExampleSource, start: int, stop: int, seed: SeedLike, *, depth: int | None = None) -> GRun:
-        """G on the batch source[start:stop], read in order (seed 001 §IV-C2, Algorithm G)."""
+        """G on the batch source[start:stop], read in order (BLM20 §IV-C2, Algorithm G)."""
         rng = as_generator(seed)
         k = int(rng.integers(0, self.d + 1)) if depth is None else int(depth)   # step 2: k ∼ U{0..d}
         cursor = Cursor(source, start, stop, cap=self.cap)

@@ -3,7 +3,7 @@
 A source has ``__len__`` and ``batch(start, stop) -> (X, y)`` (labels 0/1, points validated). Lazy sources generate
 block j from ``SeedSequence(seed, spawn_key=(j,))`` so any worker can produce any range, and the same seed gives the
 same examples whatever the number of workers. :class:`Cursor` reads a range strictly in order and never re-uses an
-example (the BLM20 learner's consumption discipline, seed 001 §IV-C).
+example (the BLM20 learner's consumption discipline, BLM20 §IV-C).
 """
 
 from __future__ import annotations

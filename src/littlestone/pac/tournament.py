@@ -1,4 +1,4 @@
-"""The tournament distributions D_k and their Monte-Carlo variant D̃_k with the sample cap and Fail (seed 001 §IV-B, §IV-C1).
+"""The tournament distributions D_k and their Monte-Carlo variant D̃_k with the sample cap and Fail (BLM20 §IV-B, §IV-C1).
 
 A sample S ∼ D̃_k is represented by the SOA's state after reading it (the version space of its longest realizable
 prefix plus the Definition 8 patches), so SOA(S∘T) costs one vectorized restriction of T — never a replay of S —
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, _sortable,
+from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, sortable_key,
                            as_python_point, patch)
 from ..errors import LittlestoneError
 from .sources import Cursor
@@ -36,7 +36,7 @@ class _Fail:
         return ("~Fail", ())
 
     def __lt__(self, other: Any) -> bool:
-        return _sortable(self._order_key()) < _sortable(other._order_key())
+        return sortable_key(self._order_key()) < sortable_key(other._order_key())
 
     def __hash__(self) -> int:
         return hash("littlestone.Fail")
@@ -50,7 +50,7 @@ FAIL = _Fail()
 
 @dataclass(frozen=True)
 class SOAState:
-    """The extended SOA (seed 001 Definition 8) after a sample: V = version space of the realizable prefix;
+    """The extended SOA (BLM20 Definition 8) after a sample: V = version space of the realizable prefix;
     once the sample stops being realizable, ``patches`` (point → label, last wins) overwrite SOA_V locally."""
 
     V: VersionSpace
@@ -109,7 +109,7 @@ def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
 
 
 def replay_soa(V: VersionSpace, X: Any, y: Any) -> tuple[Hypothesis, list[int]]:
-    """Reference replay of the extended SOA, one example at a time (seed 001 Def 8): (final predictor, the
+    """Reference replay of the extended SOA, one example at a time (BLM20 Def 8): (final predictor, the
     predictions made). Slow; used by tests and the experiments to check Observation 11 independently."""
     h: Hypothesis = V.soa()
     W, realizable, preds = V, True, []
@@ -150,13 +150,13 @@ class TournamentSample:
 
 
 def empty_sample(V: VersionSpace) -> TournamentSample:
-    """D_0 = D̃_0: the empty sample (seed 001 §IV-B item 1)."""
+    """D_0 = D̃_0: the empty sample (BLM20 §IV-B item 1)."""
     return TournamentSample(SOAState(V), ())
 
 
 def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, rng: np.random.Generator, *,
                       V: VersionSpace | None = None, max_rounds: int | None = None) -> TournamentSample:
-    """Draw S ∼ D̃_k (seed 001 §IV-C1) reading D-examples from ``cursor`` in order (its cap N ⇒ SampleCapExceeded,
+    """Draw S ∼ D̃_k (BLM20 §IV-C1) reading D-examples from ``cursor`` in order (its cap N ⇒ SampleCapExceeded,
     i.e. Fail). With an uncapped cursor this is the exact process D_k of §IV-B (``max_rounds`` guards the
     repeat loop of step 3(iii), which never ends when D_k is undefined)."""
     if n < 1:
@@ -169,7 +169,7 @@ def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, r
 
 def sample_exact_Dk(hclass: HypothesisClass, source: Any, k: int, n: int, rng: np.random.Generator, *,
                     start: int = 0, max_rounds: int = 100_000) -> tuple[TournamentSample, int]:
-    """S ∼ D_k, the exact process of seed 001 §IV-B (no cap), reading ``source`` from ``start`` in order:
+    """S ∼ D_k, the exact process of BLM20 §IV-B (no cap), reading ``source`` from ``start`` in order:
     (sample, number M_k of examples drawn from D). Raises if the source runs out or a repeat loop exceeds
     ``max_rounds`` (D_k undefined)."""
     from .sources import SampleCapExceeded
@@ -221,7 +221,7 @@ def _contest(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample
 
 def _undefined(k: int, max_rounds: int) -> LittlestoneError:
     return LittlestoneError(f"D_{k}: SOA(S0∘T0) = SOA(S1∘T1) in {max_rounds} rounds in a row — D_{k} is "
-                            f"(numerically) undefined for this distribution (seed 001 §IV-B item 2)")
+                            f"(numerically) undefined for this distribution (BLM20 §IV-B item 2)")
 
 
 def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator,
@@ -258,19 +258,10 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
 
 
 def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> list:
-    """For each consecutive block of n examples, a key with: equal keys ⇒ equal SOA(block) (from V).
-    Thresholds: the closed-form version space (lo, hi) per block, vectorized; other classes: the hypothesis."""
-    from ..classes.thresholds import ThresholdsVersionSpace
-
-    if isinstance(V, ThresholdsVersionSpace) and isinstance(X, np.ndarray) and X.dtype.kind in "iu" \
-            and V.hi < np.iinfo(np.int64).max:
-        Xb = X.astype(np.int64, copy=False).reshape(blocks, n)
-        yb = np.asarray(y).reshape(blocks, n)
-        big = np.iinfo(np.int64).max
-        hi = np.minimum(np.where(yb == 1, Xb, big).min(axis=1), V.hi)
-        lo = np.maximum(np.where(yb == 0, Xb + 1, -1).max(axis=1), V.lo)
-        keys: list = list(zip(lo.tolist(), hi.tolist()))
-        for i in np.flatnonzero(lo > hi).tolist():  # non-realizable block: the patched SOA itself
-            keys[i] = SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
-        return keys
-    return [SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis() for i in range(blocks)]
+    """For each consecutive block of n examples, a key with: equal keys ⇒ equal SOA(block) (from V): the class's
+    closed-form keys where it has them (:meth:`VersionSpace.soa_block_keys`), else the SOA hypothesis itself."""
+    keys = V.soa_block_keys(X, y, n)
+    if keys is None:
+        keys = [None] * blocks
+    return [k if k is not None else SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
+            for i, k in enumerate(keys)]

@@ -10,12 +10,12 @@ Where things are (one idea per module):
   composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
   laplace.py           Laplace mechanism
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
-  stable_histogram.py  stable histogram, exact δ per backend (seed 000 Lemma 15, spec §3)
-  bounded_histogram.py histogram with a deterministic error bound (seed 004 Thm 2.6, spec §4)
-  above_threshold.py   AboveThreshold with restart, SparseVector (seed 004 Thm 2.5, spec §5)
-  sparse_selection.py  sparse selection with BOTTOM (GKM20 / seed 002 Prop 5.6, spec §2)
-  tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (seed 004 Fact E.6)
-  subsampling.py       subsample, amplified_epsilon (seed 000 §1.1 "secrecy of the sample")
+  stable_histogram.py  stable histogram, exact δ per backend (BLM20 Lemma 15, BNS16 Prop 2.20)
+  bounded_histogram.py histogram with a deterministic error bound (LWY25 Thm 2.6)
+  above_threshold.py   AboveThreshold with restart, SparseVector (LWY25 Thm 2.5, DR14 §3.6)
+  sparse_selection.py  sparse selection with BOTTOM (GKM20 / GGKM21 Prop 5.6, GKM20 Lemma 36)
+  tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (LWY25 Fact E.6)
+  subsampling.py       subsample, amplified_epsilon (BLM20 §1.1 "secrecy of the sample")
   mechanism.py         PrivacyClaim, Mechanism, compose, subsampled: mechanisms as objects carrying their claim
 """
 

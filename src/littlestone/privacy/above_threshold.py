@@ -1,4 +1,4 @@
-"""AboveThreshold / sparse vector with adaptively chosen queries (seed 004 Theorem 2.5; Dwork–Roth Alg. 1; spec §5)."""
+"""AboveThreshold / sparse vector with adaptively chosen queries (LWY25 Theorem 2.5; DR14 §3.6, Alg. 1)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class AboveThreshold:
     stays (ε, 0); the accuracy loses a factor 1 + 2^-10 and 2.5·g (:meth:`accuracy`). On the
     SeededBackend (experiments) the textbook continuous version runs in floats.
 
-    Pass the query's true value to :meth:`test`; for seed 004's running-sum use, pass the cumulative sum.
+    Pass the query's true value to :meth:`test`; for LWY25's running-sum use, pass the cumulative sum.
     """
 
     def __init__(
@@ -120,7 +120,7 @@ class AboveThreshold:
 
     def accuracy(self, k: int, beta: float) -> float:
         """α = 8Δ(ln k + ln(2/β))/ε: w.p. ≥ 1-β over k queries, ⊤ ⇒ value ≥ T - α and ⊥ ⇒ value ≤ T + α
-        (Dwork–Roth Thm 3.24; seed 004 Thm 2.5). On the integer grid (floating-point-safe backend) Δ becomes
+        (Dwork–Roth Thm 3.24; LWY25 Thm 2.5). On the integer grid (floating-point-safe backend) Δ becomes
         K·g = Δ(1 + 2^-10), rounding adds g/2, and the discrete tails P[|Z| ≥ a] = 2t^a/(1+t) ≤ t^(a-1) one grid
         unit per noise (2.5·g in all)."""
         if self._grid is None:
@@ -169,7 +169,7 @@ class RunningSumAboveThreshold:
         return self._inner.spent
 
     def accuracy(self, T: int, beta: float) -> float:
-        """8Δ(ln T + ln(2/β))/ε over T rounds (seed 004 Thm 2.5)."""
+        """8Δ(ln T + ln(2/β))/ε over T rounds (LWY25 Thm 2.5)."""
         return self._inner.accuracy(T, beta)
 
 

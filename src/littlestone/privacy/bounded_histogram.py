@@ -1,4 +1,4 @@
-"""Private histogram with a deterministic error bound (seed 004 Theorem 2.6, after Aliakbarpour et al. 2024; spec §4).
+"""Private histogram with a deterministic error bound (LWY25 Theorem 2.6, after Ali24).
 
 Replace-one neighbours. Every item with count ≥ 1 gets truncated Laplace noise Z ∈ [-A, A] of scale b = 2/ε; items
 with noisy count > 1 + A are released. A count-1 item is never released (its noisy count is ≤ 1 + A), so the only δ
@@ -83,7 +83,7 @@ def bounded_histogram(
     n: int | None = None,
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
-    (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
+    (LWY25 Theorem 2.6). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
     variant samples by inverse CDF from ``backend.uniform`` and adds the noise in floats (not floating-point safe),
     so it is refused on a floating-point-safe backend (SeededBackend only)."""
     eps = check_epsilon(epsilon)

@@ -1,5 +1,5 @@
-"""Private sparse selection with ⊥ (GKM20 Lemma 36 as used by seed 002 Prop 5.6; sparse exponential mechanism of
-Lyu 2025 Lemma 3.1; spec §2)."""
+"""Private sparse selection with ⊥ (GKM20 Lemma 36 as used by GGKM21 Prop 5.6; sparse exponential mechanism of
+Lyu 2025 Lemma 3.1)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def sparse_selection_bottom_score(epsilon: float, delta: float, max_list_size: i
 
 
 def sparse_selection_error_bound(m: int, max_list_size: int, epsilon: float, delta: float, beta: float) -> float:
-    """B + τ with τ = ln((m·s+1)/β)/ε_s: w.p. ≥ 1-β the output's count is ≥ OPT - (B + τ) (⊥ counts 0) (spec §2).
+    """B + τ with τ = ln((m·s+1)/β)/ε_s: w.p. ≥ 1-β the output's count is ≥ OPT - (B + τ) (⊥ counts 0) (GKM20 Lemma 36).
     (m users; the union of the lists has ≤ m·s elements, plus ⊥.)"""
     eps_s = check_epsilon(epsilon) / 2.0
     users = _check_count(m, "number of users m")

@@ -1,6 +1,6 @@
 """Stable (stability-based) histogram: noisy counts of the items present, released above a threshold.
 
-(seed 000 Lemma 15; spec §3: BNS16 Prop 2.20 / Vadhan Thm 3.5.) Replace-one neighbours. Every item with count ≥ 1 gets
+(BLM20 Lemma 15; BNS16 Prop 2.20 / Vad17 Thm 3.5.) Replace-one neighbours. Every item with count ≥ 1 gets
 Lap(2/ε) noise (a replacement moves two counts by 1, L1 sensitivity 2); items whose noisy count exceeds
 τ = 1 + (2/ε)·ln(2/δ) are released. Threshold applied by us on top of noisy counts (OpenDP's thresholded histogram
 under-reports δ, opendp issue #2922, and is not used).
@@ -41,7 +41,7 @@ def noise_scale(epsilon: float, neighbours: str = "replace") -> float:
 
 
 def stable_histogram_threshold(epsilon: float, delta: float, neighbours: str = "replace") -> float:
-    """τ = 1 + (2/ε)·ln(2/δ) for replace-one; τ = 1 + ln(1/(2δ))/ε for add/remove-one (spec §3)."""
+    """τ = 1 + (2/ε)·ln(2/δ) for replace-one; τ = 1 + ln(1/(2δ))/ε for add/remove-one (BNS16 Prop 2.20)."""
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta, positive=True)
     if _check_neighbours(neighbours) == "replace":
@@ -121,7 +121,7 @@ def stable_histogram(
     neighbours: str = "replace",
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram of ``items`` (replace-one neighbours): Lap(2/ε) on every nonzero count, release the items
-    with noisy count > τ = 1 + (2/ε)ln(2/δ) (seed 000 Lemma 15; spec §3). ``neighbours="add_remove"`` gives the
+    with noisy count > τ = 1 + (2/ε)ln(2/δ) (BLM20 Lemma 15; BNS16 Prop 2.20). ``neighbours="add_remove"`` gives the
     add/remove-one variant (Lap(1/ε), τ = 1 + ln(1/(2δ))/ε).
 
     ``discrete`` (default: True on a floating-point-safe backend) uses discrete Laplace on the integer counts.
@@ -160,7 +160,7 @@ def stable_histogram(
 def stable_histogram_accuracy(
     epsilon: float, delta: float, n: int, beta: float, *, discrete: bool = False, neighbours: str = "replace"
 ) -> dict[str, float]:
-    """With probability ≥ 1-β (spec §3): every released noisy count is within a = b·ln(c·n/β) of the truth (b the
+    """With probability ≥ 1-β (BNS16 Prop 2.20): every released noisy count is within a = b·ln(c·n/β) of the truth (b the
     noise scale, 2/ε for replace-one), every item with count ≥ τ + a is released, every released item has count
     ≥ τ - a; c = 1 for continuous Laplace (P[|Z| > a] = e^{-a/b}), c = 2/(1+e^{-1/b}) for discrete Laplace
     (P[|Z| > a] ≤ 2t^a/(1+t), t = e^{-1/b})."""

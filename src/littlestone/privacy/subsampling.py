@@ -1,4 +1,4 @@
-"""Privacy amplification by subsampling ("secrecy of the sample", seed 000 §1.1; KLN+11; Balle–Barthe–Gaboardi 2018)."""
+"""Privacy amplification by subsampling ("secrecy of the sample", BLM20 §1.1; KLN+11; Balle–Barthe–Gaboardi 2018)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def amplified_epsilon(epsilon: float, delta: float, q: float) -> tuple[float, fl
 
 def sampling_rate_for(target_epsilon: float, epsilon: float) -> float:
     """Largest q with amplified_epsilon(ε, ·, q) ≤ target: q = (e^target − 1)/(e^ε − 1) (capped at 1).
-    E.g. a (1, δ)-DP learner on m = q·n records is (target, q·δ)-DP, q ≈ target·(e−1)⁻¹ — seed 000's 'factor 1/ε'."""
+    E.g. a (1, δ)-DP learner on m = q·n records is (target, q·δ)-DP, q ≈ target·(e−1)⁻¹ — BLM20's 'factor 1/ε'."""
     t = check_epsilon(target_epsilon, "target_epsilon")
     eps = check_epsilon(epsilon)
     return min(1.0, math.expm1(t) / math.expm1(eps))

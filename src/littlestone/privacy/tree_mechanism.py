@@ -1,5 +1,5 @@
 """Binary (tree) mechanism for continual counting (Dwork et al. 2010; Chan–Shi–Song 2011) and the interval family
-of seed 004 Fact E.6: dyadic intervals of [1, T]."""
+of LWY25 Fact E.6: dyadic intervals of [1, T]."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ def mwem_error_bound(n: int, domain_size: int, n_queries: int, epsilon: float, b
 def mwem_theory_iterations(n: int, domain_size: int, n_queries: int, epsilon: float, beta: float) -> int:
     """The T ≥ 1 minimizing :func:`mwem_error_bound` (the bound is unimodal in T: scan a geometric grid, refine)."""
     f = lambda T: mwem_error_bound(n, domain_size, n_queries, epsilon, beta, T)  # noqa: E731
-    grid = sorted({max(1, int(1.1 ** k)) for k in range(0, 200) if 1.1 ** k <= 10 * n + 10})
+    grid = sorted({max(1, int(1.1 ** k)) for k in range(200) if 1.1 ** k <= 10 * n + 10})
     best = min(grid, key=f)
     return min(range(max(1, int(best / 1.1) - 1), int(best * 1.1) + 2), key=f)
 

@@ -1,0 +1,7 @@
+"""Tools for testing classes and learners: the contract checks every new class or learner must pass in one call,
+and the one brute-force oracle (:mod:`littlestone.testing.oracle`) the project's own tests compare against."""
+
+from . import oracle
+from .contract import check_hypothesis_class, check_online_learner
+
+__all__ = ["check_hypothesis_class", "check_online_learner", "oracle"]
