@@ -5,7 +5,7 @@ Lemma E.9's interface: a deterministic online learner A whose hypotheses are maj
 mistake bound M on realizable sequences. :class:`SOAMajorityLearner` instantiates it with the SOA (m = 1, M = Ldim(H))
 on classes where every SOA classifier of a version space lies in H — checked on every hypothesis it outputs
 (thresholds are such a class). **The Hanneke–Livni–Moran learner (HLM21) that gives m = O(d_V*), M = O(d) for every
-class is not reconstructed here** (its construction could not be recovered; see the spec's §7): for classes whose
+class is not reconstructed here** (its construction could not be recovered from the sources available to us): for classes whose
 SOA is improper this module raises an error instead of pretending.
 
 Algorithm 6 — Expert(i_1..i_M, j_1..j_M), 1 ≤ j_1 ≤ i_1 < j_2 ≤ i_2 < … ≤ i_M ≤ T: output h_t = A(S); after round

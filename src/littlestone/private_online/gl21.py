@@ -17,7 +17,7 @@ Our choices where GL21 leave room (documented, privacy-neutral):
 * noise split: HistSparse = SparseVector (Dwork–Roth *Sparse*, c runs of AboveThreshold with ε/(2c) each, queries
   1 − freq of sensitivity 1/k₂: threshold noise Lap(4c/(k₂ε)) = 2σ, query noise 4σ with GL21's σ = 2c/(k₂ε)) plus at
   most c stable histograms (ε/(2c), δ/c): basic composition (ε, δ). GL21's σ and 2σ close only under their own
-  composition convention (spec §6 warns); we double both.
+  composition convention; we double both.
 """
 
 from __future__ import annotations
