@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from .._labels import check_label01
 from .._random import SeedLike, as_generator, spawn_seeds
@@ -133,4 +132,6 @@ def play_many(make_learner: Callable[[], Any], make_adversary: Callable[[], Adve
     seeds = spawn_seeds(seed, int(runs))
     if jobs == 1:
         return [_play_one(make_learner, make_adversary, T, s) for s in seeds]
+    from joblib import Parallel, delayed
+
     return list(Parallel(n_jobs=jobs)(delayed(_play_one)(make_learner, make_adversary, T, s) for s in seeds))
