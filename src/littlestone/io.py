@@ -112,3 +112,20 @@ def atomic_savefig(fig: Any, path: str | os.PathLike, **kwargs: Any) -> Path:
     with atomic_write(path, "wb") as fh:
         fig.savefig(fh, format=fmt, **kwargs)
     return Path(path)
+
+
+def write_figure_atomically(draw: Any, path: Path) -> Path:
+    """Call ``draw(tmp_path)`` to produce a file, then move it to ``path`` (nothing half-written on failure)."""
+    path = check_output_file(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix or '.png'}")
+    try:
+        draw(tmp)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    return path

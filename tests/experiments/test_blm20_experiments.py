@@ -82,7 +82,7 @@ def test_accuracy_at_theory_size_every_epsilon(tmp_path):
 @pytest.mark.parametrize("name, kwargs, stage", [
     ("blm20_stability", dict(points=3, target=2, alpha=0.5, runs=20), "G with k uniform, then each k"),
     ("blm20_generalization", dict(points=3, target=2, sizes=(2,), runs=10), "cells (n × k)"),
-    ("blm20_sample_cost", dict(points=3, target=2, n=2, runs=10), "levels k of D_k"),
+    ("blm20_sample_cost", dict(points=3, target=2, n=2, runs=10), "runs of D_k (all depths k)"),
     ("blm20_accuracy", dict(points=4, epsilons=[1.0], fractions=[0.001], reps=2), "M runs (ε × fraction × rep)"),
 ])
 def test_experiments_report_progress_to_a_listener(tmp_path, name, kwargs, stage):

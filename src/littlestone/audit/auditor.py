@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from ..errors import LittlestoneError, PrivacyParameterError
+from ..parallel import map_ordered
 from . import clopper_pearson as cp
 from .events import Event, Features, candidate_events, classify, log_ratio_bound, merge
 
@@ -136,6 +137,13 @@ def _run_chunk(
     return classify(outputs)
 
 
+def _run_task(mechanism: Mechanism, datasets: tuple[Any, Any], randomness: Any, featurize: Callable[[Any], Any] | None,
+              vectorized: bool, task: tuple[int, np.random.SeedSequence, int]) -> Features:
+    """One task of the audit plan: batches 0 and 2 run on D, batches 1 and 3 on D′."""
+    batch, seq, count = task
+    return _run_chunk(mechanism, datasets[batch % 2], seq, count, randomness, featurize, vectorized)
+
+
 def _check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise LittlestoneError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
@@ -212,19 +220,16 @@ def audit_mechanism(
     root, seed_value = _root_seed(seed)
     batches = root.spawn(4)  # selection on D, selection on D', estimation on D, estimation on D'
     plan = [(0, D, selection_runs), (1, D_prime, selection_runs), (2, D, runs), (3, D_prime, runs)]
-    tasks = []
-    for batch, data, total in plan:
+    tasks = []  # (batch, seed, runs): the seeds fix the outcome whatever runs the tasks
+    for batch, _, total in plan:
         sizes = _chunks(total, chunk_size)
-        for seq, count in zip(batches[batch].spawn(len(sizes)), sizes):
-            tasks.append((batch, delayed(_run_chunk)(mechanism, data, seq, count, randomness, featurize, vectorized)))
+        tasks.extend((batch, seq, count) for seq, count in zip(batches[batch].spawn(len(sizes)), sizes))
     start = time.perf_counter()
-    if jobs == 1:
-        results = [fn(*args, **kwargs) for _, (fn, args, kwargs) in tasks]
-    else:
-        results = Parallel(n_jobs=int(jobs))(job for _, job in tasks)
+    results = map_ordered(partial(_run_task, mechanism, (D, D_prime), randomness, featurize, vectorized), tasks,
+                          n_jobs=int(jobs), progress="audit runs")
     seconds = time.perf_counter() - start
     per_batch: list[list[Features]] = [[], [], [], []]
-    for (batch, _), feats in zip(tasks, results):
+    for (batch, _, _), feats in zip(tasks, results):
         per_batch[batch].append(feats)
     sel_d, sel_dp, est_d, est_dp = (merge(b) for b in per_batch)
 

@@ -229,7 +229,7 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float) ->
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
     """Agnostic learner (seed 001 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
     N = ⌈N0/q⌉, N0 = max(Theorem 1 at (α/4, 1, δ/q, β/4), uniform convergence, labeling EM), q from amplification
-    by subsampling (constants in :func:`littlestone.pac.agnostic.agnostic_sizes`)."""
-    from ..pac.agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants
+    by subsampling (constants in :func:`littlestone.bounds.agnostic.agnostic_sizes`)."""
+    from .agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants
 
     return agnostic_sizes(d, alpha, epsilon, delta, beta, vc=vc)

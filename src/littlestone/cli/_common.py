@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from enum import Enum
-from pathlib import Path
 from typing import Any, Iterator
 
 import typer
@@ -35,6 +33,40 @@ def _check_jobs(value: int) -> int:
 
 JOBS_OPTION = typer.Option(1, "--jobs", "-j", callback=_check_jobs,
                            help="Parallel workers for independent runs (-1 = all cores).")
+
+
+def _check_cluster(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    kind, sep, rest = text.partition(":")
+    if kind == "local" and sep and rest.isdigit() and int(rest) >= 1:
+        return text
+    if kind == "tcp" and rest.startswith("//") and len(rest) > 2:
+        return text
+    raise typer.BadParameter(f"--cluster must be tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker "
+                             f"processes on this machine), not {value!r}")
+
+
+CLUSTER_OPTION = typer.Option(None, "--cluster", metavar="ADDRESS", callback=_check_cluster,
+                              help="Run the independent work on a Dask cluster: tcp://HOST:8786 or local:N "
+                                   "(default: $LITTLESTONE_CLUSTER if set, else --jobs local processes).")
+
+
+def with_cluster(command: Any) -> Any:
+    """Decorate a CLI verb that takes ``cluster``: its parallel work runs on that cluster (littlestone.parallel)."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from ..parallel import using_cluster
+
+        with using_cluster(kwargs.get("cluster")):
+            return command(*args, **kwargs)
+
+    return run
+
+
 BACKEND_OPTION = typer.Option(BackendKind.secure, "--backend", case_sensitive=False,
                               help="Noise backend: 'secure' (OpenDP, FP-safe) or 'seeded' (numpy, reproducible).")
 CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",
@@ -61,25 +93,6 @@ def need(module: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise LittlestoneError(f"{what} is not available in this installation ({module}: {exc})") from None
-
-
-def write_figure_atomically(draw: Any, path: Path) -> Path:
-    """Call ``draw(tmp_path)`` to produce a file, then move it to ``path`` (nothing half-written on failure)."""
-    from ..io import OutputError, check_output_file
-
-    path = check_output_file(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    tmp = path.with_name(f".{path.stem}.partial{path.suffix or '.png'}")
-    try:
-        draw(tmp)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    return path
 
 
 def progress(transient: bool = True) -> Progress:

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import JOBS_OPTION, SEED_OPTION, BackendKind, console, progress
+from ._common import CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, progress, with_cluster
 
 AUDIT_EPILOG = """Examples:
 
@@ -42,6 +42,7 @@ def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], 
     return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
 
 
+@with_cluster
 def audit(
     names: Optional[List[str]] = typer.Argument(None, metavar="[MECHANISM]...", help="Built-in audits to run."),
     all_: bool = typer.Option(False, "--all", help="Run every built-in audit."),
@@ -56,6 +57,7 @@ def audit(
     details: bool = typer.Option(False, "--details", help="Print every quantity of each audit."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Audit built-in mechanisms: run them on neighbouring datasets and bound ε from below, with confidence."""
     mod = _audit_module()

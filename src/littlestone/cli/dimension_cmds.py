@@ -8,9 +8,8 @@ from typing import Optional
 import typer
 
 from ..errors import LittlestoneError
-
-from ..io import check_output_file
-from ._common import CLASS_OPTION, console, load_class, need, working, write_figure_atomically
+from ..io import check_output_file, write_figure_atomically
+from ._common import CLASS_OPTION, console, load_class, need, working
 
 LDIM_EPILOG = """Examples:
 

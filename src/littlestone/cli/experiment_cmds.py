@@ -11,7 +11,8 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console, tracking
+from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console,
+                      tracking, with_cluster)
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -61,6 +62,7 @@ def _registry() -> dict:
         raise LittlestoneError(f"no experiments are available in this installation ({exc})") from None
 
 
+@with_cluster
 def experiment(
     name: Optional[str] = typer.Argument(None, help="Experiment to run (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List the experiments and exit."),
@@ -69,6 +71,7 @@ def experiment(
                                                  help="Extra parameter of the experiment (repeatable)."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
     backend: Optional[BackendKind] = typer.Option(None, "--backend", case_sensitive=False,
                                                   help="Noise backend for experiments that draw privacy noise: "
                                                        "'secure' (OpenDP) or 'seeded' (numpy; their default, "
@@ -140,12 +143,14 @@ def _print_result(name: str, result: Any) -> None:
         console.print(f"[bold]{verdict}[/]")
 
 
+@with_cluster
 def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     _check_output_dir(out, "the report")

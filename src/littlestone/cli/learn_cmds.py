@@ -13,8 +13,8 @@ import typer
 
 from ..errors import LittlestoneError
 from ..io import atomic_write_json, atomic_write_text, check_output_file
-from ._common import (BACKEND_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console, load_class, tracking,
-                      working)
+from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console,
+                      load_class, tracking, with_cluster, working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -79,6 +79,7 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
     return None
 
 
+@with_cluster
 def learn(
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
@@ -100,6 +101,7 @@ def learn(
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything

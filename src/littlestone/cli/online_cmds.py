@@ -14,7 +14,8 @@ from rich.table import Table
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
-from ._common import CLASS_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, progress, working
+from ._common import (CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, tracking,
+                      with_cluster, working)
 
 PLAY_EPILOG = """Examples:
 
@@ -100,6 +101,7 @@ def _support(H: Any) -> Any:
                                "that can be enumerated") from None
 
 
+@with_cluster
 def play(
     hclass: str = CLASS_OPTION,
     learner: LearnerName = typer.Option(LearnerName.soa, "--learner", "-l", help="Online learner."),
@@ -115,6 +117,7 @@ def play(
     show: int = typer.Option(12, "--show", min=0, help="Rounds of the first game to print."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
+    cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data)."""
     online = __import__("littlestone.online", fromlist=["play"])
@@ -158,16 +161,8 @@ def play(
             return online.FixedSequence(*fixed)
         return online.TreeAdversary(H, greedy=adversary == AdversaryName.greedy_tree)
 
-    results = []
-    if jobs == 1 or runs == 1:
-        with progress() as bar:
-            task = bar.add_task(f"{learner.value} vs {adversary.value}", total=runs)
-            for s in seeds[:runs]:
-                results.append(online.play(make_learner(), make_adversary(), T, seed=s))
-                bar.advance(task)
-    else:
-        with working(f"{runs} games on {jobs} workers"):
-            results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
+    with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
+        results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
 
     first = results[0]
     if show:

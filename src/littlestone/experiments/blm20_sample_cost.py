@@ -15,14 +15,14 @@ loop would not end, each run is bounded by ``max_rounds`` repeats and counted as
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from .. import _progress
 from ..classes.thresholds import Thresholds
 from ..errors import LittlestoneError
+from ..parallel import map_seeded
 from ..pac.sources import Cursor, RealizableStream
 from ..pac.tournament import sample_exact_Dk
 from ._blm20_common import ExperimentResult, Harmonic, UniformOn, new_figure, out_path, save_figure, write_table
@@ -44,8 +44,9 @@ def _one_run(H: Thresholds, target: Any, sampler: Any, depth: int, n: int, max_r
     return used, S.state.extend(X, y).hypothesis()
 
 
-def _chunk(H, target, sampler, depth, n, max_rounds, seeds):
-    return [_one_run(H, target, sampler, depth, n, max_rounds, s) for s in seeds]
+def _task(H: Thresholds, target: Any, sampler: Any, n: int, max_rounds: int, depth: int,
+          seed: np.random.SeedSequence) -> tuple[int | None, Any]:
+    return _one_run(H, target, sampler, depth, n, max_rounds, seed)
 
 
 def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400, max_rounds: int = 10_000,
@@ -61,18 +62,13 @@ def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400
     n = int(n)
     cap = 8 ** (d + 1) * n
     rows: list[dict] = []
-    ss = np.random.SeedSequence(seed)
+    # every (k, run) pair is one task, k-major: run i at depth k gets child k·runs + i of the seed
+    depths = [depth for depth in range(d + 1) for _ in range(runs)]
+    results = map_seeded(partial(_task, H, tgt, sampler, n, max_rounds), depths, seed=np.random.SeedSequence(seed),
+                         n_jobs=jobs, progress="runs of D_k (all depths k)")
     defined = proof_ok = True
     for depth in range(d + 1):
-        seeds = ss.spawn(runs)
-        if jobs == 1:
-            res = _chunk(H, tgt, sampler, depth, n, max_rounds, seeds)
-        else:
-            parts = np.array_split(np.arange(runs), max(1, 4 * (2 if jobs < 0 else jobs)))
-            res = [r for part in Parallel(n_jobs=jobs)(
-                delayed(_chunk)(H, tgt, sampler, depth, n, max_rounds, [seeds[i] for i in p]) for p in parts if len(p))
-                for r in part]
-        _progress.report("levels k of D_k", depth + 1, d + 1)
+        res = results[depth * runs:(depth + 1) * runs]
         done = [(m, f) for m, f in res if m is not None]
         R = len(done)
         drawn = np.array([m for m, _ in done], dtype=float)

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from .._random import spawn_seeds
 from ..classes.finite import FiniteClass
 from ..errors import InsufficientSampleError
+from ..parallel import map_ordered
 
 #: features the demo may use: index → (name, range as published in the dataset's documentation, DESCR "Summary
 #: Statistics"), so the grid is fixed before looking at the data (a data-dependent grid would leak)
@@ -97,6 +98,11 @@ class RepeatResult:
     blm20: dict[float, float]
     blm20_fallback: dict[float, bool]
     theory_n_generic: dict[float, int]
+
+
+def _repeat_task(data: DemoData, cfg: DemoConfig, backend: str,
+                 plan: tuple[np.random.SeedSequence, bool]) -> RepeatResult:
+    return _one_repeat(data, cfg, plan[0], backend, plan[1])
 
 
 def _one_repeat(data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, backend: str,
@@ -294,7 +300,7 @@ def stump_name(h: Any, data: DemoData) -> str:
 
 
 def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
-    from ..cli._common import write_figure_atomically
+    from ..io import write_figure_atomically
     from ..dimensions import ldim
 
     H = data.hclass
@@ -338,16 +344,10 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         seeds = spawn_seeds(seed, cfg.repeats + 1)
         task = bar.add_task("train/test splits (every learner, every ε)", total=cfg.repeats)
         plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
-        repeats: list[RepeatResult] = []
-        if jobs == 1:
-            for s, blm in plan:
-                repeats.append(_one_repeat(data, cfg, s, backend, blm))
-                bar.advance(task)
-        else:
-            for r in Parallel(n_jobs=jobs, return_as="generator")(
-                    delayed(_one_repeat)(data, cfg, s, backend, blm) for s, blm in plan):
-                repeats.append(r)
-                bar.advance(task)
+        # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers
+        repeats: list[RepeatResult] = map_ordered(partial(_repeat_task, data, cfg, backend), plan, n_jobs=jobs,
+                                                  progress=lambda done, total: bar.update(task, completed=done),
+                                                  chunksize=1)
         bar.remove_task(task)
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         rows = accuracy_rows(cfg, repeats)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from .._labels import check_label01
-from .._random import SeedLike, as_generator, spawn_seeds
+from .._random import SeedLike, as_generator
 from ..classes.base import Point
 from ..errors import LabelError, LittlestoneError
+from ..parallel import map_seeded
 from .adversaries import Adversary
 
 
@@ -119,19 +121,16 @@ def _coding_for(learner: Any, adversary: Adversary) -> tuple[Any, Any]:
 
 
 def _play_one(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None,
-              seed: np.random.SeedSequence) -> GameResult:
+              _index: int, seed: np.random.SeedSequence) -> GameResult:
     return play(make_learner(), make_adversary(), T, seed=seed)
 
 
 def play_many(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None = None, *,
-              runs: int = 10, seed: SeedLike = None, jobs: int = 1) -> list[GameResult]:
+              runs: int = 10, seed: SeedLike = None, jobs: int = 1, cluster: Any = None) -> list[GameResult]:
     """Independent games (fresh learner and adversary from the factories), game i seeded by the i-th child of
-    ``seed``: same seed ⇒ same results for any ``jobs`` (joblib workers)."""
-    if not isinstance(runs, (int, np.integer)) or runs < 1:
+    ``seed``: same seed ⇒ same results for any ``jobs`` or backend (:func:`littlestone.parallel.map_seeded`;
+    ``cluster`` names a Dask cluster)."""
+    if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
         raise LittlestoneError(f"runs must be a positive integer, got {runs!r}")
-    seeds = spawn_seeds(seed, int(runs))
-    if jobs == 1:
-        return [_play_one(make_learner, make_adversary, T, s) for s in seeds]
-    from joblib import Parallel, delayed
-
-    return list(Parallel(n_jobs=jobs)(delayed(_play_one)(make_learner, make_adversary, T, s) for s in seeds))
+    return map_seeded(partial(_play_one, make_learner, make_adversary, T), range(int(runs)), seed=seed, n_jobs=jobs,
+                      cluster=cluster, progress="games")

@@ -7,16 +7,16 @@ G(S): n = ⌈d/α⌉, N = 8^{d+1}·n, k uniform in {0,…,d}; draw S' ∼ D̃_k 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from .. import _progress
-from .._random import SeedLike, as_generator, spawn_seeds
+from .._random import SeedLike, as_generator
 from ..bounds.blm20 import aux_size, sample_cap, stability
-from ..classes.base import Hypothesis, HypothesisClass, VersionSpace
+from ..classes.base import HypothesisClass, VersionSpace
 from ..errors import LittlestoneError
+from ..parallel import map_seeded
 from .sources import ArraySource, Cursor, ExampleSource, SampleCapExceeded
 from .tournament import FAIL, sample_tournament
 
@@ -82,36 +82,15 @@ class GlobalStableLearner:
         return self.run(ArraySource(X, y), 0, len(y), seed, depth=depth)
 
 
-def _run_chunk(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
-               seeds: Sequence[np.random.SeedSequence], depth: int | None = None) -> list[GRun]:
-    return [learner.run(source, a, b, s, depth=depth) for (a, b), s in zip(batches, seeds)]
+def _run_one(learner: GlobalStableLearner, source: ExampleSource, depth: int | None, batch: tuple[int, int],
+             seed: np.random.SeedSequence) -> GRun:
+    return learner.run(source, batch[0], batch[1], seed, depth=depth)
 
 
 def run_batches(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
-                seed: SeedLike, *, n_jobs: int = 1, depth: int | None = None) -> list[GRun]:
-    """G on each (disjoint) batch with independent seeds spawned from ``seed``: identical results for any n_jobs.
-    ``depth`` fixes k (analysis of D̃_k); by default each run draws k uniformly. Reports progress ("G runs")."""
-    seeds = spawn_seeds(seed, len(batches))
-    total = len(batches)
-    if n_jobs == 1 or total < 2:
-        if not _progress.active():
-            return _run_chunk(learner, source, batches, seeds, depth)
-        n_chunks = min(total, 100)
-        jobs_arg = 1
-    else:
-        n_workers = total if n_jobs < 0 else min(n_jobs, total)
-        n_chunks = min(total, 8 * max(1, n_workers))
-        jobs_arg = n_jobs
-    bounds = np.linspace(0, total, n_chunks + 1).astype(int)
-    chunks = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-    if jobs_arg == 1:
-        parts = (_run_chunk(learner, source, batches[a:b], seeds[a:b], depth) for a, b in chunks)
-    else:  # results come back in submission order as they finish: progress without changing the outcome
-        parts = Parallel(n_jobs=jobs_arg, return_as="generator")(
-            delayed(_run_chunk)(learner, source, batches[a:b], seeds[a:b], depth) for a, b in chunks)
-    runs: list[GRun] = []
-    _progress.report("G runs", 0, total)
-    for part in parts:
-        runs.extend(part)
-        _progress.report("G runs", len(runs), total)
-    return runs
+                seed: SeedLike, *, n_jobs: int = 1, depth: int | None = None, cluster: Any = None) -> list[GRun]:
+    """G on each (disjoint) batch with independent seeds spawned from ``seed`` by batch index: identical results for
+    any n_jobs or backend (:func:`littlestone.parallel.map_seeded`; ``cluster`` names a Dask cluster). ``depth`` fixes
+    k (analysis of D̃_k); by default each run draws k uniformly. Reports progress ("G runs")."""
+    return map_seeded(partial(_run_one, learner, source, depth), list(batches), seed=seed, n_jobs=n_jobs,
+                      cluster=cluster, progress="G runs")

@@ -1,0 +1,178 @@
+"""littlestone.parallel: same seed ⇒ same results on every backend (sequential, loky with 1 and 2 jobs, a real Dask
+LocalCluster of worker processes on 127.0.0.1), task order kept, progress reported, and a worker killed mid-run
+changes nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from functools import partial
+
+import cloudpickle
+import numpy as np
+import pytest
+
+from littlestone import _progress
+from littlestone.errors import LittlestoneError
+from littlestone.parallel import CLUSTER_ENV, close_clusters, map_ordered, map_seeded, using_cluster
+
+distributed = pytest.importorskip("distributed")
+
+# the workers need no copy of this test module: its functions travel by value
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def draw(item: int, seed: np.random.SeedSequence) -> tuple[int, list[int]]:
+    rng = np.random.default_rng(seed)
+    return item, rng.integers(0, 2**62, size=3).tolist()
+
+
+def slow_draw(pause: float, item: int, seed: np.random.SeedSequence) -> tuple[int, list[int]]:
+    time.sleep(pause)
+    return draw(item, seed)
+
+
+def square(item: int) -> int:
+    return item * item
+
+
+def nested(item: int, seed: np.random.SeedSequence) -> list:
+    """A task that itself maps (runs sequentially inside a worker): its result depends only on its seed."""
+    return map_seeded(draw, range(3), seed=seed, n_jobs=2)
+
+
+def fails_at_five(item: int) -> int:
+    if item == 5:
+        raise KeyError("task five")
+    return item
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    c = distributed.Client(cluster, set_as_default=False)
+    yield c
+    close_clusters()  # clients this module's tests opened by address, before their scheduler goes
+    c.close()
+    cluster.close()
+
+
+def expected(items, seed):
+    children = np.random.SeedSequence(seed).spawn(len(items))
+    return [draw(i, s) for i, s in zip(items, children)]
+
+
+def test_child_seeds_go_by_task_index():
+    items = list(range(23))
+    assert map_seeded(draw, items, seed=11) == expected(items, 11)
+
+
+def test_same_seed_same_results_sequential_loky_and_dask(client):
+    items = list(range(37))
+    want = expected(items, 2024)
+    runs = {
+        "sequential": map_seeded(draw, items, seed=2024, backend="sequential"),
+        "loky 1 job": map_seeded(draw, items, seed=2024, backend="loky", n_jobs=1),
+        "loky 2 jobs": map_seeded(draw, items, seed=2024, backend="loky", n_jobs=2),
+        "loky 2 jobs, chunks of 1": map_seeded(draw, items, seed=2024, n_jobs=2, chunksize=1),
+        "dask": map_seeded(draw, items, seed=2024, cluster=client),
+        "dask, chunks of 5": map_seeded(draw, items, seed=2024, backend="dask", cluster=client, chunksize=5),
+    }
+    for name, got in runs.items():
+        assert got == want, name
+
+
+def test_dask_cluster_named_by_address_and_environment(client, monkeypatch):
+    items = list(range(9))
+    address = client.scheduler.address
+    assert address.startswith("tcp://127.0.0.1:")
+    assert map_seeded(draw, items, seed=5, cluster=address) == expected(items, 5)
+    monkeypatch.setenv(CLUSTER_ENV, address)
+    assert map_seeded(draw, items, seed=5) == expected(items, 5)          # the environment makes dask the default
+    assert map_seeded(draw, items, seed=5, backend="sequential") == expected(items, 5)
+    monkeypatch.delenv(CLUSTER_ENV)
+    with using_cluster(address):
+        assert map_ordered(square, range(6)) == [0, 1, 4, 9, 16, 25]
+
+
+def test_worker_killed_mid_run_same_result(client):
+    items = list(range(40))
+    pids = client.run(os.getpid)
+    assert len(pids) == 2
+    killed: list[int] = []
+
+    def kill_one(done: int, total: int) -> None:
+        if 0 < done < total and not killed:
+            victim = sorted(pids.values())[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    got = map_seeded(partial(slow_draw, 0.05), items, seed=99, cluster=client, chunksize=2, progress=kill_one)
+    assert killed, "no worker was killed before the end of the run"
+    assert got == expected(items, 99)
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts the worker
+    assert killed[0] not in client.run(os.getpid).values()
+
+
+def test_seed_sequence_and_generator_seeds():
+    ss = np.random.SeedSequence(8)
+    ss.spawn(3)  # earlier spawns do not matter
+    assert map_seeded(draw, range(4), seed=ss) == expected(range(4), 8)
+    a = map_seeded(draw, range(4), seed=np.random.default_rng(1))
+    assert a == map_seeded(draw, range(4), seed=np.random.default_rng(1), n_jobs=2)
+
+
+def test_results_in_task_order_and_progress_reported():
+    seen = []
+    with _progress.listening(lambda *r: seen.append(r)):
+        got = map_ordered(square, range(50), n_jobs=2, progress="squares")
+    assert got == [i * i for i in range(50)]
+    done = [d for s, d, t in seen if s == "squares"]
+    assert done[0] == 0 and done[-1] == 50 and done == sorted(done) and len(done) > 2
+    calls = []
+    map_seeded(draw, range(10), seed=0, progress=lambda d, t: calls.append((d, t)), chunksize=3)
+    assert calls[0] == (0, 10) and calls[-1] == (10, 10) and len(calls) == 1 + 4  # ⌈10 / 3⌉ chunks
+
+
+def test_nested_calls_run_sequentially_inside_tasks(client):
+    want = map_seeded(nested, range(4), seed=3)
+    assert map_seeded(nested, range(4), seed=3, n_jobs=2) == want
+    assert map_seeded(nested, range(4), seed=3, cluster=client) == want
+
+
+def test_task_errors_come_back_unchanged(client):
+    for kwargs in ({}, {"n_jobs": 2}, {"cluster": client}):
+        with pytest.raises(KeyError, match="task five"):
+            map_ordered(fails_at_five, range(8), **kwargs)
+
+
+def test_empty_input():
+    assert map_seeded(draw, [], seed=0, n_jobs=2) == []
+    assert map_ordered(square, []) == []
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_jobs": 0}, "n_jobs"),
+    ({"n_jobs": -3}, "n_jobs"),
+    ({"n_jobs": True}, "n_jobs"),
+    ({"backend": "threads"}, "backend"),
+    ({"backend": "dask"}, "needs a cluster"),
+    ({"backend": "loky", "cluster": "local:2"}, "only used by the dask backend"),
+    ({"cluster": "local:0"}, "positive number of workers"),
+    ({"cluster": "udp://x"}, "tcp://host:port"),
+    ({"chunksize": 0}, "chunksize"),
+    ({"progress": 3}, "progress"),
+])
+def test_bad_arguments_named(kwargs, message, monkeypatch):
+    monkeypatch.delenv(CLUSTER_ENV, raising=False)
+    with pytest.raises(LittlestoneError, match=message):
+        map_ordered(square, range(3), **kwargs)
+
+
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr("littlestone.parallel._connect_timeout", "1s")
+    with pytest.raises(LittlestoneError, match="cannot reach the Dask scheduler"):
+        map_ordered(square, range(3), cluster="tcp://127.0.0.1:9")
