@@ -57,7 +57,7 @@ def run_task(item: tuple) -> tuple:
     """One G run on batch i (seed: child i of the G seed), with this task's CPU time, worker pid and peak RSS."""
     d, i, g_seed = item
     H, _, _, rep, src = _cached_setup(d)
-    G = learner(H, d)[0]
+    G = _SETUP[d, "G"]
     m = G.m
     t0 = time.process_time()
     r = G.run(src, i * m, (i + 1) * m, np.random.SeedSequence(g_seed, spawn_key=(i,)))
@@ -78,8 +78,10 @@ def learner(H, d: int):
 
 
 def _cached_setup(d: int):
+    """Per worker process, once: the class, the stream (its block cache then serves consecutive batches) and G."""
     if d not in _SETUP:
         _SETUP[d] = setup(d)
+        _SETUP[d, "G"] = learner(_SETUP[d][0], d)[0]
     return _SETUP[d]
 
 
@@ -113,7 +115,11 @@ def main() -> int:
         if args.max_chunks is not None and new >= args.max_chunks:
             break
         t0 = time.perf_counter()
-        out = parallel.map_ordered(run_task, [(d, i, g_seed) for i in range(a, b)], backend="dask", cluster=client)
+        # the task function by reference (this file imported as a module, on the workers' sys.path too), so each
+        # worker keeps its setup between tasks
+        import bench_blm20_scale as this
+
+        out = parallel.map_ordered(this.run_task, [(d, i, g_seed) for i in range(a, b)], backend="dask", cluster=client)
         wall = time.perf_counter() - t0
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(pickle.dumps(out))
@@ -129,6 +135,7 @@ def main() -> int:
               f"({read / max(cpu, 1e-9) / 1e6:.1f} M examples per CPU s)", flush=True)
     if any(not (state / f"chunk_{j:05d}.pkl").exists() for j in range(len(chunks))):
         print("not finished: rerun the same command to resume")
+        write_partial(d, k, m, rep, state, chunks)
         return 3
 
     # ---- all of stage 1 is saved: finish M with blm20_learn itself
@@ -172,10 +179,33 @@ def main() -> int:
     return 0
 
 
-def write_report(s: dict) -> None:
+def write_partial(d: int, k: int, m: int, rep, state: Path, chunks: list) -> None:
+    """Report what the saved checkpoints measured (the run has not completed): throughput and the projection."""
+    saved = [j for j in range(len(chunks)) if (state / f"chunk_{j:05d}.pkl").exists()]
+    entries = {e["chunk"]: e for e in map(json.loads, (state / "log.jsonl").read_text().splitlines())}
+    results = [x for j in saved for x in pickle.loads((state / f"chunk_{j:05d}.pkl").read_bytes())]
+    per_pid: dict[int, list[float]] = {}
+    for r, cpu, pid, rss in results:
+        acc = per_pid.setdefault(pid, [0.0, 0.0, 0.0])
+        acc[0] += r.examples_read
+        acc[1] += cpu
+        acc[2] = max(acc[2], rss)
+    read = sum(r.examples_read for r, *_ in results)
+    cpu = sum(c for _, c, *_ in results)
+    wall = sum(entries[j]["wall"] for j in saved if j in entries)
+    s = {"d": d, "n": rep.total, "k": k, "m": m, "read": read, "cpu": cpu, "ns_per_example": cpu / read * 1e9,
+         "wall": wall, "batches_done": len(results), "per_worker": {str(p): v for p, v in per_pid.items()},
+         "workers": max(e["workers"] for e in entries.values()), "chunks": len(saved),
+         "fails": sum(r.failed for r, *_ in results)}
+    (state / "partial.json").write_text(json.dumps(s, indent=1))
+    write_report(s, partial=True)
+
+
+def write_report(s: dict, partial: bool = False) -> None:
     from littlestone.bounds.blm20 import theorem1
 
-    read_frac = s["read"] / (s["k"] * s["m"])
+    done = s.get("batches_done", s["k"])
+    read_frac = s["read"] / (done * s["m"])
     lines = [
         f"## BLM20 at d = {s['d']}, Theorem 1's size, on a Dask cluster (`benchmarks/bench_blm20_scale.py`)",
         "",
@@ -186,10 +216,25 @@ def write_report(s: dict) -> None:
         "class of this Ldim), target in the middle, examples streamed (never materialized). Stage 1 ran in "
         f"{s['chunks']} resumable checkpoints; the error is exact under the data distribution (uniform points).",
         "",
+    ]
+    if partial:
+        lines += [
+            f"**Did not complete**: {done:,} of {s['k']:,} G batches ran ({s['chunks']} checkpoints) before the "
+            "deadline; rerunning the command resumes from them. Measured so far:", "",
+            "| n (Theorem 1) | k × m | batches done | read by G | G Fail rate (so far) | wall so far | CPU (all workers) "
+            "| ns per example read | projected stage-1 wall on these workers |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {s['n']:,} | {s['k']:,} × {s['m']:,} | {done:,} | {s['read']:,} | {s['fails'] / done:.3f} | "
+            f"{fmt_t(s['wall'])} | {fmt_t(s['cpu'])} | {s['ns_per_example']:.1f} | "
+            f"{fmt_t(s['wall'] * s['k'] / done)} |"]
+    else:
+        lines += [
         "| n (Theorem 1) | k × m | read by G | G Fail rate | chosen | error | wall | CPU (all workers) | ns per example read |",
         "|---:|---:|---:|---:|---|---:|---:|---:|---:|",
         f"| {s['n']:,} | {s['k']:,} × {s['m']:,} | {s['read']:,} | {s['fail_rate']:.3f} | `{s['chosen']}` | "
         f"{s['loss']:.4f} | {s['wall'] / 60:.1f} min | {s['cpu'] / 60:.1f} min | {s['ns_per_example']:.1f} |",
+    ]
+    lines += [
         "",
         "Per worker (examples per CPU second of its tasks; peak RSS of the worker process):",
         "",
