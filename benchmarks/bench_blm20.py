@@ -300,7 +300,9 @@ def write_md(rows: list[dict], base: list[dict], path: Path, thr: list[dict] | N
               "so wall times are upper bounds.", "",
               "Sizes: n (Theorem 1) is `littlestone bounds blm20` — the paper gives only O(·); our constants are the ones "
               "its proofs force (G at α/2; k ≥ 128·ln(3/β)/η from footnote 5's Chernoff bound at relative error 1/8, "
-              "which dominates; the (ε/2, δ) histogram at (η/8, β/3); n′ from Lemma 16's proof). They exceed the "
+              "which dominates; the (ε/2, δ) histogram sized by the condition of Theorem 17's proof (h* released, "
+              "estimates within η/8; `bounds blm20 --histogram lemma15` reads Lemma 15 literally); n′ from Lemma "
+              "16's proof). They exceed the "
               "issue's rough 10^6 / 4·10^7 / 10^9 by about 5–8×; see the docstring of littlestone.bounds.blm20.", "",
               "Rerun: `.venv/bin/python benchmarks/bench_blm20.py --d 1 2 3 --jobs 2` (experiments: "
               "`--experiments DIR`, summary in results/blm20_experiments.md)", ""]

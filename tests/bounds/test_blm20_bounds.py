@@ -126,3 +126,39 @@ def test_cli_marks_the_agnostic_reconstruction():
     assert "[REC]" in out.output and "heuristic" in out.output
     out = CliRunner().invoke(app, ["bounds", "blm20", "--d", "1"])
     assert "Theorem 1" in out.output and "[REC]" not in out.output
+
+
+# ---------------------------------------------------------------- the stable histogram's condition (two readings)
+
+@pytest.mark.parametrize("d, proof, lemma15", [(1, 5_456_843, 9_471_243), (3, 8_245_056_060, 15_401_122_080)])
+def test_histogram_readings_headline_totals(d, proof, lemma15):
+    """Default: the condition Theorem 17's proof uses; "lemma15": Lemma 15 literally at (η/8, β/3) (d = 3:
+    1.54·10¹⁰ instead of 8.25·10⁹). Each report says which condition sized k."""
+    a = theorem1(d, 0.1, 1.0, 1e-6, 0.05)
+    b = theorem1(d, 0.1, 1.0, 1e-6, 0.05, histogram="lemma15")
+    assert (a.total, b.total) == (proof, lemma15)
+    assert b["k_hist"] > a["k_hist"]
+    cond = {row[1]: row[3] for row in a.rows()}["k (stable histogram)"]
+    assert "7kη/8" in cond and "proof" in cond
+    cond = {row[1]: row[3] for row in b.rows()}["k (stable histogram)"]
+    assert "kη/8 ≥ τ" in cond and "Lemma 15" in cond and "7kη/8" not in cond
+
+
+@pytest.mark.parametrize("reading, share", [("proof", 7.0), ("lemma15", 1.0)])
+@pytest.mark.parametrize("d, eps, delta, beta", [(1, 1.0, 1e-6, 0.05), (3, 0.5, 1e-9, 0.01), (2, 4.0, 1e-3, 0.2)])
+def test_histogram_batches_is_the_least_k_of_its_condition(reading, share, d, eps, delta, beta):
+    """k is the least integer with share·kη/8 ≥ τ + b·ln(6k/β) and kη/8 ≥ b·ln(6k/β) (b = 4/ε, τ = 1 + b·ln(2/δ))."""
+    eta = 1 / ((d + 1) * 2 ** (d + 1))
+    b, tau = 4 / eps, 1 + (4 / eps) * math.log(2 / delta)
+
+    def ok(k):
+        err = b * math.log(6 * k / beta)
+        return share * k * eta / 8 >= tau + err and k * eta / 8 >= err
+
+    k = histogram_batches(eta, eps, delta, beta, reading)
+    assert ok(k) and not ok(k - 1)
+
+
+def test_histogram_reading_is_checked():
+    with pytest.raises(LittlestoneError, match="histogram reading"):
+        theorem1(2, 0.1, 1.0, 1e-6, 0.05, histogram="literal")

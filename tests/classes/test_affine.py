@@ -60,3 +60,94 @@ def test_bad_input():
         H.validate_points(np.array([[0, np.nan]]))
     with pytest.raises(DomainError, match="outside"):
         H.validate_point((1, 2, 0))
+
+
+# ------------------------------------------------------------------------------ realizability and the flat search
+
+@pytest.mark.parametrize("q,n,d", [(2, 1, 0), (2, 2, 1), (2, 3, 2), (3, 2, 1), (3, 2, 2)])
+def test_all_points_negative_is_empty_like_the_twin(q, n, d):
+    """Every domain point labelled 0: no flat (never empty) is consistent, so V is empty — and the extended SOA
+    switches to patches at the last example (BLM20 Definition 8)."""
+    from littlestone.online.extended_soa import extended_soa
+
+    H = AffineSubspaces(q, n, d)
+    pts = list(itertools.product(range(q), repeat=n))
+    T = FiniteClass(affine_matrix(q, n, d), points=pts)
+    V, W = H.version_space(), T.version_space()
+    for i, x in enumerate(pts):
+        V, W = V.restrict(x, 0), W.restrict(x, 0)
+        assert V.is_empty() == W.is_empty() == (i == len(pts) - 1)
+        assert V.ldim() == W.ldim()
+    X = H.validate_points(pts)
+    y = np.zeros(len(pts), dtype=np.int8)
+    Vk, k = H.version_space().restrict_sample(X, y)
+    assert k == len(pts) - 1 and not Vk.is_empty()
+    h = extended_soa(H.version_space(), X, y)
+    assert h.predict(X).tolist() == [0] * len(pts)
+
+
+def test_issue_example_hyperplane_of_negatives():
+    """AffineSubspaces(2, 7, 6) with every point x0 = 1 negative: the hyperplane x0 = 0 avoids them, so the Ldim is
+    7 (a randomized search alone misses it: 6 random directions all with x0 = 0 has probability 2^-6 per try)."""
+    from littlestone.classes import affine
+
+    H = AffineSubspaces(2, 7, 6)
+    V = H.version_space()
+    for x in itertools.product(range(2), repeat=7):
+        if x[0] == 1:
+            V = V.restrict(x, 0)
+    assert V.ldim() == 7
+    star = V.room()
+    assert star.dim == 6 and all(star(x) == 0 for x in itertools.product(range(2), repeat=7) if x[0] == 1)
+    exact = affine._exact_room(H, V.state)  # the exhaustive part alone finds one too
+    assert exact is not None and exact.dim == 6 and not any(exact(z) for z in V.state[-1])
+
+
+@pytest.mark.parametrize("q,n,d", [(2, 3, 1), (2, 3, 2), (3, 2, 1), (2, 4, 2)])
+def test_exhaustive_search_agrees_with_enumeration(q, n, d, monkeypatch):
+    """With the randomized search disabled, room() finds a flat exactly when one of dimension d' contains the hull
+    and avoids the negatives (checked by enumerating every flat), and the Ldim matches the explicit twin."""
+    from littlestone.classes import affine
+
+    monkeypatch.setattr(affine.AffineVersionSpace, "_random_room", lambda self: None)
+    H = AffineSubspaces(q, n, d)
+    pts = list(itertools.product(range(q), repeat=n))
+    T = FiniteClass(affine_matrix(q, n, d), points=pts)
+    dprime = min(d, n)
+    flats = [h for h in H.all_flats() if h.dim == dprime]
+    rng = np.random.default_rng(q * 100 + n * 10 + d)
+    for _ in range(25):
+        V, W = H.version_space(), T.version_space()
+        for _ in range(int(rng.integers(1, len(pts)))):
+            x = pts[int(rng.integers(len(pts)))]
+            y = int(rng.random() < 0.2)
+            V2, W2 = V.restrict(x, y), W.restrict(x, y)
+            if W2.is_empty():
+                assert V2.is_empty()
+                continue
+            V, W = V2, W2
+        assert V.ldim() == W.ldim()
+        if V.is_empty():
+            continue
+        s = V.state
+        negs = list(s[-1])
+        ok = [f for f in flats if not any(f(z) for z in negs)
+              and (s[0] == "pre" or (f(s[1]) and all(f(tuple((a + b) % q for a, b in zip(s[1], v))) for v in s[2])))]
+        star = V.room()
+        assert (star is not None) == bool(ok)
+        if star is not None:
+            assert star.dim == dprime and not any(star(z) for z in negs)
+
+
+def test_search_too_large_gives_up_with_a_labelled_error(monkeypatch):
+    """When the exhaustive search cannot run, the error says it gave up — never that no flat exists."""
+    from littlestone.classes import affine
+
+    monkeypatch.setattr(affine, "EXACT_ROOM_MAX_POINTS", 64)
+    H = AffineSubspaces(2, 7, 6)
+    V = H.version_space()
+    for x in itertools.product(range(2), repeat=7):
+        if x[0] == 1:
+            V = V.restrict(x, 0)
+    with pytest.raises(affine.FlatSearchGaveUp, match="gave up.*does not mean that no such flat exists"):
+        V.ldim()

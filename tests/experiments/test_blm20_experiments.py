@@ -94,3 +94,30 @@ def test_experiments_report_progress_to_a_listener(tmp_path, name, kwargs, stage
         REGISTRY[name](seed=0, out_dir=tmp_path, **kwargs)
     mine = [(d, t) for s, d, t in seen if s == stage]
     assert mine and mine[-1][0] == mine[-1][1] and [d for d, _ in mine] == sorted(d for d, _ in mine)
+
+
+def test_stability_reports_each_depth_with_intervals(tmp_path):
+    """The verdict is not carried by k = 0 alone: it lists every depth (k = 0 is plain SOA(T)) and G restricted to
+    the tournament depths k ∼ U{1..d}; every frequency has a 99 % Clopper–Pearson interval around it."""
+    res = REGISTRY["blm20_stability"](points=3, target=2, alpha=0.5, runs=80, seed=1, out_dir=tmp_path)
+    labels = {r["k"] for r in res.rows}
+    assert {"G (k uniform)", 0, 1, 2, "G without k=0 (k ∼ U{1..d})"} <= labels
+    for r in res.rows:
+        assert 0.0 <= r["ci99_low"] <= r["frequency"] <= r["ci99_high"] <= 1.0
+        assert r["confident"] == (r["ci99_low"] >= r["bound"])
+    pooled = [r for r in res.rows if r["k"] == "G without k=0 (k ∼ U{1..d})"]
+    assert pooled[0]["runs"] == 80 * 2
+    assert "k=0 (plain SOA(T))" in res.verdict and "Without k=0" in res.verdict and "99 %" in res.verdict
+
+
+def test_generalization_marks_vacuous_cells(tmp_path):
+    """Cells with d/n ≥ 1 are vacuous (loss ≤ 1 always) and are not counted in the verdict."""
+    res = REGISTRY["blm20_generalization"](points=7, target=3, sizes=(1, 2, 8), runs=60, seed=2, out_dir=tmp_path)
+    d = 3
+    for r in res.rows:
+        assert r["vacuous"] == (d / r["n"] >= 1)
+        assert r["top_ci99_low"] <= r["top_frequency"] <= r["top_ci99_high"]
+    n_vac = sum(r["vacuous"] for r in res.rows)
+    assert n_vac == 2 * (d + 1)
+    assert f"{n_vac} vacuous cells (d/n ≥ 1) not counted" in res.verdict
+    assert f"of {len(res.rows) - n_vac} cells with d/n < 1" in res.verdict

@@ -17,9 +17,9 @@ Y_BITS = np.array([0, 1, 0, 1])
 
 
 @pytest.mark.parametrize("spec,X,y,kind", [
-    ("points", SCALAR, Y_SCALAR, "patched"),         # infinite domain: no value table possible
-    ("pointsneg", SCALAR, Y_SCALAR, "patched"),
-    ("points:10", SCALAR, Y_SCALAR, "patched"),      # SOA output patched on a point: the base needs the class too
+    ("points", SCALAR, Y_SCALAR, "finite-set"),      # infinite domain: no value table possible; a patched
+    ("pointsneg", SCALAR, Y_SCALAR, "cofinite-set"), # point function is canonically the finite set of its 1s
+    ("points:10", SCALAR, Y_SCALAR, "finite-set"),
     ("intervals:2^40", SCALAR, Y_SCALAR, None),
     ("thresholds:2^60", SCALAR, Y_SCALAR, None),
     ("conjunctions:3", BITS, Y_BITS, None),

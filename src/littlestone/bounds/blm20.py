@@ -1,4 +1,4 @@
-"""Sample sizes of Bun–Livni–Moran (seed 001): Theorem 10 (G), Theorem 17 (M), Theorem 1 and Corollary 2.
+"""Sample sizes of Bun–Livni–Moran (BLM20): Theorem 10 (G), Theorem 17 (M), Theorem 1 and Corollary 2.
 
 Every constant is written out with its one-line derivation; the learner's "theory" defaults come from these
 functions, so the calculators and :class:`littlestone.pac.blm20.BLM20Classifier` always agree.
@@ -11,7 +11,12 @@ stable histogram, the Lemma 16 events with thresholds 4α/3 and 5α/3):
 * G is run at accuracy α/2 (§VI: "loss_D(f) ≤ α/2"), so n = ⌈2d/α⌉ and m = (8^{d+1}+1)·⌈2d/α⌉;
 * k ≥ 128·ln(3/β)/η (Theorem 17 proof: the frequent h* must keep empirical frequency ≥ η − η/8 with prob. 1 − β/3;
   relative deviation 1/8 in footnote 5 gives e^{-(1/8)²kη/2}) — this term dominates at the headline parameters;
-* k also large enough for the (ε/2, δ) histogram at accuracy (η/8, β/3) (:func:`histogram_batches`);
+* k also large enough for the (ε/2, δ) stable histogram (:func:`histogram_batches`). By default ("proof") this is
+  the condition Theorem 17's proof uses: with probability 1 − β/3 the frequent h* (frequency ≥ 7η/8 after the
+  generalization step) is released and every released estimate is within η/8 of its frequency. Step 2 of M asks for
+  Hist "at accuracy (η/8, β/3)", whose literal Lemma 15 reading also releases *every* item of frequency ≥ η/8; that
+  reading ("lemma15") needs more batches (d = 3 at the headline parameters: 15,401,122,080 examples instead of
+  8,245,056,060). Both are sound for M's accuracy; the proof's is the weaker requirement, hence the default;
 * n′ from Lemma 16's proof on |L| ≤ 2/η candidates with (α/2, β/3, ε/2) (:func:`generic_sample_size`).
 
 At α = 0.1, ε = 1, δ = 1e-6, β = 0.05 this gives 5,456,843 (d = 1), 258,107,294 (d = 2) and 8,245,056,060 (d = 3)
@@ -67,7 +72,7 @@ def _check_d(d: int) -> int:
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
     d = int(d)
     if d < 1:
-        raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (seed 001 Theorem 10), got {d}")
+        raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (BLM20 Theorem 10), got {d}")
     return d
 
 
@@ -90,24 +95,24 @@ def _check_eps_delta(epsilon: float, delta: float) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------------------------- Theorem 10
 
 def stability(d: int) -> float:
-    """η = 2^{-(d+1)}/(d+1): G's stability (seed 001 Theorem 10 / proof, Markov on Lemma 14)."""
+    """η = 2^{-(d+1)}/(d+1): G's stability (BLM20 Theorem 10 / proof, Markov on Lemma 14)."""
     d = _check_d(d)
     return 1.0 / ((d + 1) * 2 ** (d + 1))
 
 
 def aux_size(d: int, alpha: float) -> int:
-    """n = ⌈d/α⌉, the auxiliary sample size of D_k (seed 001 §IV-C2, Algorithm G step 1; Lemma 13 ⇒ loss ≤ d/n ≤ α)."""
+    """n = ⌈d/α⌉, the auxiliary sample size of D_k (BLM20 §IV-C2, Algorithm G step 1; Lemma 13 ⇒ loss ≤ d/n ≤ α)."""
     return math.ceil(_check_d(d) / _check_unit("alpha", alpha))
 
 
 def sample_cap(d: int, n: int) -> int:
-    """N = 8^{d+1}·n, the cap on examples drawn by D̃_k (seed 001 §IV-C2; Markov: Pr[M_k > 2^{d+1}4^{k+1}n] ≤ 2^{-(d+1)})."""
+    """N = 8^{d+1}·n, the cap on examples drawn by D̃_k (BLM20 §IV-C2; Markov: Pr[M_k > 2^{d+1}4^{k+1}n] ≤ 2^{-(d+1)})."""
     return 8 ** (_check_d(d) + 1) * int(n)
 
 
 def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float | None = None,
               beta: float | None = None) -> BoundReport:
-    """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (seed 001 Theorem 10; G is not private, ε/δ/β unused)."""
+    """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (BLM20 Theorem 10; G is not private, ε/δ/β unused)."""
     n = aux_size(d, alpha)
     N = sample_cap(d, n)
     m = N + n
@@ -126,32 +131,55 @@ def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float |
 # ---------------------------------------------------------------------------------------------------- Theorem 17
 
 def generalization_batches(eta: float, beta: float) -> int:
-    """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (seed 001 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
+    """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (BLM20 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
     return math.ceil(128.0 * math.log(3.0 / beta) / eta)
 
 
-def histogram_batches(eta: float, epsilon: float, delta: float, beta: float) -> int:
-    """Smallest k with 7kη/8 ≥ τ + b·ln(6k/β), b = 4/ε, τ = 1 + b·ln(2/δ): the (ε/2, δ) stable histogram (spec §3;
-    (discrete) Laplace tail P[|Z|>a] ≤ 2e^{-a/b}, union over ≤ k values) releases h* (freq ≥ 7η/8) with every
-    estimate within b·ln(6k/β) ≤ kη/8."""
+#: the two readings of "Hist at accuracy (η/8, β/3)" (BLM20 Theorem 17, step 2); see the module docstring
+HISTOGRAM_READINGS = ("proof", "lemma15")
+
+
+def _check_reading(reading: str) -> str:
+    if reading not in HISTOGRAM_READINGS:
+        raise LittlestoneError(f"histogram reading must be one of {', '.join(HISTOGRAM_READINGS)}, got {reading!r}")
+    return reading
+
+
+def histogram_condition(reading: str = "proof") -> str:
+    """The inequality :func:`histogram_batches` solves for k, as printed in the reports."""
+    if _check_reading(reading) == "proof":
+        return "min k: 7kη/8 ≥ τ + (4/ε)ln(6k/β), kη/8 ≥ (4/ε)ln(6k/β)  [Thm 17 proof: h* released, estimates ±η/8]"
+    return "min k: kη/8 ≥ τ + (4/ε)ln(6k/β)  [Lemma 15 at (η/8, β/3): every item of freq ≥ η/8 released, ±η/8]"
+
+
+def histogram_batches(eta: float, epsilon: float, delta: float, beta: float, reading: str = "proof") -> int:
+    """Batches k for the (ε/2, δ) stable histogram of M (spec §3; (discrete) Laplace tail P[|Z|>a] ≤ 2e^{-a/b},
+    b = 4/ε, union over ≤ k released values: every estimate is within err = b·ln(6k/β) with probability 1 − β/3;
+    an item of count c is released when c ≥ τ + err, τ = 1 + b·ln(2/δ)).
+
+    ``reading="proof"`` (default): the smallest k with 7kη/8 ≥ τ + err and kη/8 ≥ err — what Theorem 17's proof
+    uses (h*, of frequency ≥ 7η/8 after the generalization step, is released; estimates within η/8).
+    ``reading="lemma15"``: the smallest k with kη/8 ≥ τ + err — Lemma 15 taken literally at accuracy (η/8, β/3):
+    every item of frequency ≥ η/8 is released (and estimates are within η/8)."""
     b = 2.0 / (epsilon / 2.0)
     tau = 1.0 + b * math.log(2.0 / delta)
+    share = 7.0 if _check_reading(reading) == "proof" else 1.0
 
     def ok(k: int) -> bool:
         err = b * math.log(6.0 * k / beta)
-        return 7.0 * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
+        return share * k * eta / 8.0 >= tau + err and k * eta / 8.0 >= err
 
-    # ok(k) forces 7kη/8 ≥ τ; the gap then grows linearly against a logarithm (monotone)
-    return least_true(ok, max(1, math.ceil(8.0 * tau / (7.0 * eta))))
+    # ok(k) forces share·kη/8 ≥ τ; the gap then grows linearly against a logarithm (monotone)
+    return least_true(ok, max(1, math.ceil(8.0 * tau / (share * eta))))
 
 
 def candidate_list_bound(eta: float) -> int:
-    """|L| ≤ 2/η: kept estimates ≥ 3η/4 have true frequency ≥ 5η/8 (seed 001 Theorem 17 proof)."""
+    """|L| ≤ 2/η: kept estimates ≥ 3η/4 have true frequency ≥ 5η/8 (BLM20 Theorem 17 proof)."""
     return math.floor(2.0 / eta)
 
 
 def generic_sample_size(list_size: int, alpha: float, epsilon: float, beta: float) -> int:
-    """n′ for GenericLearner on |L| hypotheses with accuracy α (target loss α/2 ⇒ output loss α), ε, β (seed 001
+    """n′ for GenericLearner on |L| hypotheses with accuracy α (target loss α/2 ⇒ output loss α), ε, β (BLM20
     Lemma 16 proof with explicit multiplicative-Chernoff constants, a = α/2):
       (1) loss_D > 2a ⇒ loss_S > 5a/3:  e^{-(1/6)²·2an/2} ≤ β/(4|L|)  ⇒ n ≥ 36·ln(4|L|/β)/a
       (2) loss_D(h*) ≤ a ⇒ loss_S ≤ 4a/3:  e^{-(1/3)²·an/3} ≤ β/4     ⇒ n ≥ 27·ln(4/β)/a
@@ -165,9 +193,12 @@ def generic_sample_size(list_size: int, alpha: float, epsilon: float, beta: floa
 
 
 def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: float, *, m: int | None = None,
-              eta: float | None = None) -> BoundReport:
-    """Learner M from a (m, η)-globally-stable G: k batches, (ε/2, δ) histogram at (η/8, β/3), generic learner
-    with ε/2 at (α/2, β/3) on n′ fresh examples (seed 001 Theorem 17). Default G: Theorem 10 at α/2 for d."""
+              eta: float | None = None, histogram: str = "proof") -> BoundReport:
+    """Learner M from a (m, η)-globally-stable G: k batches, (ε/2, δ) stable histogram sized by ``histogram``
+    (:func:`histogram_batches`: Theorem 17's proof condition, or ``"lemma15"`` for Lemma 15 literally at
+    (η/8, β/3)), generic learner with ε/2 at (α/2, β/3) on n′ fresh examples (BLM20 Theorem 17). Default G:
+    Theorem 10 at α/2 for d."""
+    _check_reading(histogram)
     if m is None or eta is None:
         g = theorem10(_check_d(d), _check_unit("alpha", alpha) / 2.0)
         m = g["m"] if m is None else m
@@ -179,14 +210,14 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
         raise LittlestoneError(f"eta must lie in (0, 1], got {eta}")
     m = int(m)
     k_gen = generalization_batches(eta, beta)
-    k_hist = histogram_batches(eta, epsilon, delta, beta)
+    k_hist = histogram_batches(eta, epsilon, delta, beta, histogram)
     k = max(k_gen, k_hist)
     L = candidate_list_bound(eta)
     n_generic = generic_sample_size(L, alpha, epsilon / 2.0, beta / 3.0)
     tau = 1.0 + (4.0 / epsilon) * math.log(2.0 / delta)
     entries = (
         ("M: G batches", "k (generalization)", k_gen, "⌈128·ln(3/β)/η⌉"),
-        ("M: G batches", "k (stable histogram)", k_hist, "min k: 7kη/8 ≥ 1+(4/ε)ln(2/δ)+(4/ε)ln(6k/β), kη/8 ≥ (4/ε)ln(6k/β)"),
+        ("M: G batches", "k (stable histogram)", k_hist, histogram_condition(histogram)),
         ("M: G batches", "k", k, "max of the two"),
         ("M: G batches", "examples k·m", k * m, "k·m"),
         ("M: histogram", "threshold τ (counts)", tau, "1 + (4/ε)·ln(2/δ)  [(ε/2,δ), Laplace(4/ε)]"),
@@ -197,7 +228,8 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
     )
     total = k * m + n_generic
     return BoundReport("Theorem 17 (private learner M)",
-                       {"m": m, "eta": eta, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+                       {"m": m, "eta": eta, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta,
+                        "histogram": histogram},
                        entries, total,
                        {"k": k, "k_gen": k_gen, "k_hist": k_hist, "n_generic": n_generic, "list_bound": L,
                         "threshold": tau, "m": m, "eta": eta})
@@ -205,14 +237,17 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
 
 # ----------------------------------------------------------------------------------------------------- Theorem 1
 
-def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float) -> BoundReport:
-    """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (seed 001 §VI)."""
+def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
+             histogram: str = "proof") -> BoundReport:
+    """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (BLM20 §VI);
+    ``histogram`` chooses the stable-histogram condition (:func:`histogram_batches`)."""
     d = _check_d(d)
+    _check_reading(histogram)
     alpha = _check_unit("alpha", alpha)
     beta = _check_unit("beta", beta)
     epsilon, delta = _check_eps_delta(epsilon, delta)
     g = theorem10(d, alpha / 2.0)
-    m17 = theorem17(d, alpha, epsilon, delta, beta, m=g["m"], eta=g["eta"])
+    m17 = theorem17(d, alpha, epsilon, delta, beta, m=g["m"], eta=g["eta"], histogram=histogram)
     entries = (
         ("G (at α/2)", "aux sample n", g["n"], "⌈d/(α/2)⌉"),
         ("G (at α/2)", "cap N", g["N"], "8^(d+1)·n"),
@@ -222,12 +257,13 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float) ->
     asym = 16 ** d * d * d * (d + math.log(1.0 / (beta * delta))) / (alpha * epsilon)
     entries = entries + (("(paper)", "O(·) expression", asym, "16^d·d²·(d+ln(1/βδ))/(αε), constants dropped"),)
     return BoundReport("Theorem 1 (BLM20 private learner)",
-                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta,
+                        "histogram": histogram},
                        entries, m17.total, {**g.values, **m17.values, "total": m17.total})
 
 
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:
-    """Agnostic learner (seed 001 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
+    """Agnostic learner (BLM20 Corollary 2) via the realizable→agnostic transformation of spec §8 [REC]:
     N = ⌈N0/q⌉, N0 = max(Theorem 1 at (α/4, 1, δ/q, β/4), uniform convergence, labeling EM), q from amplification
     by subsampling (constants in :func:`littlestone.bounds.agnostic.agnostic_sizes`)."""
     from .agnostic import agnostic_sizes  # one source of truth for the reconstruction's constants

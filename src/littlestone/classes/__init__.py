@@ -11,6 +11,8 @@ from .affine import AffineFlat, AffineSubspaces
 from .points_negations import PointsAndNegations
 from .ops import dual, random_class, restrict_to_points, to_finite, union
 from .spec import parse_class_spec
+from .label_class import LabelClass, LabelHypothesis
+from .majority import claim_e7_bounds, majority_class, majority_xor_class
 
 __all__ = [
     "Hypothesis", "HypothesisClass", "PatchedHypothesis", "VersionSpace", "patch", "split_patches",
@@ -18,4 +20,5 @@ __all__ = [
     "FiniteSet", "CofiniteSet", "Points", "AllFunctions", "Intervals", "IntervalUnion", "Conjunctions", "Conjunction",
     "AffineSubspaces", "AffineFlat", "PointsAndNegations",
     "to_finite", "restrict_to_points", "union", "dual", "random_class", "parse_class_spec",
+    "LabelClass", "LabelHypothesis", "majority_class", "majority_xor_class", "claim_e7_bounds",
 ]

@@ -7,7 +7,9 @@ Closed forms (proved for this library; d' = min(d, n); checked against explicit 
 * Lower bounds: if some flat S* of dimension d' contains the hull and avoids every negative, the flats
   hull + span(subset of d' − e independent directions of S*) shatter d' − e points, so Ldim = d' − e and the SOA is
   the indicator of the hull. Before any positive, such an S* plus one spare point (q^n > |N| + d' + 1) gives
-  Ldim = d' + 1 and SOA ≡ 0. S* is searched with a fixed-seed randomized search (exact when found).
+  Ldim = d' + 1 and SOA ≡ 0. S* is searched with a fixed-seed randomized search (exact when found), then
+  exhaustively (:func:`_exact_room`), so "no S*" is a proof; a search too large to finish raises
+  :class:`FlatSearchGaveUp` (it never claims that no flat exists).
 * Otherwise (e.g. the degenerate F_2^1, or negatives that block every flat) the exact algorithm runs on an
   explicit FiniteClass twin, which is only built for small domains (q^n ≤ 64); larger ones raise a clear error.
 """
@@ -15,12 +17,14 @@ Closed forms (proved for this library; d' = min(d, n); checked against explicit 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from typing import Any, Iterator
 
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .base import Hypothesis, HypothesisClass, PatchedHypothesis, Point, VersionSpace, as_python_point, point_key
+from .canonical import canonical_parts, near_structure
 from .finite import FiniteClass
 from .points import FiniteSet, GrowingSet
 
@@ -84,9 +88,25 @@ class AffineFlat(Hypothesis):
     def key(self) -> tuple:
         return (self.q, self.offset, self.basis)
 
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
+        """Canonical form of this flat overwritten on finitely many points (one representation per function)."""
+        return canonical_affine(self.q, self, dict(patches))
+
     @property
     def dim(self) -> int:
         return len(self.basis)
+
+    @property
+    def size(self) -> int:
+        return self.q ** len(self.basis)
+
+    def points(self) -> Iterator[tuple]:
+        """The q^dim points of the flat."""
+        for coeffs in itertools.product(range(self.q), repeat=len(self.basis)):
+            x = list(self.offset)
+            for c, row in zip(coeffs, self.basis):
+                x = [(a + c * b) % self.q for a, b in zip(x, row)]
+            yield tuple(x)
 
     def contains_point(self, x: tuple) -> bool:
         return not any(_reduce(self.basis, _sub(x, self.offset, self.q), self.q))
@@ -106,6 +126,47 @@ class AffineFlat(Hypothesis):
 
     def __repr__(self) -> str:
         return f"AffineFlat(q={self.q}, offset={self.offset}, dim={self.dim})"
+
+
+class AffinePointSet(FiniteSet):
+    """The indicator of a finite set of points of F_q^n that is not near any flat (see :func:`canonical_affine`);
+    equal (and equal-hashing) to the :class:`FiniteSet` of the same points. Patching it re-canonicalizes."""
+
+    __slots__ = ("q",)
+
+    def __init__(self, q: int, points: Iterable[Any] = ()):
+        super().__init__(points)
+        self.q = int(q)
+
+    def _order_key(self) -> tuple:
+        return ("FiniteSet", self.points)
+
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
+        return canonical_affine(self.q, None, dict(patches), self.points)
+
+
+def _flat_join(F: AffineFlat, x: tuple) -> AffineFlat:
+    nb = _add_to_basis(F.basis, _sub(x, F.offset, F.q), F.q)
+    return F if nb is None else AffineFlat(F.q, F.offset, nb)
+
+
+def canonical_affine(q: int, flat: AffineFlat | None, table: dict, ones: Iterable[tuple] = ()) -> Hypothesis:
+    """The canonical hypothesis of a function on F_q^n given as a flat (or the finite set ``ones`` when flat is
+    None) overwritten by ``table`` (points where it differs): the flat c with q^dim(c) > 4·|f Δ c| patched where f
+    differs from it, else the finite set of f's 1s (:mod:`littlestone.classes.canonical`)."""
+    if flat is None:
+        table = {**{x: 1 for x in ones}, **table}
+    c, diff = canonical_parts(
+        flat, table,
+        lambda F: F.points(), lambda F: F.size,
+        lambda S: near_structure(S, lambda x: AffineFlat(q, x), _flat_join, lambda F: F.size,
+                                 lambda F, x: F.contains_point(x), lambda F: F.key()),
+        lambda F, x: F.contains_point(x))
+    if c is None:
+        return AffinePointSet(q, diff)
+    if not diff:
+        return c
+    return PatchedHypothesis(c, tuple(sorted(diff.items(), key=lambda p: point_key(p[0]))))
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -149,7 +210,11 @@ class AffineVersionSpace(VersionSpace):
             return self
         if s[0] == "pre":
             if not y:
-                return self if x in s[1] else AffineVersionSpace(c, ("pre", s[1].add(x)))
+                if x in s[1]:
+                    return self
+                if len(s[1]) + 1 >= c.q**c.n:  # every point labelled 0: no flat (never empty) is consistent
+                    return AffineVersionSpace(c, ("empty",))
+                return AffineVersionSpace(c, ("pre", s[1].add(x)))
             if x in s[1]:
                 return AffineVersionSpace(c, ("empty",))
             return AffineVersionSpace(c, ("post", x, (), s[1]))
@@ -179,9 +244,16 @@ class AffineVersionSpace(VersionSpace):
         return self._room
 
     def _find_room(self) -> AffineFlat | None:
+        """A randomized search first (fast when flats are plentiful), then the exhaustive one
+        (:func:`_exact_room`): None only when no such flat exists."""
         c, s = self._cls, self.state
         if s[0] == "empty":
             return None
+        found = self._random_room()
+        return found if found is not None else _exact_room(c, s)
+
+    def _random_room(self) -> AffineFlat | None:
+        c, s = self._cls, self.state
         dprime = min(c.d, c.n)
         negs = s[-1]
         rng = np.random.default_rng(0)  # a deterministic search; its result is verified exactly
@@ -214,7 +286,12 @@ class AffineVersionSpace(VersionSpace):
 
     def _twin_vs(self) -> VersionSpace:
         c, s = self._cls, self.state
-        twin = c.twin()
+        if self.room() is None:
+            why = (f" (an exhaustive search proved that the negatives block every flat of dimension "
+                   f"{min(c.d, c.n)}{' containing the positives' if s[0] == 'post' else ''})")
+        else:
+            why = f" (only {c.q**c.n - len(s[-1])} points are not negative: too few for the closed form)"
+        twin = c.twin(why)
         W = twin.version_space()
         if s[0] == "post":
             W = W.restrict(s[1], 1)
@@ -261,9 +338,9 @@ class AffineVersionSpace(VersionSpace):
     def soa(self) -> Hypothesis:
         s, c = self.state, self._cls
         if s[0] == "empty":
-            return FiniteSet(())
+            return AffinePointSet(c.q)
         if self._closed_form():
-            return FiniteSet(()) if s[0] == "pre" else AffineFlat(c.q, s[1], s[2])
+            return AffinePointSet(c.q) if s[0] == "pre" else AffineFlat(c.q, s[1], s[2])
         W = self._twin_vs()
         return c.canonical(W.soa().as_array())  # type: ignore[attr-defined]
 
@@ -287,6 +364,70 @@ class AffineVersionSpace(VersionSpace):
         hull_basis = s[2]
         v = next(b for b in star.basis if _add_to_basis(hull_basis, b, c.q) is not None)
         return tuple((a + b) % c.q for a, b in zip(s[1], v))
+
+
+#: the exhaustive flat search visits at most this many subspaces (then a labelled give-up, never a false "none")
+EXACT_ROOM_BUDGET = 50_000
+#: and runs only on domains of at most this many points (it enumerates candidate directions)
+EXACT_ROOM_MAX_POINTS = 1 << 12
+
+
+class FlatSearchGaveUp(LittlestoneError):
+    """The exhaustive search for a flat avoiding the negatives exceeded its budget: nothing is known either way."""
+
+
+def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
+    """Exhaustive search for a flat of dimension d' = min(d, n) that contains the hull (state "post") and avoids
+    every negative: depth-first over subspaces (each visited once, by its RREF basis) spanned by the hull's
+    directions plus added directions, keeping only spans that avoid the negatives' differences; for state "pre"
+    every non-negative point is tried as the offset. Returns None only if no such flat exists; raises
+    :class:`FlatSearchGaveUp` when the domain or the search is too large to decide."""
+    dprime = min(c.d, c.n)
+    if c.q**c.n > EXACT_ROOM_MAX_POINTS:
+        raise FlatSearchGaveUp(
+            f"{c.name}: the randomized search found no flat of dimension {dprime} avoiding the negatives, and the "
+            f"exhaustive search runs only on domains of ≤ {EXACT_ROOM_MAX_POINTS} points: gave up (this does not "
+            "mean that no such flat exists)")
+    negs = s[-1]
+    vectors = [v for v in itertools.product(range(c.q), repeat=c.n) if any(v)]
+    vectors = [v for v in vectors if next(a for a in v if a) == 1]  # one direction per line
+    budget = [EXACT_ROOM_BUDGET]
+
+    def search(p: tuple, basis: tuple, bad: list[tuple], seen: set) -> tuple | None:
+        if len(basis) == dprime:
+            return basis
+        for v in vectors:
+            nb = _add_to_basis(basis, v, c.q)
+            if nb is None or nb in seen:
+                continue
+            seen.add(nb)
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise FlatSearchGaveUp(
+                    f"{c.name}: the exhaustive search for a flat of dimension {dprime} avoiding the negatives "
+                    f"visited {EXACT_ROOM_BUDGET} subspaces without deciding: gave up (this does not mean that no "
+                    "such flat exists)")
+            if any(not any(_reduce(nb, w, c.q)) for w in bad):
+                continue  # the span meets a negative's difference: every extension does too
+            got = search(p, nb, bad, seen)
+            if got is not None:
+                return got
+        return None
+
+    if s[0] == "post":
+        p, hull = s[1], s[2]
+        offsets = [p]
+    else:
+        hull = ()
+        offsets = [x for x in itertools.product(range(c.q), repeat=c.n) if x not in negs]
+    for p in offsets:
+        bad = [_sub(z, p, c.q) for z in negs]
+        if any(not any(_reduce(hull, w, c.q)) for w in bad):
+            continue
+        basis = search(p, hull, bad, set())
+        if basis is not None:
+            return AffineFlat(c.q, p, basis)
+    return None
 
 
 class AffineSubspaces(HypothesisClass):
@@ -375,31 +516,23 @@ class AffineSubspaces(HypothesisClass):
                         seen.add(h.key())
                         yield h
 
-    def twin(self) -> FiniteClass:
+    def twin(self, reason: str = "") -> FiniteClass:
         """The explicit twin (exact fallback), built lazily for q^n ≤ TWIN_MAX_POINTS."""
         if self._twin is None:
             if self.q**self.n > TWIN_MAX_POINTS:
                 raise LittlestoneError(
-                    f"{self.name}: this version space has no closed form here (its negatives block every flat of "
-                    f"dimension {min(self.d, self.n)}) and the exact fallback needs q^n ≤ {TWIN_MAX_POINTS}")
+                    f"{self.name}: this version space has no closed form here{reason} and the exact fallback "
+                    f"needs q^n ≤ {TWIN_MAX_POINTS}")
             pts = self.domain_points()
             M = np.array([h.predict(np.array(pts)) for h in self.all_flats()], dtype=np.uint8)
             self._twin = FiniteClass(M, points=pts, name=self.name + " (explicit)")
         return self._twin
 
     def canonical(self, values: np.ndarray) -> Hypothesis:
-        """The canonical hypothesis of a value vector on the (small) domain: a flat if the 1s form one, else a set."""
+        """The canonical hypothesis of a value vector on the (small) domain (:func:`canonical_affine`): a flat if the
+        1s form one, a patched flat if they are near one, else a set."""
         pts = self.domain_points()
-        ones = [p for p, v in zip(pts, values) if v]
-        if not ones:
-            return FiniteSet(())
-        p0, basis = ones[0], ()
-        for x in ones[1:]:
-            nb = _add_to_basis(basis, _sub(x, p0, self.q), self.q)
-            basis = basis if nb is None else nb
-        if len(ones) == self.q ** len(basis):
-            return AffineFlat(self.q, p0, basis)
-        return FiniteSet(ones)
+        return canonical_affine(self.q, None, {}, [p for p, v in zip(pts, values) if v])
 
     def _ones(self, h: Hypothesis) -> Iterator[tuple]:
         """The points where h is 1 (lazily; flats have q^dim points)."""

@@ -22,7 +22,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .base import Hypothesis, HypothesisClass, PatchedHypothesis, Point, VersionSpace, as_python_point, point_key
+from .canonical import canonical_parts, near_structure
 from .finite import FiniteClass, FiniteVersionSpace
 from .points import GrowingSet
 
@@ -50,6 +51,21 @@ class Conjunction(Hypothesis):
     def key(self) -> tuple:
         return ("false",) if self.literals is None else self.literals
 
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
+        """Canonical form of this conjunction overwritten on finitely many points (one representation per function;
+        BLM20's histograms count functions): the subcube c with |c| > 4·|f Δ c| plus the points where f differs
+        from it, or the contradictory conjunction patched with f's 1s (:mod:`littlestone.classes.canonical`)."""
+        n = len(patches[0][0])
+        c0 = None if self.literals is None else self.literals
+        c, diff = canonical_parts(c0, dict(patches), lambda c: _cube_points(c, n), lambda c: 2 ** (n - len(c)),
+                                  lambda S: near_structure(S, _cube_of_point, _cube_join, lambda c: 2 ** (n - len(c)),
+                                                           _cube_contains, lambda c: c),
+                                  _cube_contains)
+        base = FALSE if c is None else Conjunction(c)
+        if not diff:
+            return base
+        return PatchedHypothesis(base, tuple(sorted(diff.items(), key=lambda p: point_key(p[0]))))
+
     def __call__(self, x: Point) -> int:
         if self.literals is None:
             return 0
@@ -74,6 +90,29 @@ class Conjunction(Hypothesis):
 
 
 FALSE = Conjunction(None)
+
+
+# subcubes of {0,1}^n as sorted literal tuples (the fixed coordinates), for canonical patched conjunctions
+def _cube_of_point(x: tuple) -> tuple:
+    return tuple(enumerate(x))
+
+
+def _cube_join(c: tuple, x: tuple) -> tuple:
+    return tuple((i, v) for i, v in c if x[i] == v)
+
+
+def _cube_contains(c: tuple, x: tuple) -> bool:
+    return all(x[i] == v for i, v in c)
+
+
+def _cube_points(c: tuple, n: int) -> Iterator[tuple]:
+    fixed = dict(c)
+    free = [i for i in range(n) if i not in fixed]
+    point = [fixed.get(i, 0) for i in range(n)]
+    for bits in itertools.product((0, 1), repeat=len(free)):
+        for i, b in zip(free, bits):
+            point[i] = b
+        yield tuple(point)
 
 
 # --------------------------------------------------------------------------------------------------------------------

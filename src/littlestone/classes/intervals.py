@@ -56,6 +56,18 @@ class IntervalUnion(Hypothesis):
     def key(self) -> tuple:
         return self.intervals
 
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> "IntervalUnion":
+        """A union of intervals overwritten on finitely many integer points is a union of intervals, and the maximal
+        sorted intervals are a normal form: one representation per function (BLM20's histograms count functions)."""
+        table = {int(x): int(v) for x, v in patches}
+        parts = list(IntervalUnion(list(self.intervals) + [(x, x) for x, v in table.items() if v]).intervals)
+        for x in sorted(x for x, v in table.items() if not v):  # cut the 0-points out
+            j = bisect.bisect_right(parts, (x, float("inf"))) - 1
+            if j >= 0 and parts[j][0] <= x <= parts[j][1]:
+                a, b = parts.pop(j)
+                parts[j:j] = [iv for iv in ((a, x - 1), (x + 1, b)) if iv[0] <= iv[1]]
+        return IntervalUnion(parts)
+
     def __call__(self, x: Point) -> int:
         x = as_python_point(x)
         j = bisect.bisect_right(self._starts, x) - 1

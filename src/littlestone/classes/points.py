@@ -50,6 +50,13 @@ class FiniteSet(Hypothesis):
     def key(self) -> tuple:
         return self.points
 
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
+        """A finite set overwritten on finitely many points is a finite set (one representation per function)."""
+        ones = set(self.points)
+        for x, v in patches:
+            (ones.add if v else ones.discard)(x)
+        return FiniteSet(ones)
+
     def __call__(self, x: Point) -> int:
         return int(as_python_point(x) in self._set)
 
@@ -73,6 +80,14 @@ class CofiniteSet(Hypothesis):
 
     def key(self) -> tuple:
         return self.points
+
+    def absorb_patches(self, patches: list[tuple[Point, int]]) -> Hypothesis:
+        """A cofinite set overwritten on finitely many points is a cofinite set (one representation per function
+        on an infinite domain; finite domains use :class:`FiniteSet` only)."""
+        zeros = set(self.points)
+        for x, v in patches:
+            (zeros.discard if v else zeros.add)(x)
+        return CofiniteSet(zeros)
 
     def __call__(self, x: Point) -> int:
         return int(as_python_point(x) not in self._set)

@@ -174,10 +174,16 @@ class PointsNegationsVersionSpace(VersionSpace):
         return count_ldim(_cap(self.counts()))
 
     def contains(self, h: Hypothesis) -> bool:
-        if isinstance(h, FiniteSet) and len(h.points) == 1:
-            return _contains(self.SA, h.points[0]) and h.points[0] in self._cls.domain
+        dom = self._cls.domain
+        if isinstance(h, FiniteSet) and len(h.points) == 1 and _contains(self.SA, h.points[0]) \
+                and h.points[0] in dom:
+            return True
         if isinstance(h, CofiniteSet) and len(h.points) == 1:
-            return _contains(self.SB, h.points[0]) and h.points[0] in self._cls.domain
+            return _contains(self.SB, h.points[0]) and h.points[0] in dom
+        if isinstance(h, FiniteSet) and dom.finite is not None and len(h.points) == len(dom.finite) - 1 \
+                and all(p in dom for p in h.points):  # 1 − e_p on a finite domain
+            p = next(p for p in dom.finite if p not in h._set)
+            return _contains(self.SB, p)
         return False
 
     def hypotheses(self) -> Iterator[Hypothesis]:
@@ -189,7 +195,7 @@ class PointsNegationsVersionSpace(VersionSpace):
                 yield FiniteSet([p])
         for p in dom:
             if _contains(self.SB, p):
-                yield CofiniteSet([p])
+                yield self._cls.indicator((True, frozenset([p])))
 
     def _type(self, x: Point) -> int:
         a, b = _contains(self.SA, x), _contains(self.SB, x)
@@ -277,18 +283,19 @@ class PointsAndNegations(HypothesisClass):
         return self.domain.point_outside(a[1])
 
     def indicator(self, ones: PSet) -> Hypothesis:
-        """Canonical hypothesis of a finite/cofinite set (finite domains: the shorter listing, FiniteSet on ties)."""
+        """Canonical hypothesis of a finite/cofinite set: on a finite domain always the :class:`FiniteSet` of its 1s
+        (so patching it — which keeps a FiniteSet a FiniteSet — stays canonical); on an infinite domain a
+        FiniteSet or a :class:`CofiniteSet` (never the same function)."""
         if self.domain.finite is not None:
-            inside = [p for p in self.domain.finite if _contains(ones, p)]
-            outside = [p for p in self.domain.finite if not _contains(ones, p)]
-            return FiniteSet(inside) if len(inside) <= len(outside) else CofiniteSet(outside)
+            return FiniteSet(p for p in self.domain.finite if _contains(ones, p))
         return CofiniteSet(ones[1]) if ones[0] else FiniteSet(ones[1])
 
     def point_function(self, p: Any) -> FiniteSet:
         return FiniteSet([self.validate_point(p)])
 
-    def negated_point_function(self, p: Any) -> CofiniteSet:
-        return CofiniteSet([self.validate_point(p)])
+    def negated_point_function(self, p: Any) -> Hypothesis:
+        """1 − e_p (a CofiniteSet; on a finite domain the FiniteSet of the other points)."""
+        return self.indicator((True, frozenset([self.validate_point(p)])))
 
     # closed-form dimensions (used by littlestone.dimensions on domains of any size); domains of 1 or 3 points
     # fall back to the explicit twin

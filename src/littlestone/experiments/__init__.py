@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability
+from . import agnostic_online, blm20_accuracy, blm20_generalization, blm20_sample_cost, blm20_stability, sanitizer_error
 from ._blm20_common import ExperimentResult
 
 REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
@@ -13,6 +13,8 @@ REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
     "blm20_generalization": blm20_generalization.run,  # Lemma 13
     "blm20_sample_cost": blm20_sample_cost.run,        # Lemma 14
     "blm20_accuracy": blm20_accuracy.run,              # Theorem 1: M's accuracy vs n and ε
+    "agnostic_online": agnostic_online.run,            # LWY25 §4 / App. E: regret vs T, slopes vs ¾ and ½
+    "sanitizer_error": sanitizer_error.run,            # LWY25 Def 2.7 / E.1: sanitizers' error vs n and ε
 }
 
 __all__ = ["REGISTRY", "ExperimentResult"]

@@ -1,4 +1,4 @@
-"""Experiment: accuracy of the private learner M (seed 001 Theorem 1) against the sample size and ε."""
+"""Experiment: accuracy of the private learner M (BLM20 Theorem 1) against the sample size and ε."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Experiment: Lemma 14 (seed 001) — M_k, the examples drawn while sampling the exact D_k (no cap), has
+"""Experiment: Lemma 14 (BLM20) — M_k, the examples drawn while sampling the exact D_k (no cap), has
 E[M_k] ≤ 4^{k+1}·n; and the Markov step of Theorem 10's proof: Pr[M_k > 8^{d+1}·n] ≤ 2^{-(d+1)} (those are the
 runs the cap N turns into Fail in D̃_k).
 

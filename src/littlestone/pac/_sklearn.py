@@ -425,7 +425,7 @@ _register_stump_codec()
 
 def _register_structured_codecs() -> None:
     """Codecs for the structured classes' hypotheses, so models over huge or infinite domains can be saved."""
-    from ..classes.affine import AffineFlat
+    from ..classes.affine import AffineFlat, AffinePointSet
     from ..classes.conjunctions import Conjunction
     from ..classes.intervals import IntervalUnion
     from ..classes.points import CofiniteSet, FiniteSet
@@ -447,6 +447,9 @@ def _register_structured_codecs() -> None:
         "affine-flat", AffineFlat,
         lambda h: {"q": h.q, "offset": list(h.offset), "basis": [list(b) for b in h.basis]},
         lambda o, c: AffineFlat(int(o["q"]), tuple(o["offset"]), tuple(tuple(b) for b in o["basis"])))
+    register_hypothesis_codec(
+        "affine-set", AffinePointSet, lambda h: {"q": h.q, "points": [list(x) for x in h.points]},
+        lambda o, c: AffinePointSet(int(o["q"]), (tuple(x) for x in o["points"])))
 
 
 _register_structured_codecs()

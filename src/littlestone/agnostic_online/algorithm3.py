@@ -1,0 +1,226 @@
+"""LWY25 Algorithm 3 (§4.1, Thm 4.1, Cor 4.3): a private *proper* online learner from a sanitizer for H^label and
+any non-private proper online learner A.
+
+The horizon is cut into batches of B rounds. Inside batch b every round draws i_t uniformly from [B] and predicts
+with h_t ~ A(S_{i_t}^b); the B learners are frozen during the batch. At the end of the batch the sanitizer for
+H^label runs on the batch's B labelled examples, its B synthetic examples are randomly permuted and the i-th goes to
+subsequence i — each subsequence gets exactly one synthetic point per batch. The data are only read by the
+sanitizer, on disjoint batches: the learner's claim is the sanitizer's (ε, δ) (Thm 4.1's proof: post-processing and
+parallel composition). Regret (Thm 4.1): O(B·R(T/B) + αT) conditioned on all T/B sanitizations succeeding.
+
+A (``learner=``):
+  * "hedge" — exponential weights over the (finite) class: a randomized proper agnostic learner with expected regret
+    R(τ) = √(τ ln|H|/2) (the regret Thm 4.1 needs; default);
+  * "soa" — the SOA of the examples consistent with the current version space (contradicting ones are skipped, so its
+    output stays the SOA of a version space); proper only where the class's SOA classifiers lie in H — checked on
+    every hypothesis it outputs (LittlestoneError otherwise). Its guarantee is the realizable one (≤ Ldim mistakes
+    per subsequence on realizable synthetic data).
+
+The sanitizer (``sanitizer=``) is MWEM on H^label (finite classes; the Bousquet–Livni–Moran sanitizer of Thm 4.2 is
+pluggable through a factory (epsilon, batch_size, run_index) -> object with fit(labelled points) and synthetic(B)).
+``batch="cor4.3"`` (default) is Cor 4.3's B = ⌈(T·d⁵·√d*/ε)^{1/2}⌉ with its Õ constants and logs set to 1;
+``batch="theory"`` minimizes the concrete bound B·R(T/B) + 4αT with MWEM's α(B) (β = 1/T²) — that bound is vacuous
+(> T) at practical sizes (MWEM's α(n) falls like n^{-1/3}, Thm 4.2's sanitizer like n^{-1/2}), so it then picks B = T.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..bounds.lwy25_agnostic import corollary43_batch_size, theory_batch_size
+from ..classes import HypothesisClass, LabelClass
+from ..errors import LittlestoneError
+from ..experts.base import check_horizon, sample_rows
+from ..online.base import OnlineLearner
+from ..privacy import check_epsilon
+from ..sanitizers.mwem import MWEM
+from ..sanitizers.queries import query_family
+
+
+class _HedgePool:
+    """B independent Hedge learners over a finite class, evaluated in vectors (rows = learners)."""
+
+    def __init__(self, B: int, family: Any, eta: float):
+        self.logw = np.zeros((B, family.size))
+        self.family, self.eta = family, eta
+
+    def sample(self, learners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        lw = self.logw[learners]
+        W = np.exp(lw - lw.max(axis=1, keepdims=True))
+        return sample_rows(W, rng.random(len(learners)))
+
+    def predict(self, hyps: np.ndarray, x_idx: np.ndarray) -> np.ndarray:
+        return self.family.columns(x_idx)[np.arange(len(hyps)), hyps].astype(np.int8)
+
+    def update(self, x_idx: np.ndarray, y: np.ndarray) -> None:
+        vals = self.family.columns(x_idx)                         # (B, |H|): h(x'_i)
+        self.logw -= self.eta * (vals != y[:, None])
+
+
+class _SOAPool:
+    """B SOA learners on the examples consistent with their version spaces; every output checked to lie in H."""
+
+    def __init__(self, B: int, H: HypothesisClass):
+        self.H, self.full = H, H.version_space()
+        self.V = [self.full] * B
+        self._h: dict[int, Any] = {}
+
+    def hypothesis(self, i: int) -> Any:
+        h = self._h.get(i)
+        if h is None:
+            h = self.V[i].soa()
+            if not self.full.contains(h):
+                raise LittlestoneError(f"the SOA is not proper on {self.H.name}: it output {h!r}, which is not in the "
+                                       "class (Algorithm 3 needs a proper learner; use learner='hedge')")
+            self._h[i] = h
+        return h
+
+    def sample(self, learners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return learners
+
+    def predict(self, hyps: np.ndarray, x: Any) -> np.ndarray:
+        return np.array([self.hypothesis(int(i))(p) for i, p in zip(hyps, x)], dtype=np.int8)
+
+    def update(self, x: Any, y: np.ndarray) -> None:
+        for i, (p, lab) in enumerate(zip(x, y)):
+            W = self.V[i].restrict(p, int(lab))
+            if not W.is_empty():
+                if W != self.V[i]:
+                    self._h.pop(i, None)
+                self.V[i] = W
+
+
+SanitizerFactory = Callable[[float, int, int], Any]
+
+
+class Algorithm3(OnlineLearner):
+    """(ε, δ)-DP proper online learner for a finite class (LWY25 Alg 3); river-style ``predict_one``/``learn_one``
+    and a vectorized ``run(X, y)``. ``subsequence_sizes_`` counts the synthetic points each subsequence received."""
+
+    private = True
+
+    def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, *, batch: Any = "cor4.3",
+                 learner: str = "hedge", sanitizer: Any = "mwem", backend: Any = "secure", seed: SeedLike = None,
+                 labels: tuple[int, int] | None = None):
+        super().__init__(hypothesis_class, labels=labels)
+        H = self.hypothesis_class
+        self.horizon = check_horizon(horizon)
+        self.epsilon = check_epsilon(epsilon)
+        self.family = query_family(H)
+        self.label_class = LabelClass(H)
+        if batch == "theory":
+            batch = theory_batch_size(self.horizon, self.family.size, self.family.domain_size, self.epsilon)
+        elif batch == "cor4.3":
+            from ..dimensions import dual_ldim
+
+            batch = corollary43_batch_size(self.horizon, max(1, H.ldim()), max(1, dual_ldim(H)), self.epsilon)
+        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
+            raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
+        if batch < 2:
+            raise LittlestoneError(f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
+                                   "into B subsequences (need B >= 2)")
+        if batch > self.horizon:
+            raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {self.horizon}")
+        self.batch = int(batch)
+        if learner not in ("hedge", "soa"):
+            raise LittlestoneError(f"learner must be 'hedge' or 'soa', got {learner!r}")
+        self.learner = learner
+        s_rounds, s_perm, s_san = spawn_seeds(seed, 3)
+        self._rng = as_generator(s_rounds)
+        self._perm_rng = as_generator(s_perm)
+        self._san_seeds = s_san
+        self.backend = backend
+        if sanitizer == "mwem":
+            beta = 1.0 / (self.horizon * self.horizon)
+            fam = query_family(self.label_class)
+            sanitizer = lambda eps, n, i: MWEM(self.label_class, eps, beta=beta, backend=self.backend,  # noqa: E731
+                                               seed=np.random.SeedSequence(self._san_seeds.entropy,
+                                                                           spawn_key=(*self._san_seeds.spawn_key, i)),
+                                               _family=fam)
+        if not callable(sanitizer):
+            raise LittlestoneError("sanitizer must be 'mwem' or a factory (epsilon, batch_size, run_index) -> sanitizer")
+        self.make_sanitizer = sanitizer
+        tau = max(1, self.horizon // self.batch)
+        if learner == "hedge":
+            self._pool: Any = _HedgePool(self.batch, self.family,
+                                         math.sqrt(8.0 * math.log(max(self.family.size, 2)) / tau))
+        else:
+            self._pool = _SOAPool(self.batch, H)
+            self._pool.hypothesis(0)  # fail early when the SOA of the class itself is not in it
+        self.subsequence_sizes_ = np.zeros(self.batch, dtype=np.int64)
+        self._buffer: list = []
+        self._n_batches = 0
+        self._round_hyp: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------------ claim (parameters only)
+    def privacy(self) -> tuple[float, float, str]:
+        """The sanitizer's claim: it alone reads the data, on disjoint batches (LWY25 Thm 4.1)."""
+        s = self.make_sanitizer(self.epsilon, self.batch, 0)
+        return tuple(s.privacy())  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ online protocol
+    def _point_arg(self, x: Any) -> Any:
+        return self.family.index_points([x]) if self.learner == "hedge" else [x]
+
+    def _predict01(self, x: Any) -> int:
+        if self._round_hyp is None or self._round_hyp[0] != self.n_learned:
+            i = np.array([int(self._rng.integers(self.batch))])
+            self._round_hyp = (self.n_learned, int(self._pool.sample(i, self._rng)[0]))
+        return int(self._pool.predict(np.array([self._round_hyp[1]]), self._point_arg(x))[0])
+
+    def _learn01(self, x: Any, y: int) -> None:
+        if self.n_learned >= self.horizon:
+            raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        self._buffer.append((x, y))
+        if len(self._buffer) == self.batch:
+            self._end_batch()
+
+    def _end_batch(self) -> None:
+        data = self._buffer
+        self._buffer = []
+        san = self.make_sanitizer(self.epsilon, self.batch, self._n_batches)
+        san.fit([(x, y) for x, y in data])
+        synth = list(san.synthetic(self.batch))
+        if len(synth) != self.batch:
+            raise LittlestoneError(f"the sanitizer returned {len(synth)} synthetic points for a batch of {self.batch}")
+        perm = self._perm_rng.permutation(self.batch)
+        synth = [synth[k] for k in perm]
+        xs = [p[0] for p in synth]
+        ys = np.array([int(p[1]) for p in synth], dtype=np.int8)
+        self._pool.update(self.family.index_points(xs) if self.learner == "hedge" else xs, ys)
+        self.subsequence_sizes_ += 1
+        self._n_batches += 1
+
+    def run(self, X: Any, y: Any) -> np.ndarray:
+        """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
+        from .._labels import check_label01
+
+        y01 = np.array([check_label01(v) for v in y], dtype=np.int8)
+        if len(X) != len(y01):
+            raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")
+        if self.n_learned + len(y01) > self.horizon:
+            raise LittlestoneError(f"{self.n_learned + len(y01)} rounds for a horizon of T={self.horizon}")
+        pts = self.hypothesis_class.validate_points(X)
+        idx = self.family.index_points(pts) if self.learner == "hedge" else None
+        preds = np.empty(len(y01), dtype=np.int8)
+        pos = 0
+        while pos < len(y01):
+            end = min(len(y01), pos + self.batch - len(self._buffer))
+            k = end - pos
+            learners = self._rng.integers(self.batch, size=k)
+            hyps = self._pool.sample(learners, self._rng)
+            arg = idx[pos:end] if idx is not None else [pts[t] for t in range(pos, end)]
+            preds[pos:end] = self._pool.predict(hyps, arg)
+            for t in range(pos, end):
+                self._buffer.append((pts[t], int(y01[t])))
+                self.n_learned += 1
+                if len(self._buffer) == self.batch:
+                    self._end_batch()
+            pos = end
+        self.mistakes += int((preds != y01).sum())
+        self._round_hyp = None
+        return preds

@@ -1,0 +1,174 @@
+"""Experiment: regret against T (log–log) for private agnostic online learning (LWY25 §4, App. E).
+
+Panel A (thresholds over 16 points, T up to 10⁵): Algorithm 3 (ε = 1, B = ⌈√T⌉ — Cor 4.3's T-dependence, its
+d-dependent factor dropped), private OPE over the class itself (TreeAggregationHedge ε = 1, BatchedPrivateHedge
+ε = 1, δ = 1e-6) and non-private Hedge over H. Panel B (thresholds over 4 points, small T): the Thm E.10
+constructed-experts learner (MWEM windows, batched OPE; 2ε = 2), the Ben-David–Pál–Shalev-Shwartz SOA experts with
+Hedge (non-private), Hedge over H. Data: x uniform, y = 1[x ≥ n/2] flipped with probability η ∈ {0.05, 0.2}, and an
+adaptive adversary (both panels, played round by round; points drawn in advance, labels adaptive) that flips the
+label with probability 0.2 in the rounds right after the learner predicted correctly. Regret = mistakes − min_h mistakes(h); mean over seeds; slopes fitted by least squares
+on log mean regret vs log T, to compare with the theorems' ¾ (Cor 4.3) and ½ (Thm 4.4).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_experts, best_in_class, \
+    experts_over_class
+from ..agnostic_online.baselines import bdps_expert_predictions
+from ..classes import Thresholds
+from ..errors import LittlestoneError
+from ..experts import BatchedPrivateHedge, Hedge, TreeAggregationHedge
+from ..parallel import map_seeded
+from ._blm20_common import ExperimentResult, new_figure, out_path, save_figure, write_table
+
+PANEL_A = ("Algorithm 3", "private OPE (tree)", "private OPE (batched)", "Hedge over H")
+PANEL_B = ("constructed experts (Thm E.10)", "BDPS SOA experts", "Hedge over H")
+
+
+def _noisy(n: int, T: int, eta: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    X = rng.integers(0, n, T)
+    y = (X >= n // 2).astype(np.int8)
+    y[rng.random(T) < eta] ^= 1
+    return X, y
+
+
+def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, backend: str) -> float:
+    """Play one learner against the contrarian adversary step by step; returns its regret."""
+    n = H.n
+    rng = np.random.default_rng(ss.spawn(1)[0])
+    X = rng.integers(0, n, T)
+    target = (X >= n // 2).astype(np.int8)
+    cols = (np.arange(n + 1)[None, :] <= X[:, None])              # h_t(x) for all thresholds t
+    y = np.empty(T, dtype=np.int8)
+    mistakes, last_ok = 0, False
+    P = None
+    if learner == "Algorithm 3":
+        alg = Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss)
+    elif learner == "constructed experts (Thm E.10)":
+        P, alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss).prepare(X)
+    elif learner == "BDPS SOA experts":
+        P, _ = bdps_expert_predictions(H, X)
+        alg = Hedge(P.shape[0], T, seed=ss)
+    else:
+        alg = {"private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
+               "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
+               "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
+    for t in range(T):
+        y[t] = target[t] ^ int(last_ok and rng.random() < 0.2)
+        if learner == "Algorithm 3":
+            p = alg.predict_one(int(X[t]))
+            alg.learn_one(int(X[t]), int(y[t]))
+        elif P is not None:
+            p = int(P[alg.predict_one(), t])
+            alg.learn_one((P[:, t] != y[t]).astype(float))
+        else:
+            p = int(cols[t, alg.predict_one()])
+            alg.learn_one((cols[t] != y[t]).astype(float))
+        last_ok = p == y[t]
+        mistakes += p != y[t]
+    return float(mistakes - best_in_class(H, X, y))
+
+
+def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
+    panel, data, learner, T, n, backend = spec
+    H = Thresholds(n)
+    if data == "adaptive":
+        return {"panel": panel, "data": data, "learner": learner, "T": T, "regret": _adaptive(H, learner, T, ss,
+                                                                                              backend)}
+    eta = float(data.split("=")[1])
+    X, y = _noisy(n, T, eta, np.random.default_rng(ss.spawn(1)[0]))
+    best = best_in_class(H, X, y)
+    if learner == "Algorithm 3":
+        alg = Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss)
+        mistakes = int((alg.run(X, y) != y).sum())
+    elif learner == "constructed experts (Thm E.10)":
+        lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss)
+        lrn.run(X, y)
+        mistakes = int((lrn.predictions_ != y).sum())
+    elif learner == "BDPS SOA experts":
+        res = bdps_soa_experts(H, X, y, seed=ss)
+        mistakes = res.realized_loss
+    else:
+        ope = {"private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
+               "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
+               "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
+        mistakes = experts_over_class(H, X, y, learner=ope).realized_loss
+    return {"panel": panel, "data": data, "learner": learner, "T": T, "regret": float(mistakes - best)}
+
+
+def fitted_slope(Ts: Sequence[int], regrets: Sequence[float]) -> float:
+    """Least-squares slope of log(regret) on log(T) over the points with positive mean regret (nan if < 2)."""
+    pts = [(math.log(t), math.log(r)) for t, r in zip(Ts, regrets) if r > 0]
+    if len(pts) < 2:
+        return float("nan")
+    x, yv = np.array(pts).T
+    return float(np.polyfit(x, yv, 1)[0])
+
+
+def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adaptive: Sequence[int] = (1000, 3000,
+        10_000), T_small: Sequence[int] = (8, 16, 32, 64), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
+        n_large: int = 16, n_small: int = 4, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
+        backend: str = "seeded") -> ExperimentResult:
+    """Regret vs T, log–log, with fitted slopes against ¾ (Algorithm 3) and ½ (Thm E.10 / OPE)."""
+    for name, Ts in (("T_large", T_large), ("T_adaptive", T_adaptive), ("T_small", T_small)):
+        if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 2 for t in Ts):
+            raise LittlestoneError(f"{name} must be integers >= 2 (horizons), got {list(Ts)!r}")
+    if not all(isinstance(e, (int, float)) and 0 <= e < 0.5 for e in etas):
+        raise LittlestoneError(f"etas must be label-noise rates in [0, 0.5), got {list(etas)!r}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise LittlestoneError(f"seeds must be an integer >= 1, got {seeds!r}")
+    specs = []
+    for eta in etas:
+        specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_large]
+        specs += [("B", f"eta={eta:g}", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
+    specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in PANEL_A for T in T_adaptive]
+    specs += [("B", "adaptive", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
+    cells = [(s, r) for s in specs for r in range(int(seeds))]
+    raw = map_seeded(_cell, [s for s, _ in cells], seed=seed, n_jobs=jobs, progress="agnostic_online runs")
+    rows: list[dict] = []
+    groups: dict = {}
+    for (s, r), out in zip(cells, raw):
+        out["seed_index"] = r
+        rows.append(out)
+        groups.setdefault((out["panel"], out["data"], out["learner"]), {}).setdefault(out["T"], []).append(out["regret"])
+    table: list[dict] = []
+    slopes: dict = {}
+    for key, byT in groups.items():
+        Ts = sorted(byT)
+        means = [float(np.mean(byT[t])) for t in Ts]
+        slopes[key] = fitted_slope(Ts, means)
+        for t, m in zip(Ts, means):
+            table.append({"panel": key[0], "data": key[1], "learner": key[2], "T": t, "mean_regret": m,
+                          "std_regret": float(np.std(byT[t])), "seeds": len(byT[t]), "slope": slopes[key]})
+    out = out_path(out_dir)
+    csv = write_table(table, out / "agnostic_online.csv")
+    write_table(rows, out / "agnostic_online_runs.csv")
+    datas = sorted({k[1] for k in groups})
+    new_figure(1, 1)  # selects the Agg backend
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+    fig, axes = plt.subplots(1, len(datas), figsize=(5.0 * len(datas), 4.4), squeeze=False)
+    for ax, data in zip(axes[0], datas):
+        for key, byT in sorted(groups.items()):
+            if key[1] != data:
+                continue
+            Ts = sorted(byT)
+            means = [max(float(np.mean(byT[t])), 0.5) for t in Ts]
+            ax.loglog(Ts, means, "o-" if key[0] == "A" else "s--", label=f"{key[2]} (slope {slopes[key]:.2f})")
+        for p, style in ((0.75, ":"), (0.5, "-.")):
+            t0 = np.array([8, 100_000])
+            ax.loglog(t0, t0 ** p, "k" + style, lw=0.8, label=f"T^{p:g}")
+        ax.set_title(data)
+        ax.set_xlabel("T")
+        ax.set_ylabel("mean regret")
+        ax.legend(fontsize=6)
+    fig_path = save_figure(fig, out / "agnostic_online.png")
+    summary = "; ".join(f"{k[2]} ({k[1]}, panel {k[0]}): {v:.2f}" for k, v in sorted(slopes.items()))
+    return ExperimentResult("agnostic_online", table, csv, [fig_path],
+                            verdict=f"fitted slopes (theorems: ¾ for Algorithm 3, ½ for Thm E.10 / OPE): {summary}")

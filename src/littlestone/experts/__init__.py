@@ -1,0 +1,16 @@
+"""Online prediction from experts (OPE), private and not (LWY25 §E.3, Thms E.11–E.12; the algorithms are the
+stand-ins with their own proven bounds, see each module).
+
+  base.py           the protocol (predict_one / learn_one / run over a loss matrix or chunks), ExpertsRun, claims
+  hedge.py          non-private Hedge (the baseline)
+  tree_hedge.py     tree-based aggregation + entropic regularized leader: ε-DP, adaptive adversaries
+  batched_hedge.py  batched private Hedge (exponential mechanism per batch): (ε, δ)-DP, oblivious adversaries
+"""
+
+from .base import ExpertsLearner, ExpertsRun, PrivacyClaim
+from .batched_hedge import BatchedPrivateHedge, batched_hedge_bound, theory_batch
+from .hedge import Hedge
+from .tree_hedge import TreeAggregationHedge, theory_block, tree_hedge_bound
+
+__all__ = ["BatchedPrivateHedge", "ExpertsLearner", "ExpertsRun", "Hedge", "PrivacyClaim", "TreeAggregationHedge",
+           "batched_hedge_bound", "theory_batch", "theory_block", "tree_hedge_bound"]

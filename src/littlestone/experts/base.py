@@ -1,0 +1,223 @@
+"""The online-prediction-from-experts (OPE) protocol shared by the private and non-private learners.
+
+River-like: ``predict_one()`` returns the index of the expert followed this round (sampled from the learner's
+distribution), ``learn_one(losses)`` takes the round's loss vector ℓ_t ∈ [0,1]^N. ``run(losses)`` plays a whole
+loss matrix (T × N array, or an iterable of (k × N) chunks, so T·N need not fit in memory) and returns an
+:class:`ExpertsRun` with the realized and expected losses, the best expert's loss and the regret.
+
+Neighbouring relation for the private learners: two loss sequences differing in one round's loss vector
+(``"replace-one-round"``), the standard one for private OPE (JKT12, AS17, LWY25 §E.3).
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, NamedTuple
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..errors import LittlestoneError
+
+RELATION = "replace-one-round"
+
+
+class PrivacyClaim(NamedTuple):
+    """(ε, δ) and the neighbouring relation: computed from parameters only, never from data."""
+
+    epsilon: float
+    delta: float
+    relation: str
+
+
+def check_n_experts(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise LittlestoneError(f"number of experts must be an integer >= 1, got {n!r}")
+    return int(n)
+
+
+def check_horizon(T: Any) -> int:
+    """The time horizon must be known in advance (LWY25 §5 'Unknown horizon'): a positive integer."""
+    if T is None:
+        raise LittlestoneError("the time horizon T must be given in advance (these learners tune their rates and "
+                               "noise to T; use a doubling trick over known horizons for an unknown one)")
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 1:
+        raise LittlestoneError(f"time horizon T must be an integer >= 1, got {T!r}")
+    return int(T)
+
+
+def check_loss_vector(loss: Any, n: int) -> np.ndarray:
+    try:
+        v = np.asarray(loss, dtype=float)
+    except (TypeError, ValueError):
+        raise LittlestoneError("a loss vector must be numeric") from None
+    if v.shape != (n,):
+        raise LittlestoneError(f"a loss vector must have shape ({n},) (one loss per expert), got {v.shape}")
+    if not np.all((v >= 0.0) & (v <= 1.0)):
+        raise LittlestoneError("losses must lie in [0, 1] (NaN or out-of-range entries found)")
+    return v
+
+
+def iter_loss_chunks(losses: Any, n: int) -> Iterator[np.ndarray]:
+    """(k × N) float chunks of a loss matrix given as an array or an iterable of chunks, each checked."""
+    if isinstance(losses, np.ndarray) or (isinstance(losses, (list, tuple)) and losses and
+                                          np.isscalar(np.asarray(losses[0]).ravel()[0]) and
+                                          np.ndim(losses[0]) == 1):
+        chunks: Iterable[Any] = [losses]
+    else:
+        chunks = losses
+    for chunk in chunks:
+        c = np.asarray(chunk, dtype=float)
+        if c.ndim != 2 or c.shape[1] != n:
+            raise LittlestoneError(f"loss chunks must be 2-D arrays with {n} columns (one per expert), got {c.shape}")
+        if not np.all((c >= 0.0) & (c <= 1.0)):
+            raise LittlestoneError("losses must lie in [0, 1] (NaN or out-of-range entries found)")
+        yield c
+
+
+@dataclass(frozen=True)
+class ExpertsRun:
+    """Outcome of a run: choices i_t, realized loss Σ ℓ_t(i_t), expected loss Σ ⟨p_t, ℓ_t⟩, best expert's loss."""
+
+    choices: np.ndarray
+    realized_loss: float
+    expected_loss: float
+    best_loss: float
+    best_expert: int
+    rounds: int
+
+    @property
+    def regret(self) -> float:
+        """Realized regret Σ ℓ_t(i_t) − min_i Σ ℓ_t(i)."""
+        return self.realized_loss - self.best_loss
+
+    @property
+    def expected_regret(self) -> float:
+        """Σ ⟨p_t, ℓ_t⟩ − min_i Σ ℓ_t(i) (the quantity the regret bounds control, given the noise)."""
+        return self.expected_loss - self.best_loss
+
+
+class ExpertsLearner(ABC):
+    """Common machinery: horizon, round counter, exact cumulative losses (for the regret report only — never
+    consulted by a private learner's choice), sampling rng from the caller's seed."""
+
+    private: bool = False
+
+    def __init__(self, n_experts: int, horizon: int, *, seed: SeedLike = None):
+        self.n_experts = check_n_experts(n_experts)
+        self.horizon = check_horizon(horizon)
+        self._seed = seed
+        self.t = 0
+        self._choice: int | None = None
+
+    # ------------------------------------------------------------------ hooks
+    @abstractmethod
+    def distribution(self) -> np.ndarray:
+        """p_t: the distribution over experts used this round (computed from released quantities only)."""
+
+    @abstractmethod
+    def _update(self, loss: np.ndarray) -> None:
+        """Consume ℓ_t (validated)."""
+
+    def _sample(self, p: np.ndarray) -> int:
+        return int(min(np.searchsorted(np.cumsum(p), self._rng.random() * p.sum(), side="right"), p.size - 1))
+
+    # ------------------------------------------------------------------ public API
+    def predict_one(self) -> int:
+        """The expert followed in round t+1 (sampled once per round; repeated calls return the same index)."""
+        if self.t >= self.horizon:
+            raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        if self._choice is None:
+            self._choice = self._sample(self.distribution())
+        return self._choice
+
+    def learn_one(self, loss: Any) -> "ExpertsLearner":
+        """Observe the loss vector of the current round."""
+        if self.t >= self.horizon:
+            raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        v = check_loss_vector(loss, self.n_experts)
+        self._update(v)
+        self.t += 1
+        self._choice = None
+        return self
+
+    def run(self, losses: Any) -> ExpertsRun:
+        """Play every round of ``losses`` (T × N array or iterable of chunks); vectorized where the learner allows."""
+        choices, realized, expected = [], 0.0, 0.0
+        cum = np.zeros(self.n_experts)
+        for chunk in iter_loss_chunks(losses, self.n_experts):
+            if self.t + chunk.shape[0] > self.horizon:
+                raise LittlestoneError(f"{self.t + chunk.shape[0]} rounds given for a horizon of T={self.horizon}")
+            c, r, e = self._run_chunk(chunk)
+            choices.append(c)
+            realized += r
+            expected += e
+            cum += chunk.sum(axis=0)
+        ch = np.concatenate(choices) if choices else np.zeros(0, dtype=np.int64)
+        best = int(np.argmin(cum))
+        return ExpertsRun(ch, realized, expected, float(cum[best]), best, int(ch.size))
+
+    def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+        out = np.empty(chunk.shape[0], dtype=np.int64)
+        realized = expected = 0.0
+        for k in range(chunk.shape[0]):
+            p = self.distribution()
+            i = self._sample(p)
+            out[k] = i
+            realized += chunk[k, i]
+            expected += float(p @ chunk[k]) / float(p.sum())
+            self._update(chunk[k])
+            self.t += 1
+        self._choice = None
+        return out, realized, expected
+
+    @abstractmethod
+    def regret_bound(self) -> float:
+        """A bound on the expected regret after ``horizon`` rounds (formula in the class docstring)."""
+
+    def privacy(self) -> PrivacyClaim | None:
+        """The privacy claim (None for a non-private learner)."""
+        return None
+
+
+def softmin(L: np.ndarray, eta: float) -> np.ndarray:
+    """p(i) ∝ exp(−η L(i)) (stable)."""
+    z = -eta * (L - L.min())
+    w = np.exp(z)
+    return w / w.sum()
+
+
+def sample_rows(W: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """One index per row of a non-negative (k × N) weight matrix, row r drawn with P(j) ∝ W[r, j] from the uniform
+    u[r] by inverse CDF — two levels (√N groups, then inside the group) instead of a full row cumsum."""
+    k, n = W.shape
+    g = max(1, int(math.isqrt(n)))
+    nb = -(-n // g)
+    Wp = W if nb * g == n else np.concatenate([W, np.zeros((k, nb * g - n))], axis=1)
+    G = Wp.reshape(k, nb, g)
+    S = G.sum(axis=2)
+    cs = np.cumsum(S, axis=1)
+    target = u * cs[:, -1]
+    rows = np.arange(k)
+    b = np.minimum((cs <= target[:, None]).sum(axis=1), nb - 1)
+    while True:  # never land on an all-zero group (possible only at float boundaries)
+        empty = S[rows, b] <= 0
+        if not empty.any():
+            break
+        b[empty] -= 1
+    rem = target - (cs[rows, b] - S[rows, b])
+    ci = np.cumsum(G[rows, b], axis=1)
+    j = np.minimum((ci <= rem[:, None]).sum(axis=1), g - 1)
+    out = b * g + j
+    return np.minimum(out, n - 1)
+
+
+def hedge_regret(n: int, T: int, eta: float) -> float:
+    """Hedge's regret bound ln N/η + ηT/8 for losses in [0,1] (Cesa-Bianchi–Lugosi 2006 Thm 2.2)."""
+    return math.log(n) / eta + eta * T / 8.0
+
+
+def sampling_rng(seed: SeedLike) -> np.random.Generator:
+    return as_generator(seed)

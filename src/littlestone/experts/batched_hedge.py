@@ -1,0 +1,126 @@
+"""Private OPE against oblivious adversaries: batched private Hedge (our stand-in for LWY25 Thm E.12 / AFKT23).
+
+The horizon is cut into K = ⌈T/B⌉ batches; at the start of batch k the learner draws one expert with
+P(i) ∝ exp(−η L(i)), L the exact cumulative losses so far, and follows it for the whole batch. Each draw is the
+exponential mechanism with score −L(i) (sensitivity 1 when one round's loss vector in [0,1]^N is replaced), i.e.
+(2η, 0)-DP; the K draws compose to min(2ηK, advanced composition of K (2η, 0) steps with slack δ) (Dwork–Roth
+Thm 3.20). Given a target (ε, δ), η = ε₀/2 with ε₀ = :func:`littlestone.privacy.per_step_epsilon` (ε, K, δ).
+
+Regret: Hedge on the K batch losses (each in [0, B]) gives E[regret] ≤ ln N/η + ηKB²/8 ≤ ln N/η + η(T+B)B/8
+(Cesa-Bianchi–Lugosi Thm 2.2 rescaled). The draws are sampled through the backend (OpenDP's exact noisy-max on the
+secure backend); against an *adaptive* adversary the privacy claim stands, the regret bound is for oblivious ones
+(the setting of LWY25 Thm E.12). ``batch="theory"`` picks the B minimizing the bound.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..errors import LittlestoneError
+from ..privacy import advanced_composition, check_delta, check_epsilon, per_step_epsilon
+from .base import RELATION, ExpertsLearner, PrivacyClaim, softmin
+from .tree_hedge import resolve_backend
+
+
+def _eta_for(epsilon: float, delta: float, K: int) -> float:
+    return (per_step_epsilon(epsilon, K, delta) if delta > 0 else epsilon / K) / 2.0
+
+
+def batched_hedge_bound(n: int, T: int, B: int, epsilon: float, delta: float) -> float:
+    """ln N/η + ηKB²/8 with K = ⌈T/B⌉ and the η the (ε, δ) budget allows."""
+    K = -(-T // B)
+    eta = _eta_for(epsilon, delta, K)
+    return math.log(n) / eta + eta * K * B * B / 8.0
+
+
+def theory_batch(n: int, T: int, epsilon: float, delta: float) -> int:
+    """The batch size B ∈ [1, T] minimizing :func:`batched_hedge_bound` (geometric scan, then a local refinement)."""
+    cands = sorted({max(1, min(T, int(round(1.15 ** k)))) for k in range(0, int(math.log(T) / math.log(1.15)) + 2)})
+    best = min(cands, key=lambda b: batched_hedge_bound(n, T, b, epsilon, delta))
+    lo, hi = max(1, int(best / 1.2)), min(T, int(best * 1.2) + 1)
+    step = max(1, (hi - lo) // 64)
+    return min(range(lo, hi + 1, step), key=lambda b: batched_hedge_bound(n, T, b, epsilon, delta))
+
+
+class BatchedPrivateHedge(ExpertsLearner):
+    """(ε, δ)-DP online prediction from N experts, oblivious adversaries (see module docstring)."""
+
+    private = True
+
+    def __init__(self, n_experts: int, horizon: int, epsilon: float, delta: float = 0.0, *, batch: Any = "theory",
+                 backend: Any = "secure", seed: SeedLike = None):
+        super().__init__(n_experts, horizon, seed=seed)
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta)
+        if batch == "theory":
+            batch = theory_batch(self.n_experts, self.horizon, self.epsilon, self.delta)
+        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or not 1 <= batch <= self.horizon:
+            raise LittlestoneError(f"batch size must be an integer in [1, T={self.horizon}] or 'theory', got {batch!r}")
+        self.batch = int(batch)
+        self.n_batches = -(-self.horizon // self.batch)
+        self.eta = _eta_for(self.epsilon, self.delta, self.n_batches)
+        s_sample, s_noise = spawn_seeds(seed, 2)
+        self._rng = as_generator(s_sample)
+        self.backend = resolve_backend(backend, s_noise)
+        self.cumulative = np.zeros(self.n_experts)
+        self._current: int | None = None
+        self._p: np.ndarray | None = None
+        self._drawn_for = -1
+
+    def privacy(self) -> PrivacyClaim:
+        """K exponential-mechanism draws of (2η, 0) each: basic or advanced composition, whichever is smaller."""
+        basic = 2.0 * self.eta * self.n_batches
+        if self.delta > 0:
+            adv = advanced_composition(2.0 * self.eta, 0.0, self.n_batches, self.delta)[0]
+            if adv < basic:
+                return PrivacyClaim(adv, self.delta, RELATION)
+        return PrivacyClaim(basic, 0.0, RELATION)
+
+    def regret_bound(self) -> float:
+        return batched_hedge_bound(self.n_experts, self.horizon, self.batch, self.epsilon, self.delta)
+
+    def distribution(self) -> np.ndarray:
+        """The batch's distribution; the draw happens once, at the batch's first round, from L at that moment."""
+        b = self.t // self.batch
+        if self._drawn_for != b:
+            self._p = softmin(self.cumulative, self.eta)
+            # exponential mechanism: argmax(−L + Gumbel(1/η)) has P(i) ∝ exp(−η L(i))
+            self._current = self.backend.noisy_argmax(-self.cumulative, 1.0 / self.eta, "gumbel")
+            self._drawn_for = b
+        assert self._p is not None
+        return self._p
+
+    def predict_one(self) -> int:
+        if self.t >= self.horizon:
+            raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        self.distribution()
+        assert self._current is not None
+        return self._current
+
+    def _update(self, loss: np.ndarray) -> None:
+        self.distribution()
+        self.cumulative += loss
+
+    def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+        k = chunk.shape[0]
+        out = np.empty(k, dtype=np.int64)
+        realized = expected = 0.0
+        pos = 0
+        while pos < k:
+            i = self.predict_one()
+            p = self._p
+            assert p is not None
+            end = min(k, pos + self.batch - self.t % self.batch)
+            block_sum = chunk[pos:end].sum(axis=0)
+            out[pos:end] = i
+            realized += float(block_sum[i])
+            expected += float(p @ block_sum)
+            self.cumulative += block_sum
+            self.t += end - pos
+            pos = end
+        self._choice = None
+        return out, realized, expected

@@ -1,0 +1,68 @@
+"""Non-private Hedge (exponential weights; Littlestone–Warmuth 1994, Freund–Schapire 1997): the baseline.
+
+p_t(i) ∝ exp(−η L_{t−1}(i)), η = √(8 ln N / T) by default; expected regret ≤ ln N/η + ηT/8 = √(T ln N / 2)
+(Cesa-Bianchi–Lugosi 2006 Thm 2.2), against adaptive adversaries too.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..errors import LittlestoneError
+from .base import ExpertsLearner, hedge_regret, sample_rows, softmin
+
+
+class Hedge(ExpertsLearner):
+    """Exponential weights over N experts for a known horizon T (non-private).
+
+    >>> import numpy as np
+    >>> run = Hedge(3, 100, seed=0).run(np.tile([0.0, 1.0, 1.0], (100, 1)))
+    >>> run.best_expert, run.expected_regret <= Hedge(3, 100).regret_bound()
+    (0, True)
+    """
+
+    def __init__(self, n_experts: int, horizon: int, *, eta: float | None = None, seed: SeedLike = None):
+        super().__init__(n_experts, horizon, seed=seed)
+        if eta is None:
+            eta = math.sqrt(8.0 * max(math.log(self.n_experts), 1e-12) / self.horizon)
+        if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not 0 < eta < math.inf:
+            raise LittlestoneError(f"learning rate eta must be a positive number, got {eta!r}")
+        self.eta = float(eta)
+        self._rng = as_generator(seed)
+        self.cumulative = np.zeros(self.n_experts)
+
+    def distribution(self) -> np.ndarray:
+        return softmin(self.cumulative, self.eta)
+
+    def _update(self, loss: np.ndarray) -> None:
+        self.cumulative += loss
+
+    def regret_bound(self) -> float:
+        """ln N/η + ηT/8."""
+        return hedge_regret(self.n_experts, self.horizon, self.eta)
+
+    def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+        # All k rounds at once: prefix sums of the chunk give every L_{t-1}; row-wise softmin; inverse-CDF sampling.
+        k = chunk.shape[0]
+        incl = np.cumsum(chunk, axis=0)
+        incl += self.cumulative
+        last = incl[-1].copy()
+        z = incl
+        z -= chunk                                   # L_{t-1} for every round of the chunk
+        z -= z.min(axis=1, keepdims=True)
+        z *= -self.eta
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        expected = float(np.einsum("ij,ij->", z, chunk))
+        choices = sample_rows(z, self._rng.random(k)).astype(np.int64)
+        realized = float(chunk[np.arange(k), choices].sum())
+        self.cumulative = last
+        self.t += k
+        self._choice = None
+        return choices, realized, expected
+
+

@@ -1,0 +1,162 @@
+"""MWEM (Hardt–Ligett–McSherry 2012): private query release for a class over a finite domain — the classical
+sanitizer (LWY25 Def 2.7) beside the Bousquet–Livni–Moran one.
+
+T rounds, each (ε/2T) exponential mechanism picking the query worst answered by the current synthetic histogram A
+(score |q(A) − q(D)|, sensitivity 1 on counts, replace-one), then (ε/2T) Laplace measurement m of that query, then the
+multiplicative-weights update A(x) ∝ A(x)·exp(q(x)(m − q(A))/(2n)). Output: the average Ā of A_0..A_{T−1}. The
+claim is (ε, 0) by basic composition of the 2T parts; n is public (replace-one neighbours keep it fixed).
+
+Accuracy (HLM12 Thm 2.2 with β written out; derivation in docs/derivations.md "MWEM"): with probability ≥ 1 − β,
+    max_q |q(Ā) − q(D)|/n ≤ 2√(ln|X|/T) + [4T(ln|Q| + ln(2T/β)) + 2T ln(2T/β)]/(εn)
+(relative-entropy potential: Σ_t ((q_t(A_{t−1}) − q_t(D))/2n)² ≤ ln|X| + Σ_t ((m_t − q_t(D))/2n)²; the
+exponential mechanism loses ≤ 2(ln|Q| + ln(2T/β))/ε₀ per round, the Laplace ≤ ln(2T/β)/ε₀, ε₀ = ε/2T).
+``iterations="theory"`` is the T minimizing that bound.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._random import SeedLike, as_generator, spawn_seeds
+from ..classes import HypothesisClass
+from ..errors import EmptyDataError, LittlestoneError
+from ..privacy import check_epsilon, check_probability, exponential_mechanism, laplace_mechanism
+from .queries import QueryFamily, query_family
+
+RELATION = "replace-one"
+
+
+def mwem_error_bound(n: int, domain_size: int, n_queries: int, epsilon: float, beta: float, iterations: int) -> float:
+    """The bound above, as a fraction of n."""
+    T = int(iterations)
+    lg = math.log(2 * T / beta)
+    return 2.0 * math.sqrt(math.log(max(domain_size, 2)) / T) + (4 * T * (math.log(max(n_queries, 2)) + lg)
+                                                                  + 2 * T * lg) / (epsilon * n)
+
+
+def mwem_theory_iterations(n: int, domain_size: int, n_queries: int, epsilon: float, beta: float) -> int:
+    """The T ≥ 1 minimizing :func:`mwem_error_bound` (the bound is unimodal in T: scan a geometric grid, refine)."""
+    f = lambda T: mwem_error_bound(n, domain_size, n_queries, epsilon, beta, T)  # noqa: E731
+    grid = sorted({max(1, int(1.1 ** k)) for k in range(0, 200) if 1.1 ** k <= 10 * n + 10})
+    best = min(grid, key=f)
+    return min(range(max(1, int(best / 1.1) - 1), int(best * 1.1) + 2), key=f)
+
+
+def mwem_sample_size(alpha: float, domain_size: int, n_queries: int, epsilon: float, beta: float) -> int:
+    """Least n for which the theory T gives a bound ≤ α (doubling + bisection)."""
+    from .._search import least_true
+
+    def ok(n: int) -> bool:
+        T = mwem_theory_iterations(n, domain_size, n_queries, epsilon, beta)
+        return mwem_error_bound(n, domain_size, n_queries, epsilon, beta, T) <= alpha
+
+    out = least_true(ok)
+    if out is None:
+        raise LittlestoneError("no sample size reaches this accuracy")
+    return out
+
+
+class MWEM:
+    """ε-DP (α, β)-sanitizer for the counting queries of a class over a finite domain.
+
+    ``MWEM(H, epsilon=1.0).fit(X)`` then ``estimates()`` (Est(h_j) for every query j), ``estimate(h)``,
+    ``synthetic(size)`` (a synthetic dataset), ``error_bound()``; ``privacy()`` is the claim.
+    """
+
+    private = True
+
+    def __init__(self, hypothesis_class: HypothesisClass, epsilon: float = 1.0, *, iterations: Any = "theory",
+                 beta: float = 0.05, backend: Any = "secure", seed: SeedLike = None,
+                 _family: QueryFamily | None = None):
+        self.hypothesis_class = hypothesis_class
+        self.family = _family if _family is not None else query_family(hypothesis_class)
+        self.epsilon = check_epsilon(epsilon)
+        self.beta = check_probability(beta)
+        if not (iterations == "theory" or (isinstance(iterations, (int, np.integer)) and not isinstance(iterations, bool)
+                                           and iterations >= 1)):
+            raise LittlestoneError(f"iterations must be an integer >= 1 or 'theory', got {iterations!r}")
+        self.iterations = iterations
+        self.backend = backend
+        self.seed = seed
+
+    # ------------------------------------------------------------------ claim and bound (parameters only)
+    def privacy(self) -> tuple[float, float, str]:
+        """(ε, 0): 2T parts of ε/2T each (exponential mechanism, Laplace), basic composition."""
+        return (self.epsilon, 0.0, RELATION)
+
+    def _T(self, n: int) -> int:
+        if self.iterations == "theory":
+            return mwem_theory_iterations(n, self.family.domain_size, self.family.size, self.epsilon, self.beta)
+        return int(self.iterations)
+
+    def error_bound(self, n: int | None = None) -> float:
+        """α such that w.p. ≥ 1 − β every query is answered within α (fraction of n)."""
+        n = self.n_ if n is None else int(n)
+        return mwem_error_bound(n, self.family.domain_size, self.family.size, self.epsilon, self.beta, self._T(n))
+
+    # ------------------------------------------------------------------ the mechanism
+    def fit(self, X: Any) -> "MWEM":
+        from ..experts.tree_hedge import resolve_backend
+
+        hist = self.family.histogram(X)
+        n = int(round(hist.sum()))
+        if n == 0:
+            raise EmptyDataError("MWEM needs a non-empty dataset")
+        s_noise, s_post = spawn_seeds(self.seed, 2)
+        backend = resolve_backend(self.backend, s_noise)
+        T = self._T(n)
+        eps0 = self.epsilon / (2 * T)
+        true = self.family.answers(hist)
+        A = np.full(self.family.domain_size, n / self.family.domain_size)
+        total = np.zeros_like(A)
+        self.selected_: list[int] = []
+        for _ in range(T):
+            total += A
+            approx = self.family.answers(A)
+            j = self._select(np.abs(approx - true), eps0, backend)
+            m = laplace_mechanism(float(true[j]), 1.0, eps0, backend=backend)
+            A = A * np.exp(self.family.row(j) * (m - approx[j]) / (2.0 * n))
+            A *= n / A.sum()
+            self.selected_.append(int(j))
+        self.n_ = n
+        self.iterations_ = T
+        self.synthetic_histogram_ = total / total.sum()
+        self._post_seed = s_post
+        return self
+
+    def _select(self, scores: np.ndarray, eps0: float, backend: Any) -> int:
+        """The worst-answered query, privately: exponential mechanism (sensitivity 1 on counts)."""
+        return exponential_mechanism(scores, eps0, sensitivity=1.0, backend=backend)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "synthetic_histogram_"):
+            raise LittlestoneError("call fit(X) first")
+
+    def estimates(self) -> np.ndarray:
+        """Est(q_j) = q_j(Ā) ∈ [0, 1] for every query j of the family."""
+        self._check_fitted()
+        return self.family.answers(self.synthetic_histogram_)
+
+    def estimate(self, j: int) -> float:
+        """Est of query j (the index in the family)."""
+        return float(self.estimates()[j])
+
+    def max_error(self, X: Any) -> float:
+        """max_q |Est(q) − P̂_X(q)| on data X (evaluation only: reads the data without privacy)."""
+        hist = self.family.histogram(X)
+        return float(np.max(np.abs(self.estimates() - self.family.answers(hist) / hist.sum())))
+
+    def synthetic(self, size: int, seed: SeedLike = None) -> list:
+        """A synthetic dataset of ``size`` points by systematic sampling from Ā (post-processing): one uniform offset,
+        points at the quantiles (i + u)/size of Ā's CDF in domain order — within 1/size of Ā on every threshold."""
+        self._check_fitted()
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise LittlestoneError(f"synthetic dataset size must be an integer >= 1, got {size!r}")
+        rng = as_generator(self._post_seed if seed is None else seed)
+        cdf = np.cumsum(self.synthetic_histogram_)
+        q = (np.arange(size) + rng.random()) / size * cdf[-1]
+        idx = np.minimum(np.searchsorted(cdf, q, side="right"), self.family.domain_size - 1)
+        return [self.family.point(int(i)) for i in idx]
