@@ -242,8 +242,9 @@ class FiniteClass(HypothesisClass):
     ``FiniteClass([[0,0,1],[0,1,1]], points=["a","b","c"])``.
     """
 
-    #: memory for all caches of one class together (bytes, approximate): the Ldim solver's bounds memo gets 3/4,
-    #: the SOA classifier cache 1/4; each is cleared when full (answers never change, only their cost).
+    #: memory for all caches of one class together (bytes, approximate): the Ldim solver's bounds memo gets 1/2
+    #: (its compact frames' memos at most 1/3 of that more: ≤ 2/3 in all), the SOA classifier cache 1/4; each is
+    #: cleared when full (answers never change, only their cost).
     CACHE_BYTES = 1 << 29
 
     def __init__(self, matrix: Any, points: Sequence[Hashable] | None = None, name: str | None = None):
@@ -274,8 +275,8 @@ class FiniteClass(HypothesisClass):
         self._soa_cache_limit = max(16, (self.CACHE_BYTES // 4) // (self.n_points + 200))
 
     def memo_bytes(self) -> int:
-        """Bytes the Ldim solver's memo may use (3/4 of :attr:`CACHE_BYTES`)."""
-        return self.CACHE_BYTES * 3 // 4
+        """Bytes the Ldim solver's own memo may use (1/2 of :attr:`CACHE_BYTES`; its frames add ≤ 1/3 of that)."""
+        return self.CACHE_BYTES // 2
 
     def clear_caches(self) -> None:
         """Forget every memoized Ldim bound and SOA classifier of this class (benchmarks use it for cold timings)."""
