@@ -93,12 +93,11 @@ def test_bad_labels_raise_before_learning():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 30), st.booleans()), max_size=40), st.sampled_from([SOA, Halving]))
-def test_property_thresholds(examples, Learner):
+@given(st.lists(st.integers(0, 30), max_size=40), st.integers(0, 31), st.sampled_from([SOA, Halving]),
+       st.sampled_from([(0, 1), (-1, 1)]))
+def test_property_thresholds(X, t, Learner, coding):
     H = Thresholds(31)
-    t = 17
-    X = [x for x, _ in examples]
-    y = [int(x >= t) if keep else int(x >= t) for x, keep in examples]
+    y = [1 if x >= t else coding[0] for x in X]
     a, b = Learner(H), Learner(H)
     assert b.learn_many(X, y).tolist() == per_round(a, X, y)
     same_state(a, b)
