@@ -54,9 +54,11 @@ def test_blm20_is_not_stuck_at_its_fallback_in_the_demo():
 
     cfg = DemoConfig(epsilons=(0.5, 8.0))
     data = load_data(cfg.bins, cfg.features)
-    reps = [_one_repeat(data, cfg, s, "seeded", True) for s in spawn_seeds(11, 4)]
-    assert sum(not r.blm20_fallback[8.0] for r in reps) >= 3
-    assert np.mean([r.blm20[8.0] for r in reps]) > 0.8
+    # 12 splits (a fit takes ~0.1 s): BLM20's test accuracy at ε = 8 is bimodal (≈0.95 or ≈0.7 by which candidate
+    # the exponential mechanism picks), mean ≈ 0.8 — 4 splits made the bound a coin flip on the noise assignment
+    reps = [_one_repeat(data, cfg, s, "seeded", True) for s in spawn_seeds(11, 12)]
+    assert sum(not r.blm20_fallback[8.0] for r in reps) >= 9
+    assert np.mean([r.blm20[8.0] for r in reps]) > 0.75
     assert all(r.blm20_fallback[0.5] for r in reps)
 
 

@@ -25,6 +25,7 @@ class LabelCoding:
         bad = ~(pos | neg)
         if bad.any():
             first = arr[np.flatnonzero(bad)[0]]
+            first = first.item() if isinstance(first, np.generic) else first
             raise LabelError(f"label {first!r} is not one of {{{self.negative!r}, {self.positive!r}}}")
         out[pos] = 1
         out[neg] = 0
@@ -63,6 +64,43 @@ def infer_coding(y: Sequence[Any] | np.ndarray, *, allow_any_pair: bool = False)
     shown = sorted(values, key=repr)[:5]
     allowed = "{0,1} or {-1,+1}" + (" or two distinct values" if allow_any_pair else "")
     raise LabelError(f"labels must be binary, {allowed}; got values {shown}")
+
+
+def declared_coding(classes: Any) -> LabelCoding:
+    """The coding of a user-declared label pair ``(negative, positive)`` (private estimators take their label set
+    from the user, never from the data)."""
+    try:
+        pair = list(classes)
+    except TypeError:
+        raise LabelError(f"classes must be a pair (negative label, positive label), got {classes!r}") from None
+    if isinstance(classes, (str, bytes)) or len(pair) != 2:
+        raise LabelError(f"classes must be a pair (negative label, positive label), got {classes!r}")
+    neg, pos = (v.item() if isinstance(v, np.generic) else v for v in pair)
+    for v in (neg, pos):
+        try:
+            hash(v)
+        except TypeError:
+            raise LabelError(f"class label {v!r} is not hashable") from None
+        if isinstance(v, float) and v != v:
+            raise LabelError("a class label is NaN")
+    if neg == pos:
+        raise LabelError(f"classes must be two distinct labels, got {classes!r}")
+    return LabelCoding(neg, pos)
+
+
+def encode_declared(y: Sequence[Any] | np.ndarray, classes: Any) -> tuple[np.ndarray, LabelCoding]:
+    """(labels as int8 0/1, coding) for a declared pair; a label outside it is a LabelError naming the pair."""
+    coding = declared_coding(classes)
+    arr = np.asarray(y, dtype=None if _is_numeric(y) else object).ravel()
+    if arr.size == 0:
+        raise EmptyDataError("no labels given (empty data)")
+    try:
+        return coding.encode(arr), coding
+    except LabelError as exc:
+        bad = str(exc).split(" is not one of")[0]
+        raise LabelError(f"{bad} is not one of the declared binary classes ({coding.negative!r}, {coding.positive!r}); "
+                         "declare the label pair your data uses, e.g. classes=(-1, 1) or classes=('no', 'yes') "
+                         "(CLI: --classes -1,1)") from None
 
 
 def encode_labels(y: Sequence[Any] | np.ndarray, *, allow_any_pair: bool = False) -> tuple[np.ndarray, LabelCoding]:

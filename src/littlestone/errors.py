@@ -27,7 +27,12 @@ class ClassSpecError(LittlestoneError):
     """A hypothesis-class specification string or file is malformed."""
 
 
-class PrivacyParameterError(LittlestoneError):
+class InvalidParameterError(LittlestoneError):
+    """A parameter (ε, δ, a probability, a count, jobs, a seed, ...) is out of range or of the wrong type
+    (raised by :mod:`littlestone.validation`)."""
+
+
+class PrivacyParameterError(InvalidParameterError):
     """epsilon, delta, sensitivity or another privacy parameter is out of range."""
 
 
@@ -37,3 +42,12 @@ class BudgetExceededError(LittlestoneError):
 
 class InsufficientSampleError(LittlestoneError):
     """Too few examples for the requested parameters (the message says how many are needed)."""
+
+
+class IrreducibilityError(LittlestoneError):
+    """The irreducibility order of a class cannot be computed (no closed form and no explicit twin)."""
+
+
+class PrivacyLeakWarning(UserWarning):
+    """A private estimator read something from the private data that its privacy claim does not cover (e.g. the
+    label set, when ``classes=None``), as diffprivlib's warning of the same name does for data-derived bounds."""

@@ -60,11 +60,13 @@ def test_play_soa_against_tree_makes_exactly_ldim_mistakes(run):
 def test_learn_predict_round_trip(run, train_csv, tmp_path):
     model = tmp_path / "model.json"
     r = run("learn", train_csv, "--class", "thresholds:100", "--learner", "generic", "--epsilon", "1",
-            "--out", model, "--seed", "3", "--backend", "seeded")
+            "--out", model, "--seed", "3", "--backend", "seeded", "--classes", "ham,spam")
     assert r.exit_code == 0, r.output
     assert "privacy budget spent: ε = 1, δ = 0" in r.output
     saved = json.loads(model.read_text())
     assert saved["classes"] == ["ham", "spam"] and saved["cli"]["features"] == ["x"]
+    assert "not private: seeded backend" in r.output  # issue 9 item 6
+    assert saved["result"]["privacy_note"] == "not private: seeded backend"
     preds = tmp_path / "pred.csv"
     r = run("predict", model, train_csv, "--out", preds)
     assert r.exit_code == 0, r.output
@@ -78,7 +80,7 @@ def test_learn_is_reproducible_with_seeded_backend(run, train_csv, tmp_path):
     for i in range(2):
         path = tmp_path / f"m{i}.json"
         assert run("learn", train_csv, "--class", "thresholds:100", "--out", path, "--seed", "5",
-                   "--backend", "seeded").exit_code == 0
+                   "--backend", "seeded", "--classes", "ham,spam").exit_code == 0
         outs.append(json.loads(path.read_text())["hypothesis"])
     assert outs[0] == outs[1]
 
@@ -203,7 +205,7 @@ def test_audit_broken_twins_are_caught_from_the_cli(run):
     r = run("audit", "--broken", "laplace")
     assert r.exit_code == 2 and "unknown broken twin" in r.output
     r = run("audit", "--broken", "laplace_half_noise", "--backend", "secure")
-    assert r.exit_code == 2 and "seeded backend only" in r.output
+    assert r.exit_code == 2 and "run on their own backend" in r.output
 
 
 def test_audit_broken_twin_not_caught_exits_1(run, monkeypatch):
@@ -224,7 +226,7 @@ def test_learn_prints_the_bounds_command_for_its_theorem_size(run, train_csv, tm
     import re
 
     r = run("learn", train_csv, "--class", "thresholds:100", "--out", tmp_path / "m.json", "--epsilon", "0.5",
-            "--alpha", "0.2", "--mode", "realizable", "--backend", "seeded", "--seed", "0")
+            "--alpha", "0.2", "--mode", "realizable", "--backend", "seeded", "--seed", "0", "--classes", "ham,spam")
     assert r.exit_code == 0, r.output
     n = re.search(r"n ≥ ([\d,]+)", r.output).group(1)
     command = re.search(r"(littlestone bounds generic [^\n]+)", r.output).group(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -54,6 +55,10 @@ def test_bad_input_one_line_exit_2(args, tmp_path):
 def test_debug_shows_traceback(tmp_path):
     r = _run("--debug", "ldim", "--class", "bogus:1", cwd=tmp_path)
     assert r.returncode != 0 and "Traceback" in r.stderr
+    r = _run("ldim", "--class", "bogus:1", "--debug", cwd=tmp_path)  # after the verb too (issue 9 item 8)
+    assert r.returncode != 0 and "Traceback" in r.stderr and "No such option" not in r.stderr
+    r = _run("ldim", "--class", "thresholds:10", "--debug", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "Ldim(thresholds(10)) = 3"
 
 
 def test_learn_then_predict(tmp_path):
@@ -73,8 +78,8 @@ def test_ctrl_c_exits_130_without_partial_files(tmp_path):
     proc = subprocess.Popen([EXE, "demo", "--out", str(out), "--jobs", "1", "--backend", "seeded"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     deadline = time.monotonic() + 60
-    while not (out / "tree.png").exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)  # wait until the demo is past its imports (the tree is drawn), then interrupt it
+    while not list(tmp_path.glob(".report.partial-*/tree.png")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # wait until the demo is past its imports (the tree is drawn, in the staging directory)
     time.sleep(0.5)  # now inside the train/test splits (several seconds with one worker)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -82,9 +87,7 @@ def test_ctrl_c_exits_130_without_partial_files(tmp_path):
         pytest.skip("the demo finished before the interrupt (very fast machine)")
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
-    assert not (out / "index.html").exists()
-    leftovers = [p.name for p in out.iterdir() if ".partial" in p.name or p.name.startswith(".")] if out.exists() else []
-    assert leftovers == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no report folder, no staging folder
 
 
 BAD_FILES = {
@@ -99,6 +102,17 @@ BAD_FILES = {
     "broken.json": '{"a": 1',
     "not_a_model.json": '{"format": "x"}',
     "test.csv": "x\n3\n8\n",
+    "nan_label.csv": "x,label\n1,0\n5,nan\n7,1\n",
+    "huge_int.csv": "x,label\n1,0\n100000000000000000000000000000,1\n",
+    "huge_float.csv": "x,label\n1,0\n1e300,1\n",
+    "bad_hypothesis.json": json.dumps({"format": "littlestone-model/1",
+                                       "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
+                                       "hypothesis_class": "thresholds:10", "params": {}, "classes": [0, 1],
+                                       "n_features_in": 1, "hypothesis": {"kind": "threshold", "t": "abc"}}),
+    "no_hypothesis.json": json.dumps({"format": "littlestone-model/1",
+                                      "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
+                                      "hypothesis_class": "thresholds:10", "params": {}, "classes": [0, 1],
+                                      "n_features_in": 1, "hypothesis": None}),
     "wrong_column.csv": "z\n3\n",
 }
 
@@ -132,6 +146,19 @@ BAD_FILES = {
     (("experiment", "nosuch"), "unknown experiment"),
     (("audit", "nosuch"), "unknown audit"),
     (("bounds", "generic", "--class", "points"), "finite class"),
+    # issue 9 item 8: each was exit 1 "internal error" (some after numpy warnings)
+    (("learn", "nan_label.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
+    (("learn", "huge_int.csv", "-c", "thresholds:10", "-o", "m.json"), "too large"),
+    (("learn", "huge_float.csv", "-c", "thresholds:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
+    (("learn", "huge_float.csv", "-c", "intervals:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "-p", "n_batches=abc"),
+     "n_batches expects"),
+    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--seed", "-1"), "--seed"),
+    (("experiment", "blm20_accuracy", "--set", "reps=abc"), "reps expects an integer"),
+    (("experiment", "blm20_accuracy", "--set", "reps=-2"), "reps must be ≥ 1"),
+    (("experiment", "blm20_accuracy", "--set", "epsilons=a,b"), "epsilons expects a number"),
+    (("predict", "bad_hypothesis.json", "test.csv"), "model file is malformed"),
+    (("predict", "no_hypothesis.json", "test.csv"), "model file is malformed"),
 ])
 def test_many_bad_inputs_one_line_exit_2_nothing_written(args, needle, tmp_path):
     for name, text in BAD_FILES.items():

@@ -136,8 +136,7 @@ def test_extended_soa_definition_8():
 def test_bad_input_errors():
     with pytest.raises(LittlestoneError, match="0 and 1"):
         FiniteClass([[0, 2]])
-    with pytest.raises(EmptyDataError):
-        FiniteClass(np.zeros((0, 3)))
+    assert FiniteClass(np.zeros((0, 3))).ldim() == -1  # the empty class (issue 9 item 20)
     with pytest.raises(LittlestoneError, match="NaN"):
         FiniteClass([[0.0, np.nan]])
     T = Thresholds(10)

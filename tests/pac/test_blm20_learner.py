@@ -87,7 +87,17 @@ def test_fallback_when_no_candidate_is_kept():
     res = blm20_learn(H, ArraySource(X, y), epsilon=1.0, delta=1e-6, backend="seeded", seed=0, n_batches=5,
                       aux_size=2, cap=10, n_generic=10)
     assert res.fallback and res.chosen == H.soa() and res.candidates == ()
-    assert [c.what for c in res.ledger] == ["stable histogram"]   # the generic stage never ran
+    # issue 9 item 5: the reported privacy is M's claim, the same whether or not the run falls back
+    # (before: (ε/2, δ_hist) on a fallback, (ε, δ_hist) otherwise — a data-dependent figure)
+    from littlestone.pac.blm20 import blm20_privacy
+
+    assert [c.what for c in res.ledger] == ["stable histogram", "exponential mechanism"]
+    assert res.spent == blm20_privacy(1.0, 1e-6, discrete=False).pair and res.spent[0] == 1.0
+    y2 = (X >= 3).astype(np.int8)
+    ok = blm20_learn(H, ArraySource(X, y2), epsilon=1.0, delta=1e-6, backend="seeded", seed=0, n_batches=40,
+                     aux_size=2, cap=3, n_generic=10)
+    assert ok.spent == res.spent
+    assert not hasattr(res, "wall_time")  # no timing in a result (or a saved model)
 
 
 def test_sklearn_fit_predict_with_pm1_labels():
@@ -95,7 +105,7 @@ def test_sklearn_fit_predict_with_pm1_labels():
     X = np.random.default_rng(3).integers(0, 50, size=(8000, 1))
     y = np.where(X[:, 0] >= 20, 1, -1)
     clf = BLM20Classifier(H, epsilon=1.0, delta=1e-6, backend="seeded", random_state=0, n_batches=150,
-                          aux_size=40, cap=0, n_generic=500, eta=0.05).fit(X, y)
+                          aux_size=40, cap=0, n_generic=500, eta=0.05, classes=(-1, 1)).fit(X, y)
     assert set(np.unique(clf.predict(X))) <= {-1, 1}
     assert np.mean(clf.predict(X) == y) > 0.7
     assert clf.result_.spent[0] <= 1.0 + 1e-12
@@ -187,3 +197,19 @@ def test_accuracy_at_theory_size_points_over_int64():
     Xt = Mixture()(np.random.default_rng(1), 100_000)
     assert np.mean(res.chosen.predict(Xt) != (Xt == 2**62 + 7)) <= 0.1
     assert res.chosen(2**62 + 7) == 1
+
+
+def test_saved_model_holds_no_timing_or_diagnostics():
+    """Issue 9 item 5: no wall time or non-private diagnostics in a saved model; seeded runs are labelled."""
+    import json
+
+    X = np.arange(7).repeat(50).reshape(-1, 1)
+    y = (X[:, 0] >= 3).astype(int)
+    clf = BLM20Classifier(Thresholds(7), epsilon=1.0, delta=1e-6, backend="seeded", random_state=0, n_batches=40,
+                          aux_size=2, cap=3, n_generic=10, diagnostics=True).fit(X, y)
+    assert clf.result_.diagnostics is not None
+    saved = json.loads(clf.to_json())["result"]
+    assert "wall_time" not in saved and "diagnostics" not in saved
+    assert saved["privacy_note"] == "not private: seeded backend"
+    assert "not private: seeded backend" in clf.result_.summary()
+    assert saved["spent"] == list(clf.result_.spent) and saved["claim"]["relation"] == "replace-one"

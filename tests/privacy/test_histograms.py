@@ -48,7 +48,7 @@ def test_release_fields_and_types(make):
     be = make()
     rel = stable_histogram(["x"] * 200 + ["y"] * 5 + ["z"], 1.0, 1e-6, backend=be)
     assert "x" in rel and "z" not in rel
-    assert rel.n == 206 and rel.noise_scale == 2.0 and rel.epsilon == 1.0
+    assert rel.n is None and rel.noise_scale == 2.0 and rel.epsilon == 1.0
     assert rel.threshold == stable_histogram_threshold(1.0, 1e-6)
     assert rel.delta <= rel.requested_delta == 1e-6
     assert rel.estimate("z") == 0.0
@@ -247,7 +247,40 @@ def test_lemma15_guarantee_holds_at_the_computed_size(make):
     runs, failures = 300, 0
     for _ in range(runs):
         rel = stable_histogram(items, eps, delta, backend=be)
-        freq = rel.frequencies()
+        freq = rel.frequencies(n)
         ok = "heavy" in freq and all(abs(f - (heavy if k == "heavy" else 1) / n) <= eta for k, f in freq.items())
         failures += not ok
     assert failures / runs <= beta
+
+
+# ---------------------------------------------------------------- issue 9 items 3 and 4: what a release carries
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+def test_release_holds_no_exact_size(make):
+    rel = stable_histogram(["a"] * 60 + ["b"], 1.0, 0.01, backend=make(), neighbours="add_remove")
+    assert rel.n is None and "61" not in repr(rel)
+    with pytest.raises(PrivacyParameterError, match="public dataset size"):
+        rel.frequencies()
+    assert rel.frequencies(100)["a"] == pytest.approx(min(rel["a"] / 100, 1.0))
+    assert stable_histogram(["a"] * 60, 1.0, 0.01, backend=make(), n=64).frequencies()["a"] <= 1.0
+
+
+@pytest.mark.parametrize("make", BACKENDS)
+@pytest.mark.parametrize("mechanism", [stable_histogram, bounded_histogram])
+def test_release_keys_canonical_in_order_and_object(make, mechanism):
+    first_a = ["a"] * 40 + ["b"] * 40
+    first_b = ["b"] * 40 + ["a"] * 40
+    assert list(mechanism(first_a, 1.0, 0.01, backend=make())) == list(mechanism(first_b, 1.0, 0.01, backend=make())) == ["a", "b"]
+    rel = mechanism([1.0] + [1] * 40 + [np.int64(2)] * 40, 1.0, 0.01, backend=make())
+    assert [type(k) for k in rel] == [int, int] and list(rel) == [1, 2]
+    mixed = mechanism([(1, "x")] * 40 + [3.5] * 40 + ["z"] * 40, 1.0, 0.01, backend=make())
+    assert list(mixed) == [3.5, "z", (1, "x")] or list(mixed) == [3.5, (1, "x"), "z"]
+
+
+def test_most_common_ties_follow_canonical_order():
+    from littlestone.privacy import HistogramRelease
+
+    rel = HistogramRelease(counts={"a": 5.0, "b": 5.0}, threshold=1.0, noise_scale=1.0, epsilon=1.0, delta=0.0, n=None,
+                           requested_delta=0.0, noise="laplace", backend="x")
+    assert [k for k, _ in rel.most_common()] == ["a", "b"]

@@ -117,7 +117,8 @@ def test_default_stumps_in_pipeline():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(400, 3)) * [1, 5, 1] + [0, 10, 0]
     y = np.where(X[:, 1] > 10.5, "b", "a")
-    pipe = make_pipeline(StandardScaler(), GenericLearnerClassifier(epsilon=2.0, backend="seeded", random_state=0))
+    pipe = make_pipeline(StandardScaler(), GenericLearnerClassifier(epsilon=2.0, backend="seeded", random_state=0,
+                                                                   classes=("a", "b")))
     assert cross_val_score(pipe, X, y, cv=3).mean() > 0.85
 
 
@@ -125,7 +126,8 @@ def test_default_stumps_in_pipeline():
 def test_generic_learner_keeps_labels_and_round_trips(labels, tmp_path):
     X, y01 = _threshold_data()
     y = np.array(labels, dtype=object if isinstance(labels[0], str) else None)[y01]
-    est = GenericLearnerClassifier("thresholds:100", epsilon=1.0, backend="seeded", random_state=4).fit(X, y)
+    est = GenericLearnerClassifier("thresholds:100", epsilon=1.0, backend="seeded", random_state=4,
+                                   classes=labels).fit(X, y)
     assert set(est.predict(X).tolist()) <= set(labels)
     assert est.result_.spent == (1.0, 0.0)
     loaded = GenericLearnerClassifier.from_json(est.to_json(tmp_path / "m.json"))

@@ -102,11 +102,16 @@ def test_bad_shapes_and_values_are_clear_errors(make):
 @pytest.mark.parametrize("labels", [(0, 1), (-1, 1), ("benign", "malignant")])
 def test_labels_as_given_dtypes_and_2d_y(make, labels):
     X, y = _data(labels=labels)
-    est = make().fit(X.astype(object), y)  # check_dtype_object
+
+    def declared():  # private estimators take the label pair from classes= (issue 9 item 2), never from the data
+        est = make()
+        return est.set_params(classes=labels) if "classes" in est.get_params() else est
+
+    est = declared().fit(X.astype(object), y)  # check_dtype_object
     assert set(est.predict(X).tolist()) <= set(labels) and list(est.classes_) == list(labels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est2 = make().fit(X.astype(np.float32), y.reshape(-1, 1))  # check_supervised_y_2d, check_estimators_dtypes
+        est2 = declared().fit(X.astype(np.float32), y.reshape(-1, 1))  # check_supervised_y_2d, check_estimators_dtypes
     assert (est2.predict(X) == est.predict(X)).all()
 
 

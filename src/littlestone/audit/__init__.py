@@ -5,6 +5,7 @@
   clopper_pearson.py exact one-sided binomial bounds
   builtin.py         the adversarial neighbouring pair and claimed (ε, δ) of every privacy mechanism
   broken.py          deliberately broken twins of the mechanisms (an audit with power must catch them)
+  registry.py        the one registry of both (all_audits; builtin_audits / broken_audits are views)
   toy.py             randomized response / Laplace count with exactly known ε (validate the auditor)
 
 Auditing your own mechanism (ε_lb ≤ ε holds with probability ≥ confidence when the mechanism is ε-DP)::
@@ -24,11 +25,13 @@ from .auditor import AuditReport, audit_mechanism
 from .broken import broken_audits, list_broken_audits, run_broken_audit
 from .builtin import BuiltinAudit, builtin_audits, list_builtin_audits, run_builtin_audit
 from .events import Event
+from .registry import all_audits
 
 __all__ = [
     "AuditReport",
     "BuiltinAudit",
     "Event",
+    "all_audits",
     "audit_mechanism",
     "broken_audits",
     "list_broken_audits",

@@ -137,6 +137,11 @@ def _run_chunk(
     return classify(outputs)
 
 
+def _call_mechanism(mechanism: Any, dataset: Any, backend: Any) -> Any:
+    """Run a littlestone.privacy Mechanism object with the audit's backend."""
+    return mechanism(dataset, backend=backend)
+
+
 def _run_task(mechanism: Mechanism, datasets: tuple[Any, Any], randomness: Any, featurize: Callable[[Any], Any] | None,
               vectorized: bool, task: tuple[int, np.random.SeedSequence, int]) -> Features:
     """One task of the audit plan: batches 0 and 2 run on D, batches 1 and 3 on D′."""
@@ -189,6 +194,9 @@ def audit_mechanism(
     name: str | None = None,
 ) -> AuditReport:
     """Empirical lower bound on the ε (given δ) of ``mechanism`` from neighbours D, D′ (one-sided Clopper–Pearson;
+    ``mechanism`` may be a :class:`littlestone.privacy.Mechanism`: its claim is read from it (δ = the claimed δ),
+    it runs as ``mechanism(dataset, backend=...)`` on the seeded backend unless ``randomness`` says otherwise, and a
+    broken twin is a subclass that overrides ``__call__`` and keeps the claim;
     event selection on a separate batch as in Ding et al. 2018 "Detecting violations of DP", Jagielski et al. 2020).
 
     ``mechanism(dataset, source)`` returns one output, where ``source`` is a numpy Generator (``randomness=
@@ -200,6 +208,18 @@ def audit_mechanism(
     and δ_lb = max(0, p_lb − e^ε q_ub) at ε = claimed_epsilon (ε = 0 if none).
     The same seed gives the same report for any ``jobs`` (chunks are seeded by SeedSequence.spawn).
     """
+    from ..privacy.mechanism import Mechanism as _MechanismObject
+
+    if isinstance(mechanism, _MechanismObject):
+        # a Mechanism object carries its claim: audit against it unless the caller states another one
+        claim = mechanism.privacy()
+        if claimed_epsilon is None:
+            claimed_epsilon, claimed_delta = claim.epsilon, claim.delta if claimed_delta is None else claimed_delta
+            delta = claim.delta if delta == 0.0 else delta
+        name = name or f"{type(mechanism).__name__} ({claim})"
+        if randomness == "generator":
+            randomness = "seeded"
+        mechanism = partial(_call_mechanism, mechanism)
     if not callable(mechanism):
         raise LittlestoneError("mechanism must be a callable mechanism(dataset, randomness_source)")
     runs = _check_int("runs", runs, 1)

@@ -14,14 +14,19 @@ from ..errors import LittlestoneError
 from .auditor import AuditReport
 from .builtin import (
     BuiltinAudit,
+    CountLaplace,
     _fixed,
     _stable_claim,
     _bounded_claim,
+    _claim_of,
     _subsample_claim,
     binary_mechanism_prefixes,
     censored_difference,
     coordinate_sum,
     exponential_choice,
+    float_bits,
+    key_layout,
+    _stable_add_remove_claim,
     noisy_max_choice,
     released,
     shifted_streams,
@@ -39,7 +44,7 @@ def _release(counts: dict, threshold: float, scale: float, epsilon: float, delta
         noise_scale=scale,
         epsilon=epsilon,
         delta=delta,
-        n=n,
+        n=None,
         requested_delta=delta,
         noise="laplace",
         backend=backend.name,
@@ -47,11 +52,18 @@ def _release(counts: dict, threshold: float, scale: float, epsilon: float, delta
     )
 
 
-def laplace_count_sensitivity(data: Sequence[int], backend: Any, *, epsilon: float, sensitivity: float) -> float:
-    """The library's Laplace mechanism told the wrong sensitivity (0.5 for a count: half the noise)."""
-    from ..privacy import laplace_mechanism
+class HalfNoiseCountLaplace(CountLaplace):
+    """The broken twin as a Mechanism subclass: overrides __call__ (sensitivity 0.5: half the noise), keeps the
+    claim of the real CountLaplace."""
 
-    return laplace_mechanism(float(np.sum(data)), sensitivity, epsilon, backend=backend)
+    def __call__(self, data: Any, *, backend: Any) -> Any:
+        from ..privacy import laplace_mechanism
+
+        return laplace_mechanism(float(np.sum(data)), 0.5, self.epsilon, backend=backend)
+
+
+def half_noise_count_laplace(epsilon: float) -> HalfNoiseCountLaplace:
+    return HalfNoiseCountLaplace(epsilon)
 
 
 def twin_stable_histogram(
@@ -140,17 +152,72 @@ def first_records_laplace(data: Sequence[int], source: tuple[Any, np.random.Gene
     return laplace_mechanism(float(np.sum(list(data)[:m])), 1.0, epsilon, backend=backend)
 
 
+def first_seen_histogram(items: Sequence[Any], backend: Any, *, epsilon: float, delta: float, neighbours: str = "replace",
+                         exact_n: bool = False) -> Any:
+    """The library's stable histogram re-laid-out the old way: keys in first-seen order as the data's first-seen
+    objects (and, with ``exact_n``, the exact dataset size in ``n``) — issue 9 items 3–4."""
+    import dataclasses
+
+    from ..privacy import stable_histogram
+
+    rel = stable_histogram(items, epsilon, delta, backend=backend, neighbours=neighbours)
+    first_seen = list(dict.fromkeys(items))
+    counts = {k: rel[k] for k in first_seen if k in rel}
+    return dataclasses.replace(rel, counts=counts, n=len(items) if exact_n else rel.n)
+
+
+def subsample_from_public_seed(data: Sequence[int], source: tuple[Any, np.random.Generator], *, m: int,
+                               epsilon: float) -> float:
+    """The bug of issue 9 item 6: the 'secret' subsample drawn from the user's (public, saved) seed."""
+    from ..privacy import laplace_mechanism, subsample
+    from .builtin import PUBLIC_SEED
+
+    backend, _ = source
+    sub = subsample(list(data), m, np.random.default_rng(PUBLIC_SEED))
+    return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
+
+
+def inferred_label_coding(data: tuple, backend: Any, *, spec: str, epsilon: float) -> str:
+    """The bug of issue 9 item 2: the label coding inferred from the private labels (classes=None)."""
+    from .builtin import declared_label_coding
+
+    return declared_label_coding(data, backend, spec=spec, epsilon=epsilon, classes=None)
+
+
+def labelings_cap_on_data(data: tuple, backend: Any, *, max_labelings: int) -> str:
+    """The bug of issue 9 item 20: refusing when the sample's own realizable labelings exceed the cap."""
+    from ..classes.base import as_python_point
+    from ..errors import LittlestoneError as _Err
+    from ..pac.agnostic import realizable_labelings
+    from .builtin import _finite_thresholds
+
+    X, _ = data
+    H = _finite_thresholds()
+    pts = sorted({as_python_point(x) for x in X})
+    try:
+        realizable_labelings(H.version_space(), list(H.validate_points(pts)), max_labelings)
+    except _Err:
+        return "refused"
+    return "ran"
+
+
+def float_added_laplace_count(data: Sequence[int], backend: Any, *, epsilon: float) -> float:
+    """The bug of issue 9 item 1: an exactly sampled OpenDP noise value added to the count in float arithmetic."""
+    return float(np.sum(data)) + float(backend.laplace(1.0 / epsilon))
+
+
 def _broken_audits() -> dict[str, BuiltinAudit]:
     audits: list[BuiltinAudit] = []
     eps = 1.0
     audits.append(
         BuiltinAudit(
             "laplace_half_noise",
-            "Laplace mechanism with sensitivity 0.5 for a count (half the noise); claims ε=1",
-            partial(laplace_count_sensitivity, epsilon=eps, sensitivity=0.5),
+            "Laplace mechanism with sensitivity 0.5 for a count (half the noise): a subclass of the real Mechanism "
+            "object overriding __call__, keeping its claim ε=1",
+            half_noise_count_laplace(eps),
             [1] * 5 + [0] * 5,
             [1] * 4 + [0] * 6,
-            _fixed(eps),
+            _claim_of(half_noise_count_laplace(eps)),
         )
     )
     d, dp = tied_scores_one_boosted(10)
@@ -278,7 +345,85 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
             runs=20_000,
         )
     )
+    audits.append(
+        BuiltinAudit(
+            "histogram_first_seen_keys",
+            "stable histogram releasing keys in first-seen order as first-seen objects; claims (ε=1, exact δ): the "
+            "first record 1.0 (then 40× 1, 39× 2) replaced by 2",
+            partial(first_seen_histogram, epsilon=h_eps, delta=h_delta),
+            [1.0] + [1] * 40 + [2] * 39,
+            [2] + [1] * 40 + [2] * 39,
+            _stable_claim(h_eps, h_delta),
+            featurize=key_layout,
+            runs=2000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_exact_size",
+            "stable histogram (add/remove-one) that keeps the exact dataset size n in the release; claims (ε=1, exact "
+            "δ): 40× a vs 40× a plus one b",
+            partial(first_seen_histogram, epsilon=h_eps, delta=h_delta, neighbours="add_remove", exact_n=True),
+            ["a"] * 40 + ["b"],
+            ["a"] * 40,
+            _stable_add_remove_claim(h_eps, h_delta),
+            featurize=key_layout,
+            runs=2000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "laplace_noise_added_in_floats",
+            "count + (OpenDP Laplace sample) in float arithmetic on the SECURE backend (the old binary mechanism); "
+            "claims ε=1: count 1 vs 0; event: binary exponent and last mantissa bit",
+            partial(float_added_laplace_count, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
+        )
+    )
     sub_eps, n_sub, m_sub = 2.0, 10, 5
+    audits.append(
+        BuiltinAudit(
+            "subsample_from_public_seed",
+            "SECURE backend: the 'secret' subsample (5 of 10) drawn from the user's known seed, amplified ε claimed: "
+            "record 2 (in that subsample) 1 vs 0",
+            partial(subsample_from_public_seed, m=m_sub, epsilon=sub_eps),
+            [0, 0, 1] + [0] * (n_sub - 3),
+            [0] * n_sub,
+            _subsample_claim(sub_eps, m_sub / n_sub),
+            randomness="secure",
+            extra={"needs_generator": True, "secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "private_labels_inferred",
+            "generic learner with classes=None (label coding read from the private labels); claims ε=1: labels "
+            "(1,-1,1,1) vs (1,1,1,1); event: classes_",
+            partial(inferred_label_coding, spec="thresholds:8", epsilon=eps),
+            (((1,), (2,), (5,), (6,)), (1, -1, 1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, 1, 1, 1)),
+            _fixed(eps),
+            runs=300,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "labelings_cap_on_data",
+            "agnostic learner refusing when the SAMPLE's realizable labelings exceed max_labelings=3; claims ε=4: "
+            "points (1, 2, 5, 6) vs (1, 1, 5, 6); event: refused or ran",
+            partial(labelings_cap_on_data, max_labelings=3),
+            ((1, 2, 5, 6), (0, 0, 1, 1)),
+            ((1, 1, 5, 6), (0, 0, 1, 1)),
+            _fixed(4.0),
+            runs=5000,
+        )
+    )
     audits.append(
         BuiltinAudit(
             "subsample_not_secret",
@@ -293,14 +438,11 @@ def _broken_audits() -> dict[str, BuiltinAudit]:
     return {a.name: a for a in audits}
 
 
-_CACHE: dict[str, BuiltinAudit] = {}
-
-
 def broken_audits() -> dict[str, BuiltinAudit]:
-    """Name -> audit of a deliberately broken twin (expected verdict: VIOLATION)."""
-    if not _CACHE:
-        _CACHE.update(_broken_audits())
-    return dict(_CACHE)
+    """Name -> audit of a deliberately broken twin (expected verdict: VIOLATION): the twins of the one registry."""
+    from .registry import select
+
+    return select(broken=True)
 
 
 def list_broken_audits() -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import LittlestoneError
+from ..privacy.mechanism import LaplaceMechanism
 from .auditor import AuditReport, audit_mechanism
 
 Claim = Callable[[str], tuple[float, float]]
@@ -31,6 +32,8 @@ class BuiltinAudit:
     vectorized: bool = False
     events: Sequence[Any] | None = None
     extra: dict = field(default_factory=dict)
+    #: a deliberately broken twin (expected verdict: caught), in the one registry (littlestone.audit.registry)
+    broken: bool = False
 
     def run(
         self,
@@ -41,8 +44,9 @@ class BuiltinAudit:
         randomness: str | None = None,
         confidence: float = 1 - 1e-6,
     ) -> AuditReport:
-        """Audit with δ = the claimed δ; ``.passed`` says whether ε_lb ≤ the claimed ε."""
-        kind = self.randomness if randomness is None else randomness
+        """Audit with δ = the claimed δ; ``.passed`` says whether ε_lb ≤ the claimed ε. An audit of floating-point
+        safety (``extra["secure_only"]``) always runs on the secure backend, whatever ``randomness`` says."""
+        kind = self.randomness if randomness is None or self.extra.get("secure_only") else randomness
         source: Any = kind
         if kind in ("seeded", "secure") and self.extra.get("needs_generator"):
             source = partial(_backend_and_generator, kind)
@@ -77,6 +81,22 @@ def _backend_and_generator(kind: str, seq: np.random.SeedSequence) -> tuple[Any,
 
 def _fixed(epsilon: float, delta: float = 0.0) -> Claim:
     return lambda kind: (epsilon, delta)
+
+
+def _claim_of(mechanism: Any) -> Claim:
+    """The claim read from a littlestone.privacy Mechanism object (the same for every backend)."""
+    return lambda kind: mechanism.privacy().pair
+
+
+class CountLaplace(LaplaceMechanism):
+    """The Laplace mechanism (a Mechanism object) releasing the count of a 0/1 dataset (sensitivity 1)."""
+
+    def __call__(self, data: Any, *, backend: Any) -> Any:
+        return super().__call__(float(np.sum(data)), backend=backend)
+
+
+def count_laplace(epsilon: float) -> CountLaplace:
+    return CountLaplace(epsilon)
 
 
 # ------------------------------------------------------------------------------------------ mechanisms under audit
@@ -180,6 +200,59 @@ def subsampled_laplace(data: Sequence[int], source: tuple[Any, np.random.Generat
     return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
 
 
+#: the public seed a user passed (saved with a model): secret randomness must not follow it
+PUBLIC_SEED = 0
+
+
+def subsample_with_public_seed(data: Sequence[int], source: tuple[Any, np.random.Generator], *, m: int,
+                               epsilon: float) -> float:
+    """Laplace count (ε₀) on a subsample drawn by ``secret_generator(backend, PUBLIC_SEED)``: on the secure backend
+    the subsample stays secret although the user's seed is known (issue 9 item 6)."""
+    from ..privacy import laplace_mechanism, secret_generator, subsample
+
+    backend, _ = source
+    sub = subsample(list(data), m, secret_generator(backend, np.random.default_rng(PUBLIC_SEED)))
+    return laplace_mechanism(float(np.sum(sub)), 1.0, epsilon, backend=backend)
+
+
+def declared_label_coding(data: tuple, backend: Any, *, spec: str, epsilon: float, classes: Any) -> str:
+    """The label coding (``classes_``) a private estimator reports after fitting (X, y) (issue 9 item 2)."""
+    import warnings
+
+    from ..pac.generic import GenericLearnerClassifier
+
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = GenericLearnerClassifier(_class_from_spec(spec), epsilon=epsilon, backend=backend, classes=classes)
+        est.fit(np.asarray(X), np.asarray(y))
+    return repr([c.item() if isinstance(c, np.generic) else c for c in est.classes_])
+
+
+def agnostic_refusal(data: tuple, backend: Any, *, max_labelings: int) -> str:
+    """'refused' or 'ran': whether the agnostic learner (subsample = all, thresholds as an explicit class) refuses
+    for its labelings cap — checked on public sizes before any data is read (issue 9 item 20)."""
+    from ..pac.agnostic import agnostic_learn
+
+    X, y = data
+    try:
+        agnostic_learn(_finite_thresholds(), np.asarray(X), np.asarray(y), epsilon=4.0, delta=1e-3,
+                       subsample_size=len(y), max_labelings=max_labelings, backend=backend,
+                       inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2))
+    except LittlestoneError as exc:
+        if "labelings" in str(exc):
+            return "refused"
+        raise
+    return "ran"
+
+
+@lru_cache(maxsize=1)
+def _finite_thresholds() -> Any:
+    from ..classes.finite import FiniteClass
+
+    return FiniteClass(np.tril(np.ones((9, 8), dtype=np.uint8), -1), name="thresholds(8) as a matrix")
+
+
 @lru_cache(maxsize=8)
 def _class_from_spec(spec: str) -> Any:
     from ..classes.spec import parse_class_spec
@@ -217,6 +290,19 @@ def edge_excess(release: Any, *, first: Any, first_count: int, second: Any, seco
     up = float(release.get(first, -math.inf)) - (first_count - 1 + a)
     down = (second_count + 1 - a) - float(release.get(second, math.inf))
     return max(up, down)
+
+
+def key_layout(release: Any) -> str:
+    """The released keys as the release lists them (order and objects: repr), with the size it carries."""
+    return f"{[repr(k) for k in release]} n={getattr(release, 'n', None)}"
+
+
+def float_bits(output: Any, *, index: int = 0) -> str:
+    """Binary exponent and last mantissa bit of a float output (of coordinate ``index`` of a vector output): the
+    event of Mironov's attack on noise added in floats (Mironov 2012) — rounding makes them depend on the data."""
+    value = float(output[index]) if isinstance(output, (tuple, list, np.ndarray)) else float(output)
+    exponent = math.frexp(value)[1]
+    return f"exp={exponent},lsb={int(np.float64(value).view(np.uint64) & np.uint64(1))}"
 
 
 def coordinate_sum(output: Sequence[float], *, indices: Sequence[int]) -> float:
@@ -288,11 +374,11 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
     audits.append(
         BuiltinAudit(
             "laplace",
-            "Laplace mechanism on a count, ε=1: 5 ones vs 4 ones",
-            partial(laplace_count, epsilon=eps),
+            "Laplace mechanism (a Mechanism object; claim read from it) on a count, ε=1: 5 ones vs 4 ones",
+            count_laplace(eps),
             [1] * 5 + [0] * 5,
             [1] * 4 + [0] * 6,
-            _fixed(eps),
+            _claim_of(count_laplace(eps)),
         )
     )
     d, dp = tied_scores_one_boosted(10)
@@ -350,6 +436,32 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             ["a"] * 30,
             _stable_add_remove_claim(hist_eps, hist_delta),
             featurize=partial(released, item="x"),
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_key_layout",
+            "stable histogram, ε=1, δ=0.2: the first record 1.0 (then 40× 1, 39× 2) replaced by 2; event: the order "
+            "and objects of the released keys (issue 9 item 4: first-seen order / first-seen object leaked)",
+            partial(stable_histogram_release, epsilon=hist_eps, delta=hist_delta),
+            [1.0] + [1] * 40 + [2] * 39,
+            [2] + [1] * 40 + [2] * 39,
+            _stable_claim(hist_eps, hist_delta),
+            featurize=key_layout,
+            runs=2000,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "histogram_size_add_remove",
+            "stable histogram, add/remove-one, ε=1, δ=0.2: 40× a vs 40× a plus one b; event: the released keys and "
+            "the size the release carries (issue 9 item 3: the exact n was released)",
+            partial(stable_histogram_add_remove, epsilon=hist_eps, delta=hist_delta),
+            ["a"] * 40 + ["b"],
+            ["a"] * 40,
+            _stable_add_remove_claim(hist_eps, hist_delta),
+            featurize=key_layout,
+            runs=2000,
         )
     )
     b_eps, b_delta = 1.0, 0.2
@@ -445,7 +557,75 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
             featurize=partial(coordinate_sum, indices=(0, 1, 3, 7)),
         )
     )
+    audits.append(
+        BuiltinAudit(
+            "binary_mechanism_float_safe",
+            "binary mechanism (default discrete=False) on the SECURE backend, ε=1, T=1: x_1 = 1 vs 0; event: the "
+            "output's binary exponent and last mantissa bit (issue 9 item 1: noise added in floats leaked ε ≥ 5)",
+            partial(binary_mechanism_prefixes, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "laplace_float_safe",
+            "Laplace mechanism on the SECURE backend, ε=1: count 1 vs 0; event: the output's binary exponent and last "
+            "mantissa bit (OpenDP's float Laplace applied to the value itself)",
+            partial(laplace_count, epsilon=eps),
+            [1],
+            [0],
+            _fixed(eps),
+            featurize=float_bits,
+            randomness="secure",
+            runs=20_000,
+            extra={"secure_only": True},
+        )
+    )
     sub_eps, n_sub, m_sub = 2.0, 10, 5
+    audits.append(
+        BuiltinAudit(
+            "subsample_secret_despite_public_seed",
+            "SECURE backend: Laplace count (ε₀=2) on m=5 of n=10 records drawn by secret_generator with the user's "
+            "seed fixed and known; claimed amplified ε: record 2 (in the seed's subsample) 1 vs 0 (issue 9 item 6)",
+            partial(subsample_with_public_seed, m=m_sub, epsilon=sub_eps),
+            [0, 0, 1] + [0] * (n_sub - 3),
+            [0] * n_sub,
+            _subsample_claim(sub_eps, m_sub / n_sub),
+            randomness="secure",
+            extra={"needs_generator": True, "secure_only": True},
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "private_labels_declared",
+            "generic learner (thresholds:8, ε=1) with classes=(-1, 1): labels (1,-1,1,1) vs (1,1,1,1); event: the "
+            "label coding classes_ it reports (issue 9 item 2)",
+            partial(declared_label_coding, spec="thresholds:8", epsilon=eps, classes=(-1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, -1, 1, 1)),
+            (((1,), (2,), (5,), (6,)), (1, 1, 1, 1)),
+            _fixed(eps),
+            runs=300,
+        )
+    )
+    audits.append(
+        BuiltinAudit(
+            "agnostic_labelings_cap_public",
+            "agnostic learner (thresholds(8) as a matrix, all 4 examples kept) with max_labelings=3: points "
+            "(1, 2, 5, 6) vs (1, 1, 5, 6); event: refused or ran (issue 9 item 20: the cap was a data-dependent "
+            "exception)",
+            partial(agnostic_refusal, max_labelings=3),
+            ((1, 2, 5, 6), (0, 0, 1, 1)),
+            ((1, 1, 5, 6), (0, 0, 1, 1)),
+            _fixed(4.0),
+            runs=5000,
+        )
+    )
     audits.append(
         BuiltinAudit(
             "subsampled_laplace",
@@ -474,14 +654,11 @@ def _builtin_audits() -> dict[str, BuiltinAudit]:
     return {a.name: a for a in audits}
 
 
-_CACHE: dict[str, BuiltinAudit] = {}
-
-
 def builtin_audits() -> dict[str, BuiltinAudit]:
-    """Name -> BuiltinAudit for every mechanism of littlestone.privacy."""
-    if not _CACHE:
-        _CACHE.update(_builtin_audits())
-    return dict(_CACHE)
+    """Name -> BuiltinAudit for every mechanism of littlestone.privacy (the real audits of the one registry)."""
+    from .registry import select
+
+    return select(broken=False)
 
 
 def list_builtin_audits() -> list[str]:

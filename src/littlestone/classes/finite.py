@@ -6,7 +6,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import DomainError, EmptyDataError, LittlestoneError
+from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
 from .finite_ldim import ldim_mask
 
@@ -188,8 +188,6 @@ def _as_01_matrix(matrix: Any) -> np.ndarray:
                                "lengths") from None
     if M.ndim != 2:
         raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
-    if M.shape[0] == 0:
-        raise EmptyDataError("a finite class needs at least one hypothesis (the matrix has no rows)")
     if M.dtype.kind == "f" and np.isnan(M).any():
         raise LittlestoneError("the class matrix contains NaN")
     if M.dtype.kind == "b":
@@ -238,6 +236,7 @@ class _RowIndex:
 
 class FiniteClass(HypothesisClass):
     """An explicit class: rows of a 0/1 matrix are hypotheses, columns are domain points (duplicate rows removed).
+    A matrix with no rows is the empty class (Ldim −1 by convention).
 
     ``FiniteClass([[0,0,1],[0,1,1]], points=["a","b","c"])``.
     """

@@ -205,10 +205,10 @@ def _compiled_greedy64() -> Any:
     """:func:`_greedy64` compiled by Numba on first use (numba is imported here, not with the package)."""
     global _GREEDY64_COMPILED, _lg64
     if _GREEDY64_COMPILED is None:
-        from numba import njit
+        from .._numba import njit_cached
 
-        _lg64 = njit(cache=True)(_lg64)  # the compiled _greedy64 calls the compiled _lg64
-        _GREEDY64_COMPILED = njit(cache=True)(_greedy64)
+        _lg64 = njit_cached(_lg64)  # the compiled _greedy64 calls the compiled _lg64
+        _GREEDY64_COMPILED = njit_cached(_greedy64)
     return _GREEDY64_COMPILED
 
 
@@ -670,6 +670,9 @@ class Intervals(HypothesisClass):
                 raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
             if not np.all(arr == np.floor(arr)):
                 raise DomainError(f"points must be integers 0..{self.n - 1} for {self.name}")
+            outside = (arr < 0) | (arr >= self.n)
+            if outside.any():  # before the cast: 1e300 has no int64 value
+                raise DomainError(f"point {arr[outside][0]:g} is outside the domain of {self.name} (0..{self.n - 1})")
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "iu" and arr.ndim == 1:
             if arr.size and (arr.min() < 0 or arr.max() >= self.n):

@@ -85,6 +85,9 @@ def _conjunctions(arg: str | None, spec: str, monotone: bool = False) -> Hypothe
     parts = _args(arg, ["N", "K"], spec, optional=1)
     n = _int(parts[0], "N (number of variables)", spec)
     k = _int(parts[1], "K (maximum number of literals)", spec, minimum=0) if len(parts) > 1 else None
+    if k is not None and k > n:  # a conjunction has at most one literal per variable
+        raise ClassSpecError(f"class spec {spec!r}: K (maximum number of literals) must be ≤ N = {n}, got {k}; "
+                             f"{_HELP}")
     return Conjunctions(n, k, monotone=monotone)
 
 
@@ -159,7 +162,9 @@ def _cell(text: str) -> object:
 
 
 def load_matrix_csv(path: str | os.PathLike) -> HypothesisClass:
-    """A finite class from a CSV 0/1 matrix (rows = hypotheses; an optional first row names the points)."""
+    """A finite class from a CSV 0/1 matrix (rows = hypotheses; an optional first row names the points — it must
+    contain a name that is not an integer, so that a mistyped first row such as ``1,2,0`` is an error, not a
+    header). A header with no rows below it is the empty class (Ldim −1)."""
     from .finite import FiniteClass
 
     p = Path(path)
@@ -167,10 +172,16 @@ def load_matrix_csv(path: str | os.PathLike) -> HypothesisClass:
     if not rows:
         raise ClassSpecError(f"class file {str(p)!r} is empty (expected a 0/1 matrix, rows = hypotheses)")
     header = None
-    if any(c.strip() not in ("0", "1") for c in rows[0]):
+    first = [c.strip() for c in rows[0]]
+    if any(not re.fullmatch(r"[-+]?\d+", c) for c in first):  # a header names the points (not all integers)
         header, rows = [_cell(c) for c in rows[0]], rows[1:]
-    if not rows:
-        raise ClassSpecError(f"class file {str(p)!r} has a header but no hypothesis rows")
+    elif any(c not in ("0", "1") for c in first):  # all integers but not 0/1: a mistyped row, not a header
+        bad = next(c for c in first if c not in ("0", "1"))
+        raise ClassSpecError(f"class file {str(p)!r}: entry {bad!r} in row 1 is not 0 or 1 (a header row naming "
+                             "the points needs at least one name that is not an integer, e.g. x0,x1,…)")
+    if not rows:  # a header and no hypotheses: the empty class over the named points (Ldim −1)
+        M0 = np.zeros((0, len(header or [])), dtype=np.uint8)
+        return FiniteClass(M0, points=header, name=p.name)
     width = len(rows[0])
     for i, r in enumerate(rows):
         if len(r) != width:

@@ -226,6 +226,9 @@ class Thresholds(HypothesisClass):
                 raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
             if not np.all(arr == np.floor(arr)):
                 raise DomainError(f"points must be integers 0..{self.n - 1} for {self.name}")
+            outside = (arr < 0) | (arr >= self.n)
+            if outside.any():  # before the cast: 1e300 has no int64 value
+                raise DomainError(f"point {arr[outside][0]:g} is outside the domain of {self.name} (0..{self.n - 1})")
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "iu":
             if arr.size and (arr.min() < 0 or arr.max() >= self.n):

@@ -9,7 +9,8 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, progress, with_cluster
+from ._common import (CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, note_seed_under_secure,
+                      print_table, progress, with_cluster)
 
 AUDIT_EPILOG = """Examples:
 
@@ -38,7 +39,8 @@ def _audit_module() -> Any:
 
 def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], jobs: int, randomness: str) -> Any:
     if randomness != "seeded":
-        raise LittlestoneError("--broken audits run on the seeded backend only (drop --backend secure)")
+        raise LittlestoneError("--broken audits run on their own backend (seeded, or secure for floating-point "
+                               "twins); drop --backend secure")
     return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
 
 
@@ -73,9 +75,10 @@ def audit(
     unknown = [n for n in chosen if n not in available]
     if unknown:
         raise LittlestoneError(f"unknown {kind} {unknown[0]!r} (available: {', '.join(available)})")
+    note_seed_under_secure(seed, backend)
     table = Table(title="privacy audits of deliberately broken twins" if broken else "privacy audits",
                   title_justify="left")
-    for col in ("mechanism", "claimed ε", "ε lower bound", "δ lower bound", "runs", "verdict"):
+    for col in ("mechanism", "claimed\nε", "ε lower\nbound", "δ lower\nbound", "runs", "verdict"):
         table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
     failed: list[str] = []
     reports: list[Any] = []
@@ -97,7 +100,7 @@ def audit(
                            {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}).get(passed, "no claim"))
             reports.append(rep)
             bar.advance(task)
-    console.print(table)
+    print_table(table)
     if details:
         for rep in reports:
             console.print(str(rep), markup=False)

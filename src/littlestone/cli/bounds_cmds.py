@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import console, load_class
+from ._common import console, load_class, print_table
 
 bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True,
                          epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
@@ -50,11 +50,11 @@ def print_report(title: str, report: Any) -> None:
     """A bound report as a table (stage, quantity, value, formula) with the total last."""
     table = Table(title=title, title_justify="left")
     for col, just in (("stage", "left"), ("quantity", "left"), ("value", "right"), ("formula", "left")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+        table.add_column(col, justify=just, no_wrap=col == "value")  # type: ignore[arg-type]
     for row in report.rows():
         stage, quantity, value, formula = (list(row) + ["", "", "", ""])[:4]
         table.add_row(str(stage), str(quantity), _fmt(value), str(formula))
-    console.print(table)
+    print_table(table)
     console.print(f"total sample size: [bold]{_fmt(report.total)}[/]")
 
 
@@ -192,9 +192,119 @@ def lwy25_agnostic_cmd(
         table.add_row(stage, q, _fmt(value), formula)
     for stage, q, value, formula in exact:
         table.add_row(stage, q, value, formula)
-    console.print(table)
+    print_table(table)
     console.print("(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
                   "of the implemented components, constants written out.")
+
+
+GGKM21_EPILOG = """Examples:
+
+  littlestone bounds ggkm21 --d 2 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05
+
+  littlestone bounds ggkm21 --d 1 --alpha 0.25 --learner improper"""
+
+COMPARE_EPILOG = """Examples:
+
+  littlestone bounds compare --d 1..8
+
+  littlestone bounds compare --d 1..8 --alpha 0.1 --plot compare.png"""
+
+
+class GgkmLearner(str, Enum):
+    proper = "proper"
+    improper = "improper"
+
+
+@bounds_app.command("ggkm21", epilog=GGKM21_EPILOG)
+def ggkm21(
+    d: int = typer.Option(..., "--d", min=1, help="Littlestone dimension d ≥ 1 of the class."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
+    beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
+    learner: GgkmLearner = typer.Option(GgkmLearner.proper, "--learner",
+                                        help="proper (Theorem 6.4, PolyPriPropLearn) or improper (Theorem 5.7)."),
+) -> None:
+    """Every stage of GGKM21's learner (n, m, K, s, sparse-selection error), with the LWY25 Theorem D.2 variant."""
+    from ..bounds import ggkm21 as g
+
+    fn = g.theorem64 if learner is GgkmLearner.proper else g.theorem57
+    head = f"d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}"
+    add = fn(d, alpha, epsilon, delta, beta)
+    rel = fn(d, alpha, epsilon, delta, beta, convergence="relative")
+    print_report(f"{add.title}: {head}", add)
+    print_report(f"{rel.title} — LWY25 Theorem D.2 variant (Lemma D.1): {head}", rel)
+
+
+def _parse_range(text: str) -> list[int]:
+    try:
+        if ".." in text:
+            a, b = text.split("..", 1)
+            lo, hi = int(a), int(b)
+            out = list(range(lo, hi + 1))
+        else:
+            out = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise LittlestoneError(f"--d must look like 1..8 or 1,2,3 (integers), got {text!r}") from None
+    if not out or min(out) < 1 or max(out) > 64:
+        raise LittlestoneError(f"--d must give dimensions between 1 and 64, got {text!r}")
+    return out
+
+
+@bounds_app.command("compare", epilog=COMPARE_EPILOG)
+def compare(
+    d: str = typer.Option("1..8", "--d", help="Dimensions: a range 1..8 or a list 1,2,3."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
+    beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
+    plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help="Also draw the totals (PNG)."),
+) -> None:
+    """BLM20 (Theorem 1) against GGKM21 (Theorems 5.7 and 6.4) total sample sizes, and where GGKM21 wins."""
+    from ..bounds import ggkm21 as g
+
+    ds = _parse_range(d)
+    if plot is not None:
+        from ..io import check_output_file
+
+        check_output_file(plot)
+    rows = g.compare_blm20(ds, alpha, epsilon, delta, beta)
+    table = Table(title=f"total examples: α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
+                  title_justify="left")
+    cols = (("d", "d"), ("BLM20", "blm20"), ("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
+            ("proper+D.2", "ggkm21_proper_relative"))
+    for name, _ in cols:
+        table.add_column(name, justify="right", no_wrap=True)
+    for r in rows:
+        table.add_row(*(str(r[k]) if k == "d" else _fmt(r[k]) for _, k in cols))
+    print_table(table)
+    console.print("BLM20 = Theorem 1; improper = GGKM21 Thm 5.7 (PolyPriLearn); proper = Thm 6.4 (PolyPriPropLearn); "
+                  "proper+D.2 = Thm 6.4 with LWY25 Lemma D.1 (relative uniform convergence)")
+    for label, key in (("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
+                       ("proper + D.2", "ggkm21_proper_relative")):
+        x = g.crossover(rows, key)
+        console.print(f"GGKM21 {label} below BLM20 from d = {x}" if x is not None else
+                      f"GGKM21 {label} never below BLM20 for d in {ds[0]}..{ds[-1]}")
+    if plot is not None:
+        from matplotlib.figure import Figure
+
+        from ..io import atomic_savefig
+
+        fig = Figure(figsize=(6.5, 4.2))
+        ax = fig.subplots()
+        xs = [r["d"] for r in rows]
+        for name, key in cols[1:]:
+            ax.semilogy(xs, [r[key] for r in rows], marker="o", label={"BLM20": "BLM20 Thm 1",
+                        "improper": "GGKM21 Thm 5.7", "proper": "GGKM21 Thm 6.4",
+                        "proper+D.2": "Thm 6.4 + LWY25 D.2"}[name])
+        ax.set_xlabel("Littlestone dimension d")
+        ax.set_ylabel("total examples")
+        ax.set_title(f"BLM20 vs GGKM21 (α={alpha:g}, ε={epsilon:g}, δ={delta:g}, β={beta:g})", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        atomic_savefig(fig, plot, format="png", dpi=120)
+        console.print(f"wrote {plot}")
 
 
 def register(app: typer.Typer) -> None:

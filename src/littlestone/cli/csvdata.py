@@ -28,10 +28,25 @@ class CsvTable:
     def columns(self, names: list[str]) -> np.ndarray:
         idx = [self.column_index(n) for n in names]
         values = [[r[i] for i in idx] for r in self.rows]
+        for j, name in enumerate(names):
+            for i, row in enumerate(values):
+                v = row[j]
+                if isinstance(v, int) and not -(2**63) <= v < 2**63:
+                    raise LittlestoneError(f"{self.path}, line {i + 2}: {v} in column {name!r} is too large "
+                                           "(integers must lie in [-2^63, 2^63))")
         if all(isinstance(v, (int, float)) for row in values for v in row):
             return np.array(values, dtype=np.float64 if any(isinstance(v, float) for row in values for v in row)
                             else np.int64)
         return np.array(values, dtype=object)
+
+    def check_no_nan(self, name: str, what: str) -> None:
+        """Fail, naming the line, if the column holds NaN (a missing value) — e.g. labels must be present."""
+        i = self.column_index(name)
+        for lineno, r in enumerate(self.rows, start=2):
+            v = r[i]
+            if isinstance(v, float) and v != v:
+                raise LittlestoneError(f"{self.path}, line {lineno}: the {what} in column {name!r} is NaN "
+                                       "(a missing value)")
 
     def column(self, name: str) -> np.ndarray:
         return self.columns([name])[:, 0]

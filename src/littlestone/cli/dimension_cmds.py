@@ -9,7 +9,7 @@ import typer
 
 from ..errors import LittlestoneError
 from ..io import check_output_file, write_figure_atomically
-from ._common import CLASS_OPTION, console, load_class, need, working
+from ._common import CLASS_OPTION, console_for, load_class, need, working
 
 LDIM_EPILOG = """Examples:
 
@@ -30,7 +30,8 @@ TREE_EPILOG = """Examples:
 
 def ldim(
     hclass: str = CLASS_OPTION,
-    tree: Optional[Path] = typer.Option(None, "--tree", metavar="PNG", help="Draw a witness mistake tree to this PNG."),
+    tree: Optional[Path] = typer.Option(None, "--tree", metavar="PNG", help="Draw a witness mistake tree to this PNG "
+                                        "('-' = standard output)."),
     vc: bool = typer.Option(False, "--vc", help="Also print the VC dimension."),
     dual: bool = typer.Option(False, "--dual", help="Also print the dual Littlestone (and with --vc, dual VC) dimension."),
     threshold: bool = typer.Option(False, "--threshold", help="Also print the threshold dimension."),
@@ -38,6 +39,7 @@ def ldim(
     """Print the Littlestone dimension of a class (exact; Ldim(∅) = −1)."""
     if tree is not None:
         check_output_file(tree)
+    say = console_for(tree)
     H = load_class(hclass)
     dims = need("littlestone.dimensions", "the dimensions module")
     with working(f"computing Ldim of {H.name}"):
@@ -45,7 +47,7 @@ def ldim(
             d, witness = dims.ldim(H, witness=True)
         else:
             d, witness = dims.ldim(H), None
-    console.print(f"Ldim({H.name}) = [bold]{d}[/]")
+    say.print(f"Ldim({H.name}) = [bold]{d}[/]")
     extras = []
     if vc:
         extras.append(("VC", "vc_dim"))
@@ -56,6 +58,9 @@ def ldim(
     if threshold:
         extras.append(("threshold dim", "threshold_dim"))
     for label, fn_name in extras:
+        if d == -1:
+            say.print(f"{label}({H.name}): not defined — the class is empty")
+            continue
         fn = getattr(dims, fn_name, None)
         if fn is None:
             raise LittlestoneError(f"the {label} dimension is not available in this installation")
@@ -64,38 +69,40 @@ def ldim(
                 value = fn(H)
             except TypeError as exc:  # e.g. an infinite domain the brute-force search cannot enumerate
                 raise LittlestoneError(f"cannot compute the {label} dimension of {H.name}: {exc}") from None
-        console.print(f"{label}({H.name}) = [bold]{value}[/]")
+        say.print(f"{label}({H.name}) = [bold]{value}[/]")
     if tree is not None:
         if witness is None:
-            console.print("the class is empty: no tree to draw")
+            say.print("the class is empty: no tree to draw")
             return
         write_figure_atomically(lambda p: witness.to_png(p, title=f"mistake tree shattered by {H.name} (depth {d})"),
                                 tree)
-        console.print(f"witness tree (depth {d}) drawn to {tree}")
+        say.print(f"witness tree (depth {d}) drawn to {tree}")
 
 
 def tree(
     hclass: str = CLASS_OPTION,
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="PNG", help="Also draw the tree to this PNG."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="PNG", help="Also draw the tree to this PNG ('-' = "
+                                       "standard output; the text then goes to stderr)."),
     max_depth: int = typer.Option(6, "--max-depth", min=0, help="Levels drawn (deeper subtrees shown as '…')."),
 ) -> None:
     """Print a deepest mistake tree shattered by the class (the witness of its Littlestone dimension)."""
     if out is not None:
         check_output_file(out)
+    say = console_for(out)
     H = load_class(hclass)
     dims = need("littlestone.dimensions", "the dimensions module")
     with working(f"finding a shattered tree of {H.name}"):
         d, witness = dims.ldim(H, witness=True)
     if witness is None:
-        console.print(f"{H.name} is empty (Ldim = −1): no tree")
+        say.print(f"{H.name} is empty (Ldim = −1): no tree")
         return
-    console.print(f"Ldim({H.name}) = {d}; a shattered mistake tree (label-0 child first):")
-    console.print(witness.to_text(max_depth=max_depth), markup=False)
+    say.print(f"Ldim({H.name}) = {d}; a shattered mistake tree (label-0 child first):")
+    say.print(witness.to_text(max_depth=max_depth), markup=False)
     if out is not None:
         write_figure_atomically(
             lambda p: witness.to_png(p, max_depth=max_depth, title=f"mistake tree shattered by {H.name} (depth {d})"),
             out)
-        console.print(f"drawn to {out}")
+        say.print(f"drawn to {out}")
 
 
 def register(app: typer.Typer) -> None:

@@ -11,8 +11,10 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
+from ..io import check_output_dir, staged_directory
 from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console,
-                      tracking, with_cluster)
+                      heartbeat, note_seed_under_secure, print_table, tracking, with_cluster)
+from .learn_cmds import _check_param_value
 
 EXPERIMENT_EPILOG = """Examples:
 
@@ -46,13 +48,12 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-def _check_output_dir(out: Path, what: str) -> None:
-    """An output directory must not be an existing file (or lie under one)."""
-    for p in (out, *out.parents):
-        if p.exists():
-            if not p.is_dir():
-                raise LittlestoneError(f"cannot write {what} to {out}: {p} is a file, not a directory")
-            return
+def _relocated(path: Any, staging: Path, out: Path) -> Any:
+    """A path inside the staging directory, as it is named once moved into ``out``."""
+    try:
+        return out / Path(path).relative_to(staging)
+    except (TypeError, ValueError):
+        return path
 
 
 def _registry() -> dict:
@@ -100,27 +101,28 @@ def experiment(
     for key in kwargs:
         if key in reserved:
             raise LittlestoneError(f"set {key} with {reserved[key]}, not --set")
-    for key, value in list(kwargs.items()):  # one value where the experiment takes a list: a list of one
-        default = params[key].default if key in params else None
-        if isinstance(default, (tuple, list)) and not isinstance(value, list):
-            kwargs[key] = [value]
+    for key, value in list(kwargs.items()):  # typed like the default; one value where a list is taken: a list of one
+        if key in params:
+            default = params[key].default
+            kwargs[key] = _check_param_value(f"--set {key}", value,
+                                             None if default is inspect.Parameter.empty else default)
     if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
         bad = [k for k in kwargs if k not in params]
         if bad:
             raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
                                    f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir', 'backend'))})")
-    _check_output_dir(out, "the results")
+    check_output_dir(out, "the results")
     if backend is not None:
         if "backend" not in params:
             raise LittlestoneError(f"experiment {name!r} draws no privacy noise: --backend does not apply")
         kwargs["backend"] = backend.value
-    out.mkdir(parents=True, exist_ok=True)
-    with tracking(f"running experiment {name}"):
-        result = fn(seed=seed, jobs=jobs, out_dir=out, **kwargs)
-    _print_result(name, result)
+    note_seed_under_secure(seed, kwargs.get("backend"))
+    with staged_directory(out, "the results") as staging, tracking(f"running experiment {name}"):
+        result = fn(seed=seed, jobs=jobs, out_dir=staging, **kwargs)
+    _print_result(name, result, lambda p: _relocated(p, staging, out))
 
 
-def _print_result(name: str, result: Any) -> None:
+def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     rows = list(getattr(result, "rows", None) or getattr(result, "table", None) or [])
     if rows and isinstance(rows[0], dict):
         cols = list(rows[0].keys())
@@ -129,15 +131,15 @@ def _print_result(name: str, result: Any) -> None:
             table.add_column(str(c), justify="right")
         for r in rows[:40]:
             table.add_row(*[f"{r.get(c):.4g}" if isinstance(r.get(c), float) else str(r.get(c)) for c in cols])
-        console.print(table)
+        print_table(table)
         if len(rows) > 40:
             console.print(f"… {len(rows) - 40} more rows in the CSV table")
     for attr in ("table_path", "csv_path"):
         p = getattr(result, attr, None)
         if p:
-            console.print(f"table: {p}")
+            console.print(f"table: {where(p)}")
     for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
-        console.print(f"figure: {p}")
+        console.print(f"figure: {where(p)}")
     verdict = getattr(result, "verdict", "")
     if verdict:
         console.print(f"[bold]{verdict}[/]")
@@ -148,18 +150,25 @@ def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
-    seed: Optional[int] = typer.Option(0, "--seed", help="Seed for every random choice (same seed ⇒ same report)."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for every random choice (default 0; same "
+                                       "seed ⇒ same report on --backend seeded)."),
     jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
     cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
-    _check_output_dir(out, "the report")
+    check_output_dir(out, "the report")
+    note_seed_under_secure(seed, backend)
+    seed = 0 if seed is None else seed
     console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
-                  f"noise backend {backend.value}, {jobs} worker{'s' if jobs != 1 else ''} → {out}/")
+                  f"noise backend {backend.value}"
+                  f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
+                  f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/")
     from ..experiments import demo as demo_module
 
-    path = demo_module.run_demo(out_dir=out, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
-                                console=console)
+    with staged_directory(out, "the report") as staging, heartbeat("demo"):  # Ctrl-C leaves nothing behind
+        path = demo_module.run_demo(out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
+                                    console=console)
+    path = _relocated(path, staging, out)
     console.print(f"report written to [bold]{path.resolve()}[/]")
 
 

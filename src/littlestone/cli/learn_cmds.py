@@ -12,9 +12,9 @@ import numpy as np
 import typer
 
 from ..errors import LittlestoneError
-from ..io import atomic_write_json, atomic_write_text, check_output_file
-from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, err_console,
-                      load_class, tracking, with_cluster, working)
+from ..io import atomic_write_json, atomic_write_text, check_output_file, is_stdout
+from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for,
+                      err_console, load_class, note_seed_under_secure, tracking, with_cluster, working)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -69,6 +69,43 @@ def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: floa
     return pac.ERMClassifier(hypothesis_class=hclass, random_state=seed)
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the user set option ``name`` on the command line (not its default)."""
+    from typer._click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def _check_param_value(what: str, value: Any, default: Any) -> Any:
+    """A --param / --set value must have the type of the parameter's default: numbers where the default is a
+    number or None (the "theory" setting), integers where it is an integer (≥ 1 where the default is a positive
+    count), finite and non-negative numbers; lists of such numbers where the default is a list."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise LittlestoneError(f"{what} expects true or false, got {value!r}")
+        return value
+    if isinstance(default, str):
+        return value if isinstance(value, str) else str(value)
+    if isinstance(default, (list, tuple)):
+        items = value if isinstance(value, list) else [value]
+        inner = default[0] if len(default) else None
+        return [_check_param_value(what, v, inner) for v in items]
+    if isinstance(value, list) and default is None:
+        return [_check_param_value(what, v, None) for v in value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        kind = "an integer" if isinstance(default, int) else "a number"
+        raise LittlestoneError(f"{what} expects {kind}, got {value!r}")
+    if isinstance(default, int) and not isinstance(value, int):
+        raise LittlestoneError(f"{what} expects an integer, got {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise LittlestoneError(f"{what} expects a finite number, got {value!r}")
+    if isinstance(default, int) and default > 0 and value < 1:  # a count
+        raise LittlestoneError(f"{what} must be ≥ 1, got {value!r}")
+    if value < 0:
+        raise LittlestoneError(f"{what} must be ≥ 0, got {value!r}")
+    return value
+
+
 def privacy_spent(est: Any) -> tuple[float, float] | None:
     """(ε, δ) a fitted private estimator reports as spent (None for non-private baselines)."""
     res = getattr(est, "result_", None)
@@ -79,11 +116,32 @@ def privacy_spent(est: Any) -> tuple[float, float] | None:
     return None
 
 
+def parse_classes(text: str) -> tuple:
+    """``NEG,POS`` → a label pair; integers and decimal numbers are read as numbers, anything else as text."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise LittlestoneError(f"--classes needs two labels NEG,POS (e.g. 0,1 or ham,spam), got {text!r}")
+
+    def value(p: str) -> Any:
+        for conv in (int, float):
+            try:
+                return conv(p)
+            except ValueError:
+                pass
+        return p
+
+    neg, pos = (value(p) for p in parts)
+    if neg == pos:
+        raise LittlestoneError(f"--classes needs two distinct labels, got {text!r}")
+    return (neg, pos)
+
+
 @with_cluster
 def learn(
+    ctx: typer.Context,
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
-    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically)."),
+    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically; '-' = standard output)."),
     learner: LearnerKind = typer.Option(LearnerKind.generic, "--learner", "-l", help="generic (ε-DP), blm20 "
                                         "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
                                         "(non-private baselines)."),
@@ -95,6 +153,8 @@ def learn(
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
+    classes: str = typer.Option("0,1", "--classes", metavar="NEG,POS", help="The label pair of the private "
+                                "learners (declared, never read from the private labels), e.g. -1,1 or ham,spam."),
     params: Optional[List[str]] = typer.Option(None, "--param", "-p", metavar="KEY=VALUE",
                                                help="Extra estimator parameter, e.g. n_batches=200 for blm20 "
                                                     "(repeatable)."),
@@ -105,9 +165,17 @@ def learn(
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
+    given = {name for name in ("delta", "mode") if _given(ctx, name)}
+    if "delta" in given and learner not in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
+        raise LittlestoneError(f"--delta does not apply to --learner {learner.value}: "
+                               + ("the generic learner is pure ε-DP (δ = 0)" if learner == LearnerKind.generic
+                                  else "it is a non-private baseline"))
+    if "mode" in given and learner != LearnerKind.generic:
+        raise LittlestoneError(f"--mode applies to --learner generic only, not {learner.value}")
     with working(f"reading {data}"):
         table = read_csv(data)
     names, label_col = split_columns(table, label, features)
+    table.check_no_nan(label_col, "label")
     X = table.columns(names)
     y = table.column(label_col)
     spec_path = Path(hclass)
@@ -116,6 +184,8 @@ def learn(
         load_class(H)  # fail early with the parser's message
     est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
                         backend=backend, seed=seed, jobs=jobs)
+    if "classes" in est.get_params(deep=False):
+        est.set_params(classes=parse_classes(classes))
     if params:
         from .experiment_cmds import _parse_value
 
@@ -129,26 +199,31 @@ def learn(
             if key not in valid:
                 raise LittlestoneError(f"{type(est).__name__} has no parameter {key!r} "
                                        f"(parameters: {', '.join(sorted(valid))})")
-            extra[key] = _parse_value(value.strip())
+            extra[key] = _check_param_value(f"--param {key}", _parse_value(value.strip()), valid[key])
         est.set_params(**extra)
+    if learner not in (LearnerKind.soa, LearnerKind.erm):
+        note_seed_under_secure(seed, backend)
     with tracking(f"fitting {learner.value} on {len(y)} examples"):
         est.fit(X, y)
     model = est.to_dict()
     model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}
     atomic_write_json(out, model)
-    console.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
+    say = console_for(out)  # with -o - the model is the standard output; messages go to stderr
+    say.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
     spent = privacy_spent(est)
     if spent is None:
         acc = float(np.mean(est.predict(X) == y))
-        console.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
+        say.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
-        console.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}")
+        note = getattr(est.result_, "privacy_note", "")
+        say.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}" + (f" ({note})" if note else ""),
+                      markup=False)
         summary = getattr(est.result_, "summary", None)
         if callable(summary):
-            console.print(summary(), markup=False)
+            say.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
-            console.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
+            say.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
                           f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
                           f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
                           f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}", markup=False)
@@ -158,7 +233,7 @@ def predict(
     model: Path = typer.Argument(..., metavar="MODEL.json", help="A model written by 'littlestone learn'."),
     data: Path = typer.Argument(..., metavar="DATA.csv", help="Points to label (CSV with the training columns)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write predictions here (CSV, atomically) "
-                                       "instead of printing them."),
+                                       "instead of printing them ('-' = standard output)."),
 ) -> None:
     """Label the points of a CSV file with a saved model (prints accuracy if the label column is present)."""
     import json
@@ -166,6 +241,8 @@ def predict(
     for path in (model, data):  # fail fast, before importing scikit-learn
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
+    if out is not None and is_stdout(out):
+        out = None
     if out is not None:
         check_output_file(out)
     from ..pac._sklearn import LittlestoneClassifier
@@ -175,6 +252,7 @@ def predict(
     with working(f"reading {data}"):
         table = read_csv(data)
     names = meta.get("features") or [h for h in table.header if h != meta.get("label")][: est.n_features_in_]
+    _check_known_labels(table, meta.get("label"), est.classes_, data)  # before printing anything
     X = table.columns(names)
     with working(f"predicting {len(X)} points"):
         pred = est.predict(X)
@@ -193,6 +271,22 @@ def predict(
         y = table.column(label_col)
         acc = float(np.mean(pred.astype(object) == y.astype(object)))
         (console if out is not None else err_console).print(f"accuracy on {data}: {acc:.3f}")
+
+
+def _label_text(v: Any) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _check_known_labels(table: Any, label_col: str | None, classes: Any, data: Path) -> None:
+    """Labels in the data must be the model's (an accuracy against other labels would be a meaningless 0)."""
+    if not label_col or label_col not in table.header:
+        return
+    known = {_label_text(c) for c in np.asarray(classes).tolist()}
+    foreign = sorted({_label_text(v) for v in table.column(label_col).tolist()} - known)
+    if foreign:
+        raise LittlestoneError(f"{data}: column {label_col!r} holds labels the model does not know "
+                               f"({', '.join(foreign[:5])}{', …' if len(foreign) > 5 else ''}; the model's labels "
+                               f"are {', '.join(sorted(known))}): no accuracy can be computed")
 
 
 def register(app: typer.Typer) -> None:

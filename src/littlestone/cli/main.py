@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from typing import Any
 
 import typer
@@ -26,11 +27,17 @@ class LittlestoneGroup(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        debug = "--debug" in argv or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
+        end = argv.index("--") if "--" in argv else len(argv)
+        debug = "--debug" in argv[:end] or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
+        argv = [a for a in argv[:end] if a != "--debug"] + argv[end:]  # --debug is accepted anywhere
+        if debug:
+            argv = ["--debug", *argv]
         code = EXIT_OK
+        caught: list[warnings.WarningMessage] = []
         try:
-            rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
-                              standalone_mode=False, **extra)
+            with warnings.catch_warnings(record=True) as caught:
+                rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
+                                  standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
             if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
                 _error("interrupted")
@@ -70,9 +77,21 @@ class LittlestoneGroup(TyperGroup):
                 _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
                        "(rerun with --debug for the traceback)")
                 code = EXIT_FAILED
+        if code in (EXIT_OK, EXIT_FAILED) or debug:  # after a bad input or Ctrl-C: the error line alone
+            _show_warnings(caught)
         if not standalone_mode:
             return code
         sys.exit(code)
+
+
+def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Warnings raised during the command, one line each (once per message), after its output."""
+    seen: set[str] = set()
+    for w in caught:
+        text = f"{w.category.__name__}: {_one_line(str(w.message))}"
+        if text not in seen:
+            seen.add(text)
+            err_console.print(f"[yellow]warning:[/] {text}", soft_wrap=True, markup=True, highlight=False)
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:
@@ -139,8 +158,39 @@ for _module in (dimension_cmds, online_cmds, learn_cmds, bounds_cmds, audit_cmds
     _module.register(app)
 
 
+def _shield_workers_from_ctrl_c() -> None:
+    """Ctrl-C at a terminal sends SIGINT to the whole foreground process group — to parallel workers too, which
+    would each print a traceback (often while still importing). Child processes of the command are therefore
+    started with SIGINT blocked (the signal mask is inherited across fork and exec): only this process sees Ctrl-C;
+    it stops, shuts its workers down (joblib/loky terminate them) and leaves nothing behind.
+
+    Every child process on POSIX is started through ``_posixsubprocess.fork_exec`` (subprocess, loky's workers,
+    multiprocessing's spawn and forkserver); the wrapper blocks SIGINT in the calling thread for the duration of
+    the call only, so this process keeps receiving it."""
+    import signal
+
+    try:
+        import _posixsubprocess
+    except ImportError:  # not POSIX
+        return
+    if not hasattr(signal, "pthread_sigmask") or getattr(_posixsubprocess.fork_exec, "_littlestone", False):
+        return
+    original = _posixsubprocess.fork_exec
+
+    def fork_exec(*args: Any, **kwargs: Any) -> Any:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return original(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    fork_exec._littlestone = True  # type: ignore[attr-defined]
+    _posixsubprocess.fork_exec = fork_exec
+
+
 def main() -> None:
     """Console-script entry point."""
+    _shield_workers_from_ctrl_c()
     app()
 
 

@@ -14,8 +14,8 @@ from rich.table import Table
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
-from ._common import (CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, tracking,
-                      with_cluster, working)
+from ._common import (CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, console, load_class, print_table,
+                      tracking, with_cluster, working)
 
 PLAY_EPILOG = """Examples:
 
@@ -172,7 +172,7 @@ def play(
         for t in range(min(show, first.T)):
             table.add_row(str(t + 1), str(first.points[t]), str(int(first.predictions[t])),
                           str(int(first.labels[t])), str(int(first.cumulative_mistakes[t])))
-        console.print(table)
+        print_table(table)
     mistakes = np.array([r.mistakes for r in results])
     what = f"{learner.value} vs {adversary.value} adversary on {H.name}"
     if runs == 1:

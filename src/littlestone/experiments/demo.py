@@ -17,6 +17,9 @@ from ..classes.finite import FiniteClass
 from ..errors import InsufficientSampleError
 from ..parallel import map_ordered
 
+#: the label pair of the breast-cancer data, declared (private learners never read it from the labels)
+LABELS = ("benign", "malignant")
+
 #: features the demo may use: index → (name, range as published in the dataset's documentation, DESCR "Summary
 #: Statistics"), so the grid is fixed before looking at the data (a data-dependent grid would leak)
 PUBLISHED_RANGES: dict[int, tuple[str, float, float]] = {
@@ -121,13 +124,13 @@ def _one_repeat(data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, b
     gen, blm, fallback, theory = {}, {}, {}, {}
     for i, eps in enumerate(cfg.epsilons):
         rs = int(learner_seeds[2 * i].generate_state(1)[0])
-        g = GenericLearnerClassifier(data.hclass, epsilon=eps, mode="agnostic", backend=backend,
+        g = GenericLearnerClassifier(data.hclass, epsilon=eps, mode="agnostic", backend=backend, classes=LABELS,
                                      random_state=rs if backend == "seeded" else None).fit(Xtr, ytr)
         gen[eps] = g.score(Xte, yte)
         theory[eps] = g.result_.theory_n
         if with_blm20:
             rs = int(learner_seeds[2 * i + 1].generate_state(1)[0])
-            b = BLM20Classifier(data.hclass, epsilon=eps, delta=cfg.delta, n_batches=cfg.blm20_batches,
+            b = BLM20Classifier(data.hclass, epsilon=eps, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
                                 aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
                                 eta=cfg.blm20_eta, backend=backend,
                                 random_state=rs if backend == "seeded" else None).fit(Xtr, ytr)
@@ -314,6 +317,14 @@ def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
     return d, path
 
 
+def _advance(bar: Any, task: Any, done: int, total: int) -> None:
+    """The demo's own bar (on a terminal) and the library's progress reports (plain lines when piped)."""
+    from .. import _progress
+
+    bar.update(task, completed=done)
+    _progress.report("train/test splits", done, total)
+
+
 def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, seed: int | None = 0, jobs: int = 1,
              backend: str = "seeded", config: DemoConfig | None = None, console: Any = None) -> Path:
     """Run the demo and write ``out_dir/index.html`` (self-contained) plus its PNGs; returns the HTML path."""
@@ -346,7 +357,7 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
         # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers
         repeats: list[RepeatResult] = map_ordered(partial(_repeat_task, data, cfg, backend), plan, n_jobs=jobs,
-                                                  progress=lambda done, total: bar.update(task, completed=done),
+                                                  progress=lambda done, total: _advance(bar, task, done, total),
                                                   chunksize=1)
         bar.remove_task(task)
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)
@@ -356,7 +367,7 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         # where BLM20 fell back least often
         eps_h = histogram_epsilon(cfg, rows)
         hist_seed = int(seeds[-1].generate_state(1)[0])
-        run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, n_batches=cfg.blm20_batches,
+        run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
                               aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
                               eta=cfg.blm20_eta, backend=backend,
                               random_state=hist_seed if backend == "seeded" else None, diagnostics=True)

@@ -158,7 +158,8 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
     parts = [
         "<h1>littlestone demo: private learning on real data</h1>",
         f"<p class='meta'>littlestone {esc(__version__)} · {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}"
-        f" · noise backend <code>{esc(result.backend)}</code> · {len(result.repeats)} train/test splits · "
+        f" · noise backend <code>{esc(result.backend)}</code>"
+        f"{' (<b>not private: seeded backend</b>)' if result.backend == 'seeded' else ''} · {len(result.repeats)} train/test splits · "
         f"{result.seconds:.1f} s</p>",
         f"<p>We learn whether a breast mass is malignant from {_measurements(data)} (scikit-learn's Wisconsin "
         f"breast-cancer data, {n} examples, shipped offline), with <b>decision stumps</b> — a class of finite "

@@ -14,6 +14,9 @@ _LAZY = {
     "SOAClassifier": "littlestone.pac.baselines",
     "BLM20Classifier": "littlestone.pac.blm20",
     "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
+    "PolyPriLearnClassifier": "littlestone.pac.polyprilearn",
+    "PolyPriPropLearnClassifier": "littlestone.pac.proper",
+    "AgnosticPolyPriPropLearnClassifier": "littlestone.pac.agnostic_proper",
     "GridDiscretizer": "littlestone.pac.discretize",
     "grid_stumps": "littlestone.pac.discretize",
 }

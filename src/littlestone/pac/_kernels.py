@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._numba import njit_cached
 
 
-@njit(cache=True, nogil=True)
+@njit_cached
 def _chain_ldim(size: int) -> int:  # pragma: no cover - compiled
     """⌊log2 size⌋ (−1 if size ≤ 0): Ldim of a chain of `size` thresholds (``classes.thresholds.chain_ldim``)."""
     r = -1
@@ -16,7 +16,7 @@ def _chain_ldim(size: int) -> int:  # pragma: no cover - compiled
     return r
 
 
-@njit(cache=True, nogil=True)
+@njit_cached
 def _soa_threshold(lo: int, hi: int, n_points: int) -> int:  # pragma: no cover - compiled
     """t of SOA({h_t : lo ≤ t ≤ hi}) = Threshold(t): ``ThresholdsVersionSpace.soa`` (same binary search)."""
     if lo > hi:
@@ -34,7 +34,7 @@ def _soa_threshold(lo: int, hi: int, n_points: int) -> int:  # pragma: no cover 
     return min(b, n_points)
 
 
-@njit(cache=True, nogil=True)
+@njit_cached
 def level1_first_round(X: np.ndarray, y: np.ndarray, n: int, R: int, start: int, vlo: int, vhi: int,
                        n_points: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
     """First level-1 round r in [start, R) (blocks 2r, 2r+1 of n examples) whose outcome is not "repeat": a block is
@@ -74,7 +74,7 @@ def level1_first_round(X: np.ndarray, y: np.ndarray, n: int, R: int, start: int,
     return R
 
 
-@njit(cache=True, nogil=True)
+@njit_cached
 def restrict_thresholds(X: np.ndarray, y: np.ndarray, lo: int, hi: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
     """``ThresholdsVersionSpace([lo, hi]).restrict_sample(X, y)`` in one pass: returns k, the length of the longest
     realizable prefix, and sets out = (lo, hi) of the version space after that prefix (lo ≤ hi on entry)."""
@@ -97,7 +97,7 @@ def restrict_thresholds(X: np.ndarray, y: np.ndarray, lo: int, hi: int, out: np.
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit_cached
 def soa_threshold(lo: int, hi: int, n_points: int) -> int:  # pragma: no cover - compiled
     """t of SOA({h_t : lo ≤ t ≤ hi}) (``ThresholdsVersionSpace.soa``)."""
     return _soa_threshold(lo, hi, n_points)

@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._labels import LabelCoding, encode_labels
+from .._labels import LabelCoding, encode_declared, encode_labels
 from .._random import as_generator
 from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
@@ -195,6 +195,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
     #: whether fitting without a hypothesis_class is an error (subclasses with a default set False)
     _requires_class: bool = True
+    #: private estimators take their label set from the ``classes`` parameter, never from the data (issue 9 item 2)
+    _private: bool = False
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, random_state: Any = None):
         self.hypothesis_class = hypothesis_class
@@ -223,7 +225,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return X
         if X.shape[1] == 1:
             col = X[:, 0]
-            if col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col)):
+            if (col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col))
+                    and np.all(np.abs(col) < 2.0**63)):  # integral and within int64 (1e300 stays a float)
                 col = col.astype(np.int64)
             elif col.dtype == object:
                 col = np.array([as_python_point(v) for v in col], dtype=object)
@@ -271,7 +274,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         if type_of_target(y) == "multiclass":
             raise LabelError(f"Only binary classification is supported: littlestone learns binary labels, got "
                              f"{len(np.unique(y))} distinct labels")
-        y01, coding = encode_labels(y, allow_any_pair=True)
+        y01, coding = self._encode_labels(y)
         self.hclass_ = self._resolve_class()
         self.row_points_ = self._wants_rows()
         points = self._validated_points(X)
@@ -280,6 +283,25 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = np.array([coding.negative, coding.positive])
         self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
         return self
+
+    def _encode_labels(self, y: np.ndarray) -> tuple[np.ndarray, LabelCoding]:
+        """Non-private baselines infer the label pair from y. Private estimators use ``classes`` (the declared
+        (negative, positive) pair; a label outside it is an error); ``classes=None`` infers it from the private
+        labels with a PrivacyLeakWarning — the fitted ``classes_`` then reveal which labels occur."""
+        if not self._private:
+            return encode_labels(y, allow_any_pair=True)
+        classes = getattr(self, "classes", (0, 1))
+        if classes is None:
+            import warnings
+
+            from ..errors import PrivacyLeakWarning
+
+            warnings.warn(PrivacyLeakWarning(
+                f"{type(self).__name__}(classes=None) reads the label set from the private labels: classes_ and the "
+                "coding of predict reveal which labels occur, which the privacy claim does not cover. Declare "
+                "classes=(negative, positive) to remove this leak."), stacklevel=3)
+            return encode_labels(y, allow_any_pair=True)
+        return encode_declared(y, classes)
 
     def predict(self, X: Any) -> np.ndarray:
         """Labels of the learned hypothesis, in the training label set."""
@@ -308,7 +330,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         for k, v in self.get_params(deep=False).items():
             if k == "hypothesis_class":
                 continue
-            if v is None or isinstance(v, (bool, int, float, str)) and not isinstance(v, np.generic):
+            if k == "classes" and isinstance(v, (tuple, list)) and len(v) == 2:
+                params[k] = [as_python_point(c) for c in v]
+            elif v is None or isinstance(v, (bool, int, float, str)) and not isinstance(v, np.generic):
                 params[k] = v
             elif isinstance(v, np.generic):
                 params[k] = v.item()
@@ -325,7 +349,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             "n_features_in": int(self.n_features_in_),
             "row_points": bool(getattr(self, "row_points_", self._wants_rows())),
             "hypothesis": hypothesis_to_json(self.hypothesis_, self.hclass_),
-            "result": _jsonable(self.result_),
+            "result": _saved_result(self.result_),
         }
 
     def to_json(self, path: str | Path | None = None) -> str:
@@ -353,11 +377,22 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             raise LittlestoneError(f"model file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
         if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
             raise LittlestoneError(f"not a littlestone model file (expected format {JSON_FORMAT!r})")
+        try:
+            return cls._from_dict(obj)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a damaged file: name it
+            what = f"missing entry {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise LittlestoneError(f"model file is malformed ({what})") from None
+
+    @classmethod
+    def _from_dict(cls, obj: dict) -> "LittlestoneClassifier":
         est_cls = _import_estimator(obj["estimator"])
         if not (isinstance(est_cls, type) and issubclass(est_cls, cls)):
             raise LittlestoneError(f"model file holds a {obj['estimator']}, not a {cls.__name__}")
         hclass_desc = class_from_json(obj["hypothesis_class"])
-        est = est_cls(**obj["params"])
+        params = dict(obj["params"])
+        if isinstance(params.get("classes"), list):
+            params["classes"] = tuple(point_from_json(c) for c in params["classes"])
+        est = est_cls(**params)
         est.hypothesis_class = hclass_desc
         est.hclass_ = None if hclass_desc is None else resolve_class(hclass_desc)
         classes = [point_from_json(c) for c in obj["classes"]]
@@ -386,6 +421,18 @@ def _import_estimator(dotted: str) -> Any:
     except (ImportError, AttributeError):
         raise LittlestoneError(f"model file names unknown estimator {dotted!r}") from None
     return obj
+
+
+def _saved_result(result: Any) -> Any:
+    """The fit result as saved in model JSON: non-private diagnostics are never saved (issue 9 item 5); a seeded
+    run is labelled not private."""
+    out = _jsonable(result)
+    if isinstance(out, dict):
+        out.pop("diagnostics", None)
+        note = getattr(result, "privacy_note", "")
+        if note:
+            out["privacy_note"] = note
+    return out
 
 
 def _jsonable(obj: Any) -> Any:

@@ -36,15 +36,41 @@ from ..bounds.agnostic import EPS_INNER, EPS_LABEL, agnostic_sizes, inner_epsilo
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point
 from ..classes.thresholds import ThresholdsVersionSpace
 from ..errors import EmptyDataError, InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import PrivacyBudget, amplified_epsilon, exponential_mechanism, sampling_rate_for
+from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, compose, exponential_mechanism,
+                       sampling_rate_for, secret_generator, subsampled)
+from ..privacy.budget import Charge
 from ._sklearn import LittlestoneClassifier
-from .blm20 import BLM20Result, _check_privacy, blm20_learn, resolve_backend
+from .blm20 import BLM20Result, _check_privacy, blm20_learn, blm20_privacy, resolve_backend
+from .result import PrivateFitResult
 from .sources import ArraySource
 
+#: default public cap on the realizable labelings of the subsample (checked before any data is read)
 MAX_LABELINGS = 1 << 20
 
 
-def realizable_labelings(V: VersionSpace, points: list) -> np.ndarray:
+def labelings_bound(n_points: int, vc: int) -> int:
+    """Sauer–Shelah: a class of VC dimension ≤ vc realizes at most Σ_{i≤vc} C(n, i) labelings of n points."""
+    total, term = 0, 1
+    for i in range(0, min(vc, n_points) + 1):
+        total += term
+        term = term * (n_points - i) // (i + 1)
+    return total
+
+
+def agnostic_privacy(epsilon_label: float, epsilon_inner: float, delta_inner: float, q: float, *,
+                     discrete: bool | None = None) -> PrivacyClaim:
+    """The agnostic learner's claim, composed from its parts [REC]: the relabelling's ln 4 (one changed example
+    changes the realizable extensions of a labelling by a factor ≤ 4), the exponential mechanism over labelings
+    (ε_ℓ), and M (:func:`~littlestone.pac.blm20.blm20_privacy` at (ε_M, δ_M)) — basic composition gives
+    (E0, δ_M), E0 = ln 4 + ε_ℓ + ε_M — amplified by the secret subsample of rate q (BBG18 Thm 9)."""
+    relabel = PrivacyClaim(math.log(4.0), 0.0, "replace-one", "relabelling to realizable extensions [REC]")
+    steps = compose([relabel, ExponentialMechanism(epsilon_label), blm20_privacy(epsilon_inner, delta_inner,
+                                                                                 discrete=discrete)],
+                    what="relabel + EM + M")
+    return subsampled(steps, q, what="agnostic BLM20 (secret subsample of rate q) [REC]")
+
+
+def realizable_labelings(V: VersionSpace, points: list, max_labelings: int = MAX_LABELINGS) -> np.ndarray:
     """All labelings of ``points`` (distinct, validated) realized by V, as a (|Π|, r) uint8 array.
     Thresholds in closed form (monotone labelings); other classes by depth-first search over restrictions."""
     r = len(points)
@@ -56,8 +82,8 @@ def realizable_labelings(V: VersionSpace, points: list) -> np.ndarray:
     out: list[tuple] = []
 
     def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
-        if len(out) > MAX_LABELINGS:
-            raise LittlestoneError(f"more than {MAX_LABELINGS:,} realizable labelings: the class is too rich for the "
+        if len(out) > max_labelings:
+            raise LittlestoneError(f"more than {max_labelings:,} realizable labelings: the class is too rich for the "
                                    "exact agnostic transformation on this sample")
         if i == r:
             out.append(prefix)
@@ -72,28 +98,49 @@ def realizable_labelings(V: VersionSpace, points: list) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class AgnosticResult:
-    """Spent budget (amplified, see module doc), sizes, the labeling stage and the inner realizable run."""
+class AgnosticResult(PrivateFitResult):
+    """The claim (:func:`agnostic_privacy`, amplified, see module doc), sizes and the inner realizable run. No
+    data-dependent counts (the number of realizable labelings of the sample is not reported)."""
 
     epsilon: float
     delta: float
     spent: tuple[float, float]
+    claim: PrivacyClaim
+    ledger: tuple
+    backend: str
     inner_epsilon: float
     inner_delta_spent: float
     q: float
     n_given: int
     n_subsample: int
-    labelings: int
+    max_labelings: int
     inner: BLM20Result
     chosen: Hypothesis
     reconstructed: bool = True
+
+    def stage_sizes(self) -> dict[str, int]:
+        return {"given": self.n_given, "secret subsample": self.n_subsample, **self.inner.stage_sizes()}
+
+    def summary(self) -> str:
+        return (f"agnostic BLM20 [REC]: {self.claim_line()} for requested ({self.epsilon:g}, {self.delta:g}); "
+                f"backend {self.backend}\n  secret subsample {self.n_subsample:,} of {self.n_given:,} (q = {self.q:.4g})"
+                f"\n" + self.inner.summary())
 
 
 def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, delta: float, alpha: float = 0.1,
                    beta: float = 0.05, d: int | None = None, vc: int | None = None, subsample_size: int | None = None,
                    eps_label: float = EPS_LABEL, eps_inner: float = EPS_INNER, inner_sizes: dict | None = None,
-                   backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1) -> AgnosticResult:
-    """Corollary 2's agnostic (ε, δ)-DP learner via the reconstructed transformation (module doc) [REC]."""
+                   backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
+                   max_labelings: int = MAX_LABELINGS) -> AgnosticResult:
+    """Corollary 2's agnostic (ε, δ)-DP learner via the reconstructed transformation (module doc) [REC].
+
+    Randomness: the subsample S0 and the shuffle are SECRET (the proof's "secrecy of the sample"): on the secure
+    backend they come from the OS CSPRNG (:func:`~littlestone.privacy.secret_generator`), never from ``seed``, which
+    is saved with a model; on the seeded backend (not private) they come from ``seed``. G's coins inside M may be
+    public. ``max_labelings`` caps the realizable labelings of S0; it is checked BEFORE any data is read against the
+    Sauer–Shelah bound Σ_{i≤vc} C(r, i), r = min(N0, |domain|), with vc = ``vc`` (default: the Littlestone
+    dimension, an upper bound on the VC dimension), so the refusal never depends on the data. (A ``vc`` below the
+    class's true VC dimension voids this and can make the enumeration raise on data.)"""
     epsilon, delta = _check_privacy(epsilon, delta)
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
@@ -122,10 +169,23 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
                                     f"{math.log1p(q * math.expm1(E0)):.4g} > {epsilon}; at most "
                                     f"{math.floor(q_max * N):,} examples may be subsampled for this ε")
     delta_inner = min(delta / q, 0.999999)
+    if isinstance(max_labelings, bool) or not isinstance(max_labelings, (int, np.integer)) or max_labelings < 1:
+        raise LittlestoneError(f"max_labelings must be an integer >= 1, got {max_labelings!r}")
+    vc_bound = d if vc is None else int(vc)
+    r_max = N0 if not math.isfinite(hclass.domain_size) else min(N0, int(hclass.domain_size))
+    if labelings_bound(r_max, vc_bound) > max_labelings:   # public quantities only: no data read yet
+        raise LittlestoneError(
+            f"the agnostic transformation enumerates the realizable labelings of its subsample: up to "
+            f"{labelings_bound(r_max, vc_bound):,} for {r_max:,} points at VC ≤ {vc_bound} (Sauer–Shelah), more than "
+            f"max_labelings={max_labelings:,}. Lower subsample_size, give the class's VC dimension as vc=, or raise "
+            "max_labelings (checked before reading any data)")
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
+    secret = secret_generator(noise, rng)          # secret on the secure backend, reproducible on the seeded one
+    claim = agnostic_privacy(eps_label, eps_inner, delta_inner, q, discrete=noise.floating_point_safe)
+    PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
     y = np.asarray(y, dtype=np.int8)
-    idx = np.sort(rng.choice(N, size=N0, replace=False))                       # step 1: secrecy of the sample
+    idx = np.sort(secret.choice(N, size=N0, replace=False))                    # step 1: secrecy of the sample
     pts = [as_python_point(X[i]) for i in idx]
     ys = y[idx]
     distinct = sorted(set(pts), key=lambda p: (str(type(p)), p))
@@ -133,11 +193,11 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
     col = np.fromiter((pos[p] for p in pts), dtype=np.int64, count=N0)
     ones = np.bincount(col, weights=ys, minlength=len(distinct))
     zeros = np.bincount(col, minlength=len(distinct)) - ones
-    Pi = realizable_labelings(hclass.version_space(), distinct)                # step 2: labelings Π, EM
+    Pi = realizable_labelings(hclass.version_space(), distinct, max_labelings)  # step 2: labelings Π, EM
     errors = Pi @ zeros + (1 - Pi.astype(np.int64)) @ ones                     # ℓ(x)=1 errs on label-0 examples
     j = exponential_mechanism(-errors.astype(float), eps_label, sensitivity=1.0, backend=noise)
     relabel = Pi[j][col].astype(np.int8)                                       # step 3: relabel, shuffle, run M
-    order = rng.permutation(N0)
+    order = secret.permutation(N0)
     if isinstance(X, np.ndarray) and X.dtype != object:
         Xs: Any = X[idx][order]
     else:
@@ -146,21 +206,25 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
     inner = blm20_learn(hclass, ArraySource(Xs, relabel[order]), epsilon=eps_inner, delta=delta_inner,
                         alpha=alpha / 4.0, beta=beta / 4.0, d=d, backend=noise, seed=rng, n_jobs=n_jobs,
                         **(inner_sizes or {}))
-    eps_tot, delta_tot = amplified_epsilon(E0, inner.spent[1], q)
-    budget = PrivacyBudget(epsilon, delta)
-    budget.charge(eps_tot, delta_tot, "agnostic BLM20 (relabel EM + M, amplified by subsampling) [REC]")
-    return AgnosticResult(epsilon=epsilon, delta=delta, spent=budget.spent, inner_epsilon=E0,
-                          inner_delta_spent=inner.spent[1], q=q, n_given=N, n_subsample=N0, labelings=len(Pi),
-                          inner=inner, chosen=inner.chosen)
+    return AgnosticResult(epsilon=epsilon, delta=delta, spent=claim.pair, claim=claim,
+                          ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts[0].parts),
+                          backend=noise.name, inner_epsilon=E0, inner_delta_spent=inner.spent[1], q=q, n_given=N,
+                          n_subsample=N0, max_labelings=int(max_labelings), inner=inner, chosen=inner.chosen)
 
 
 class AgnosticBLM20Classifier(LittlestoneClassifier):
-    """(ε, δ)-DP agnostic learner for a Littlestone class (seed 001 Corollary 2; transformation reconstructed)."""
+    """(ε, δ)-DP agnostic learner for a Littlestone class (seed 001 Corollary 2; transformation reconstructed).
+    ``classes`` = (negative label, positive label), default (0, 1): declared, never read from the private labels.
+    Randomness: on the secure backend the secret subsample and shuffle come from the OS CSPRNG, never from
+    ``random_state`` (which is saved with the model and may be public); see :func:`agnostic_learn`."""
+
+    _private = True
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
                  delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
                  vc: int | None = None, subsample_size: int | None = None, inner_sizes: dict | None = None,
-                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1):
+                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1, classes: Any = (0, 1),
+                 max_labelings: int = MAX_LABELINGS):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -172,10 +236,13 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.inner_sizes = inner_sizes
         self.backend = backend
         self.random_state = random_state
+        self.classes = classes
+        self.max_labelings = max_labelings
         self.n_jobs = n_jobs
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
         res = agnostic_learn(self.hclass_, points, y01, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
                              beta=self.beta, d=self.ldim, vc=self.vc, subsample_size=self.subsample_size,
-                             inner_sizes=self.inner_sizes, backend=self.backend, seed=rng, n_jobs=self.n_jobs)
+                             inner_sizes=self.inner_sizes, backend=self.backend, seed=rng, n_jobs=self.n_jobs,
+                             max_labelings=self.max_labelings)
         return res.chosen, res

@@ -12,7 +12,6 @@ stage is ε/2-DP on disjoint data; the rest is post-processing. Basic compositio
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +23,11 @@ from ..bounds.blm20 import aux_size as theory_aux_size
 from ..bounds.blm20 import sample_cap, stability, theorem17
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import PrivacyBudget, exponential_mechanism, make_backend, stable_histogram
+from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, StableHistogram, compose,
+                       exponential_mechanism, make_backend, stable_histogram)
 from ..privacy.backends import Backend
+from ..privacy.budget import Charge
+from .result import PrivateFitResult
 from ._sklearn import LittlestoneClassifier
 from .global_stable import GlobalStableLearner, GRun, run_batches
 from .sources import ArraySource, ExampleSource, ValidatedSource
@@ -53,17 +55,30 @@ class BLM20Sizes:
         return self.n_batches * self.batch_size + self.n_generic
 
 
-@dataclass(frozen=True)
-class BLM20Result:
-    """What a fit of M spent, used and released.
+def blm20_privacy(epsilon: float, delta: float, *, discrete: bool | None = None) -> PrivacyClaim:
+    """M's claim, composed from its parts (BLM20 Thm 17): the stable histogram with (ε/2, δ) on G's outputs (one
+    changed example changes at most one batch, so one item) and the exponential mechanism with ε/2 on the fresh
+    examples, by basic composition. ``discrete`` = the backend's noise (True on the secure backend; None: the larger
+    δ of the two). The claim holds whether or not the run falls back to the SOA (a fallback only spends less)."""
+    hist = StableHistogram(epsilon / 2.0, delta, discrete=discrete)
+    select = ExponentialMechanism(epsilon / 2.0, sensitivity=1.0)
+    return compose([hist, select], what="BLM20 M (stable histogram + exponential mechanism)")
 
-    Everything here is differentially private (post-processing of the released histogram and choice) except the
-    ``diagnostics`` (G's raw output counts, exact Fail rate, examples read) filled only when asked for.
+
+@dataclass(frozen=True)
+class BLM20Result(PrivateFitResult):
+    """What a fit of M claims, used and released.
+
+    ``spent`` is M's privacy claim (:func:`blm20_privacy`, the same whether or not the run falls back), ``ledger``
+    its parts. Everything here is differentially private (post-processing of the released histogram and choice)
+    except the ``diagnostics`` (G's raw output counts, exact Fail rate, examples read), filled only when asked for
+    and never saved in model JSON. No timings (they depend on the data).
     """
 
     epsilon: float
     delta: float
     spent: tuple[float, float]
+    claim: PrivacyClaim
     ledger: tuple
     backend: str
     sizes: BLM20Sizes
@@ -76,8 +91,11 @@ class BLM20Result:
     candidates: tuple[tuple[Hypothesis, float], ...]
     chosen: Hypothesis
     fallback: bool
-    wall_time: float
     diagnostics: dict | None = field(default=None)
+
+    def stage_sizes(self) -> dict[str, int]:
+        return {"G batches": self.examples_g, "generic learner": self.examples_generic,
+                "unused": self.examples_unused}
 
     @property
     def fail_rate(self) -> float | None:
@@ -89,8 +107,7 @@ class BLM20Result:
         lines = [
             f"BLM20 M: d={s.d}, k={s.n_batches} batches of m={s.batch_size:,} (n={s.aux_size}, N={s.cap:,}), "
             f"n′={s.n_generic:,} ({'theory sizes' if s.theory else 'user sizes'})",
-            f"  spent (ε, δ) = ({self.spent[0]:.6g}, {self.spent[1]:.3g}) of ({self.epsilon:g}, {self.delta:g}); "
-            f"backend {self.backend}",
+            f"  {self.claim_line()} for requested ({self.epsilon:g}, {self.delta:g}); backend {self.backend}",
             f"  examples: given {self.examples_given:,}, G batches {self.examples_g:,}, generic {self.examples_generic:,},"
             f" unused {self.examples_unused:,}",
             f"  released {len(self.released)} histogram items; {len(self.candidates)} candidates ≥ 3η/4; chosen "
@@ -150,8 +167,9 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
                 cap: int | None = None, n_generic: int | None = None, eta: float | None = None,
                 backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
                 diagnostics: bool = False) -> BLM20Result:
-    """Run M (seed 001 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels."""
-    t0 = time.perf_counter()
+    """Run M (seed 001 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
+    Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
+    the proof needs no secrecy of them); all privacy noise comes from ``backend``."""
     epsilon, delta = _check_privacy(epsilon, delta)
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
@@ -184,6 +202,7 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     rng = as_generator(seed)
     g_seed = int(rng.integers(0, 2**63 - 1))
     noise = resolve_backend(backend, rng)
+    claim = blm20_privacy(epsilon, delta, discrete=noise.floating_point_safe)
     budget = PrivacyBudget(epsilon, delta)
 
     # Stage 1: G on k disjoint batches (seed 001 Theorem 17 step 1).
@@ -223,11 +242,11 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
         }
     used_g = k * m
     return BLM20Result(
-        epsilon=epsilon, delta=delta, spent=budget.spent, ledger=tuple(budget.ledger), backend=noise.name,
+        epsilon=epsilon, delta=delta, spent=claim.pair, claim=claim,
+        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts), backend=noise.name,
         sizes=sizes, examples_given=given, examples_g=used_g, examples_generic=sizes.n_generic,
         examples_unused=given - used_g - sizes.n_generic, released=released, fail_estimate=fail_estimate,
-        candidates=candidates, chosen=chosen, fallback=fallback, wall_time=time.perf_counter() - t0,
-        diagnostics=diag)
+        candidates=candidates, chosen=chosen, fallback=fallback, diagnostics=diag)
 
 
 class BLM20Classifier(LittlestoneClassifier):
@@ -236,14 +255,17 @@ class BLM20Classifier(LittlestoneClassifier):
     Defaults are Theorem 1's sizes (see ``littlestone bounds blm20``); ``n_batches``, ``aux_size``, ``cap``,
     ``n_generic``, ``eta`` override them (privacy holds for every setting). ``backend``: 'secure' (OpenDP) or
     'seeded' (reproducible from ``random_state``). ``diagnostics=True`` adds non-private statistics of G's outputs
-    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples).
+    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples). ``classes`` =
+    (negative label, positive label), default (0, 1): declared, never read from the private labels.
     """
+
+    _private = True
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
                  delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
                  n_batches: int | None = None, aux_size: int | None = None, cap: int | None = None,
                  n_generic: int | None = None, eta: float | None = None, backend: Any = "secure",
-                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False, classes: Any = (0, 1)):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -257,6 +279,7 @@ class BLM20Classifier(LittlestoneClassifier):
         self.eta = eta
         self.backend = backend
         self.random_state = random_state
+        self.classes = classes
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
 
@@ -278,8 +301,10 @@ class BLM20Classifier(LittlestoneClassifier):
 
         self.hclass_ = self._resolve_class()
         src = ValidatedSource(source, self.hclass_) if validate else source
-        self.coding_ = LabelCoding(0, 1)
-        self.classes_ = np.array([0, 1])
+        from .._labels import declared_coding
+
+        self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
+        self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
         self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
         return self

@@ -16,6 +16,7 @@ Where things are (one idea per module):
   sparse_selection.py  sparse selection with BOTTOM (GKM20 / seed 002 Prop 5.6, spec §2)
   tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (seed 004 Fact E.6)
   subsampling.py       subsample, amplified_epsilon (seed 000 §1.1 "secrecy of the sample")
+  mechanism.py         PrivacyClaim, Mechanism, compose, subsampled: mechanisms as objects carrying their claim
 """
 
 from .above_threshold import AboveThreshold, RunningSumAboveThreshold, SparseVector, above_threshold_accuracy
@@ -25,6 +26,21 @@ from .budget import Charge, PrivacyBudget
 from .composition import advanced_composition, basic_composition, heterogeneous_advanced_composition, per_step_epsilon
 from .exponential import exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
 from .histogram_release import HistogramRelease
+from .mechanism import (
+    AboveThresholdRun,
+    BinaryMechanismRelease,
+    BoundedHistogram,
+    ExponentialMechanism,
+    LaplaceMechanism,
+    Mechanism,
+    PrivacyClaim,
+    ReportNoisyMax,
+    SparseSelection,
+    StableHistogram,
+    claim_of,
+    compose,
+    subsampled,
+)
 from .laplace import laplace_error_bound, laplace_mechanism
 from .params import check_delta, check_epsilon, check_probability, check_sensitivity
 from .sparse_selection import (
@@ -34,7 +50,7 @@ from .sparse_selection import (
     sparse_selection_error_bound,
     sparse_selection_probabilities,
 )
-from .subsampling import amplified_epsilon, sampling_rate_for, subsample
+from .subsampling import amplified_epsilon, sampling_rate_for, secret_generator, subsample
 from .tree_mechanism import BinaryMechanism, dyadic_decomposition, dyadic_intervals, tree_levels
 from .stable_histogram import (
     stable_histogram,
@@ -45,6 +61,19 @@ from .stable_histogram import (
 )
 
 __all__ = [
+    "AboveThresholdRun",
+    "BinaryMechanismRelease",
+    "BoundedHistogram",
+    "ExponentialMechanism",
+    "LaplaceMechanism",
+    "Mechanism",
+    "PrivacyClaim",
+    "ReportNoisyMax",
+    "SparseSelection",
+    "StableHistogram",
+    "claim_of",
+    "compose",
+    "subsampled",
     "AboveThreshold",
     "BOTTOM",
     "BinaryMechanism",
@@ -63,6 +92,7 @@ __all__ = [
     "sparse_selection_bottom_score",
     "sparse_selection_error_bound",
     "sparse_selection_probabilities",
+    "secret_generator",
     "subsample",
     "tree_levels",
     "Backend",

@@ -13,6 +13,9 @@ from .params import _as_float, check_epsilon, check_positive_int, check_probabil
 
 _NOISE_BATCH = 64
 _THRESHOLD_BATCH = 16
+#: On a floating-point-safe backend queries are compared on the grid g = Δ/2^GRID_BITS in exact integers.
+GRID_BITS = 10
+_CLIP = 2.0**900  # |value/g| stays finite; clipping is a contraction, so it keeps the sensitivity
 
 
 class AboveThreshold:
@@ -20,8 +23,14 @@ class AboveThreshold:
     halting at the first ⊤ (Dwork–Roth Thm 3.23). Threshold noise Lap(2Δ/ε) drawn once per run; query noise
     Lap(4Δ/ε) fresh per query. Both are drawn ahead in batches (they do not depend on the data; one OpenDP call
     serves 64 queries, or 16 runs). Charges (ε, 0) at construction and again at every :meth:`restart` (the "Sparse"
-    variant, which uses a fresh threshold noise). On the SecureBackend the noise is sampled exactly by OpenDP, but
-    value + noise is compared in float arithmetic (as in every AboveThreshold over real-valued queries).
+    variant, which uses a fresh threshold noise).
+
+    Floating-point safety: on a floating-point-safe backend (SecureBackend) no noise is added in floats. Values and
+    the threshold are rounded to the grid g = Δ/2^10 (integers v̄ = round(v/g)), whose sensitivity is K = 2^10 + 1
+    grid units, and the test is ``v̄ + ν ≥ T̄ + ρ`` in exact integer arithmetic with OpenDP's discrete Laplace
+    ρ ~ DLap(2K/ε), ν ~ DLap(4K/ε) — Dwork–Roth's proof goes through verbatim for integer shifts, so the claim
+    stays (ε, 0); the accuracy loses a factor 1 + 2^-10 and 2.5·g (:meth:`accuracy`). On the
+    SeededBackend (experiments) the textbook continuous version runs in floats.
 
     Pass the query's true value to :meth:`test`; for seed 004's running-sum use, pass the cumulative sum.
     """
@@ -48,25 +57,38 @@ class AboveThreshold:
         self._pos = 0
         self._t_buffer = np.empty(0)
         self._t_pos = 0
+        self._grid = self.sensitivity / 2**GRID_BITS if self.backend.floating_point_safe else None
+        self._units = 2**GRID_BITS + 1  # sensitivity of round(v/g) in grid units
         self._start_run()
+
+    def _on_grid(self, value: float) -> int:
+        assert self._grid is not None
+        return round(min(max(value, -_CLIP), _CLIP) / self._grid)
+
+    def _draw(self, scale_factor: float, n: int) -> np.ndarray:
+        """n noise values of scale factor·Δ/ε: discrete (grid units) on a floating-point-safe backend."""
+        if self._grid is not None:
+            return np.asarray(self.backend.discrete_laplace(scale_factor * self._units / self.epsilon, n), np.int64)
+        return np.asarray(self.backend.laplace(scale_factor * self.sensitivity / self.epsilon, n), dtype=float)
 
     def _start_run(self) -> None:
         charge_if(self.budget, self.epsilon, 0.0, "AboveThreshold" if self.runs == 0 else "AboveThreshold restart")
         self.runs += 1
         self.halted = False
         if self._t_pos >= self._t_buffer.size:
-            self._t_buffer = np.asarray(
-                self.backend.laplace(2.0 * self.sensitivity / self.epsilon, _THRESHOLD_BATCH), dtype=float
-            )
+            self._t_buffer = self._draw(2.0, _THRESHOLD_BATCH)
             self._t_pos = 0
-        self._noisy_threshold = self.threshold + float(self._t_buffer[self._t_pos])
+        rho = self._t_buffer[self._t_pos].item()
+        self._noisy_threshold: float | int = (
+            self._on_grid(self.threshold) + rho if self._grid is not None else self.threshold + rho
+        )
         self._t_pos += 1
 
-    def _query_noise(self) -> float:
+    def _query_noise(self) -> float | int:
         if self._pos >= self._buffer.size:
-            self._buffer = np.asarray(self.backend.laplace(4.0 * self.sensitivity / self.epsilon, _NOISE_BATCH), float)
+            self._buffer = self._draw(4.0, _NOISE_BATCH)
             self._pos = 0
-        z = float(self._buffer[self._pos])
+        z = self._buffer[self._pos].item()
         self._pos += 1
         return z
 
@@ -80,7 +102,10 @@ class AboveThreshold:
         if math.isinf(v):
             raise DomainError("AboveThreshold: query value is infinite")
         self.n_queries += 1
-        above = v + self._query_noise() >= self._noisy_threshold
+        if self._grid is not None:  # exact integers (floating-point safe)
+            above = bool(self._on_grid(v) + self._query_noise() >= self._noisy_threshold)
+        else:
+            above = bool(v + self._query_noise() >= self._noisy_threshold)
         self.halted = above
         return above
 
@@ -95,8 +120,12 @@ class AboveThreshold:
 
     def accuracy(self, k: int, beta: float) -> float:
         """α = 8Δ(ln k + ln(2/β))/ε: w.p. ≥ 1-β over k queries, ⊤ ⇒ value ≥ T - α and ⊥ ⇒ value ≤ T + α
-        (Dwork–Roth Thm 3.24; seed 004 Thm 2.5)."""
-        return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
+        (Dwork–Roth Thm 3.24; seed 004 Thm 2.5). On the integer grid (floating-point-safe backend) Δ becomes
+        K·g = Δ(1 + 2^-10), rounding adds g/2, and the discrete tails P[|Z| ≥ a] = 2t^a/(1+t) ≤ t^(a-1) one grid
+        unit per noise (2.5·g in all)."""
+        if self._grid is None:
+            return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
+        return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self._units * self._grid) + 2.5 * self._grid
 
 
 class RunningSumAboveThreshold:

@@ -10,8 +10,15 @@ another backend. What each SecureBackend call maps to in OpenDP 0.16:
 * ``noisy_argmax(s, b, "gumbel")``      -> ``make_noisy_max`` with the zCDP output measure (Gumbel(b) noise, exact)
 * ``noisy_argmax(s, b, "exponential")`` -> ``make_noisy_max`` with ``max_divergence`` (Exponential(b) noise, i.e.
                                permute-and-flip)
-* ``gumbel``, ``uniform``   -> OpenDP exposes no raw Gumbel/uniform sampler; these use the OS CSPRNG (os.urandom) and
-                               the inverse CDF. No mechanism of this package uses them on data-dependent values.
+* ``uniform``               -> OpenDP exposes no raw uniform sampler: the OS CSPRNG (os.urandom), 53 random bits.
+                               For data-independent random choices only (never added to data).
+* ``gumbel``                -> refused: an inverse-CDF Gumbel in floats is not floating-point safe; use
+                               ``noisy_argmax`` (OpenDP's exact Gumbel-max) instead.
+
+Floating-point safety on the SecureBackend: no mechanism adds noise to data in float arithmetic. Noise reaches data
+only inside OpenDP (``add_laplace``: OpenDP's float Laplace on its 2^k grid; ``noisy_argmax``) or in exact integer
+arithmetic (``add_discrete_laplace``; AboveThreshold's integer grid). ``laplace(b)`` returns raw noise samples: adding
+them to data in floats yourself reintroduces Mironov's attack — use ``add_laplace``.
 """
 
 from __future__ import annotations
@@ -188,11 +195,11 @@ class SecureBackend(Backend):
         return out.reshape(v.shape)
 
     def gumbel(self, scale: float, size: Size = None) -> Any:
-        b = check_scale(scale)
-        n = _count(size)
-        u = _csprng_uniform(n)
-        u[u == 0.0] = 2.0**-54
-        return _shape(-b * np.log(-np.log(u)), size)
+        check_scale(scale)
+        raise PrivacyParameterError(
+            "SecureBackend has no raw Gumbel sampler: inverse-CDF Gumbel noise in floats is not floating-point safe. "
+            "Use noisy_argmax(scores, scale) (OpenDP's exact Gumbel-max) or SeededBackend for experiments"
+        )
 
     def uniform(self, size: Size = None) -> Any:
         return _shape(_csprng_uniform(_count(size)), size)

@@ -18,9 +18,10 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
+from ..errors import PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
-from .histogram_release import HistogramRelease, count_items
+from .histogram_release import HistogramRelease, _public_n, count_items
 from .params import check_delta, check_epsilon
 
 
@@ -79,16 +80,23 @@ def bounded_histogram(
     backend: Backend,
     budget: PrivacyBudget | None = None,
     discrete: bool | None = None,
+    n: int | None = None,
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
     (seed 004 Theorem 2.6; spec §4). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
-    variant samples by inverse CDF from ``backend.uniform`` (not floating-point safe on any backend)."""
+    variant samples by inverse CDF from ``backend.uniform`` and adds the noise in floats (not floating-point safe),
+    so it is refused on a floating-point-safe backend (SeededBackend only)."""
     eps = check_epsilon(epsilon)
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
     use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
+    if backend.floating_point_safe and not use_discrete:
+        raise PrivacyParameterError(
+            "bounded_histogram(discrete=False) adds inverse-CDF noise in floats, which is not floating-point safe; "
+            f"on the {backend.name} backend use discrete=True (the default)"
+        )
     big_a, spent_delta = truncation_bound(eps, req_delta, discrete=use_discrete)
-    keys, counts, n = count_items(items)
+    keys, counts, _size = count_items(items)  # the exact size stays inside (never released)
     charge_if(budget, eps, spent_delta, "bounded histogram")
     b = 2.0 / eps
     if use_discrete:
@@ -104,7 +112,7 @@ def bounded_histogram(
         noise_scale=b,
         epsilon=eps,
         delta=spent_delta,
-        n=n,
+        n=_public_n(n),
         requested_delta=req_delta,
         noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
         backend=backend.name,

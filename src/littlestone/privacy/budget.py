@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import BudgetExceededError, PrivacyParameterError
 from .params import _as_float, check_delta
@@ -91,8 +92,18 @@ class PrivacyBudget:
         )
         return any(self._fits(*b) for b in bounds)
 
-    def charge(self, epsilon: float, delta: float = 0.0, what: str = "unnamed mechanism") -> Charge:
-        """Record a charge; raises BudgetExceededError (spending nothing) if it would exceed the budget."""
+    def charge(self, epsilon: Any, delta: float = 0.0, what: str = "unnamed mechanism") -> Charge:
+        """Record a charge; raises BudgetExceededError (spending nothing) if it would exceed the budget.
+        ``charge(mechanism)`` (or ``charge(claim)``) charges a Mechanism's / PrivacyClaim's (ε, δ) under its name."""
+        from .mechanism import Mechanism, PrivacyClaim, claim_of
+
+        if isinstance(epsilon, (Mechanism, PrivacyClaim)):
+            claim = claim_of(epsilon)
+            if what == "unnamed mechanism":
+                what = claim.what or type(epsilon).__name__
+            epsilon, delta = claim.epsilon, claim.delta
+            if epsilon == 0:
+                epsilon = 0.0
         eps = _as_float(epsilon, "charged epsilon")
         if eps < 0 or math.isinf(eps):
             raise PrivacyParameterError(f"charged epsilon must be finite and >= 0, got {epsilon!r}")

@@ -20,7 +20,7 @@ import numpy as np
 from .._search import least_true
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget, charge_if
-from .histogram_release import HistogramRelease, count_items
+from .histogram_release import HistogramRelease, _public_n, count_items
 from .params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
@@ -117,6 +117,7 @@ def stable_histogram(
     backend: Backend,
     budget: PrivacyBudget | None = None,
     discrete: bool | None = None,
+    n: int | None = None,
     neighbours: str = "replace",
 ) -> HistogramRelease:
     """(ε, δ)-DP histogram of ``items`` (replace-one neighbours): Lap(2/ε) on every nonzero count, release the items
@@ -125,13 +126,15 @@ def stable_histogram(
 
     ``discrete`` (default: True on a floating-point-safe backend) uses discrete Laplace on the integer counts.
     The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged;
-    ``threshold`` is the τ actually used (see :func:`calibrated_threshold`)."""
+    ``threshold`` is the τ actually used (see :func:`calibrated_threshold`). ``n`` is an optional PUBLIC dataset
+    size kept in the release for :meth:`HistogramRelease.frequencies`; the exact size of ``items`` is never released.
+    Keys come out canonical and in canonical order (:func:`~littlestone.privacy.histogram_release.canonical_order`)."""
     eps = check_epsilon(epsilon)
     req_delta = check_delta(delta, positive=True)
     backend = check_backend(backend)
     use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
     threshold, spent_delta = calibrated_threshold(eps, req_delta, discrete=use_discrete, neighbours=neighbours)
-    keys, counts, n = count_items(items)
+    keys, counts, _size = count_items(items)  # the exact size stays inside (never released)
     charge_if(budget, eps, spent_delta, "stable histogram")
     scale = noise_scale(eps, neighbours)
     if use_discrete:
@@ -146,7 +149,7 @@ def stable_histogram(
         noise_scale=scale,
         epsilon=eps,
         delta=spent_delta,
-        n=n,
+        n=_public_n(n),
         requested_delta=req_delta,
         noise="discrete_laplace" if use_discrete else "laplace",
         backend=backend.name,

@@ -14,7 +14,8 @@ from .params import _as_float, check_delta, check_epsilon
 
 def subsample(data: Any, m: int, rng: SeedLike = None) -> Any:
     """m records drawn uniformly WITHOUT replacement (same type as ``data``: array rows or a list).
-    Running an (ε, δ)-DP algorithm on it is :func:`amplified_epsilon` (ε, δ, q = m/n)-DP (replace-one)."""
+    Running an (ε, δ)-DP algorithm on it is :func:`amplified_epsilon` (ε, δ, q = m/n)-DP (replace-one) only if the
+    choice stays secret: pass ``rng=secret_generator(backend, seed)`` (the OS CSPRNG on the secure backend)."""
     n = len(data)
     if n == 0:
         raise EmptyDataError("subsample: the dataset is empty")
@@ -24,6 +25,19 @@ def subsample(data: Any, m: int, rng: SeedLike = None) -> Any:
     if isinstance(data, np.ndarray):
         return data[idx]
     return [data[i] for i in idx]
+
+
+def secret_generator(backend: Any, public: SeedLike = None) -> np.random.Generator:
+    """The Generator for randomness whose secrecy a privacy proof needs (a secret subsample, a secret shuffle).
+
+    On a floating-point-safe backend (SecureBackend) it is seeded with 256 bits from the OS CSPRNG — never from the
+    user's seed, which is saved with a model; on the SeededBackend (reproducible experiments, NOT private) it is
+    ``public``'s Generator, so seeded runs stay reproducible (issue 9 item 6)."""
+    if getattr(backend, "floating_point_safe", False):
+        import os
+
+        return np.random.default_rng(np.random.SeedSequence(int.from_bytes(os.urandom(32), "little")))
+    return as_generator(public)
 
 
 def amplified_epsilon(epsilon: float, delta: float, q: float) -> tuple[float, float]:

@@ -59,9 +59,13 @@ class BinaryMechanism:
     :meth:`step` feeds x_t and returns the noisy prefix sum (a sum of ≤ L noisy intervals); :meth:`range_sum` answers
     any [l, r] already seen from ≤ 2L intervals. Charges (ε, 0) once.
 
-    ``discrete=True`` (counting streams: integer x_t and Δ) uses discrete Laplace noise and exact integer arithmetic,
-    so on the SecureBackend no floating-point operation touches the data; with ``discrete=False`` the exactly
-    sampled OpenDP noise is added to the interval sums in float arithmetic."""
+    ``discrete=True`` (counting streams: integer x_t and Δ) uses discrete Laplace noise and exact integer arithmetic.
+    ``discrete=False`` (real x_t) on a floating-point-safe backend (SecureBackend) releases every dyadic node through
+    OpenDP's float Laplace measurement applied to the node's true sum, as soon as the node is complete; prefix and
+    range sums are sums of released nodes (post-processing). No noise is ever added to data in float arithmetic on the
+    SecureBackend (adding a float noise sample to a sum leaks the sum through the output's low mantissa bits,
+    Mironov 2012: audit ``binary_mechanism_float_safe``). On the SeededBackend (not floating-point safe, for
+    experiments) the noise is drawn at construction and added in floats."""
 
     def __init__(
         self,
@@ -87,6 +91,14 @@ class BinaryMechanism:
         sizes = [self.T >> j for j in range(self.levels)]
         self._offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         n_nodes = int(self._offset[-1])
+        self._backend = backend
+        # Secure + continuous: nodes are released one by one through OpenDP (_released), nothing is precomputed.
+        self._release_nodes = backend.floating_point_safe and not self.discrete
+        if self._release_nodes:
+            self._released = np.full(n_nodes, np.nan)
+            self._prefix = np.zeros(self.T + 1)
+            self.t = 0
+            return
         if self.discrete:
             self._noise = np.asarray(backend.discrete_laplace(self.noise_scale, n_nodes), dtype=np.int64).reshape(-1)
             self._prefix = np.zeros(self.T + 1, dtype=np.int64)
@@ -105,6 +117,8 @@ class BinaryMechanism:
     def _node(self, left: int, right: int) -> float:
         w = right - left + 1
         j = w.bit_length() - 1
+        if self._release_nodes:
+            return float(self._released[self._offset[j] + (left - 1) // w])
         noisy = self._prefix[right] - self._prefix[left - 1] + self._noise[self._offset[j] + (left - 1) // w]
         return int(noisy) if self.discrete else float(noisy)
 
@@ -119,12 +133,24 @@ class BinaryMechanism:
             raise DomainError(f"discrete binary mechanism: stream value {value!r} is not an integer")
         self.t += 1
         self._prefix[self.t] = self._prefix[self.t - 1] + (int(v) if self.discrete else v)
+        if self._release_nodes:
+            self._release_completed_nodes(self.t)
         return self.prefix_sum(self.t)
+
+    def _release_completed_nodes(self, t: int) -> None:
+        """Release (through OpenDP's float Laplace, one call) every dyadic node whose right end is t."""
+        levels = [j for j in range(self.levels) if t % (1 << j) == 0]
+        sums = [self._prefix[t] - self._prefix[t - (1 << j)] for j in levels]
+        noisy = self._backend.add_laplace(np.asarray(sums, dtype=float), self.noise_scale)
+        for j, value in zip(levels, np.asarray(noisy, dtype=float).ravel()):
+            self._released[self._offset[j] + (t >> j) - 1] = value
 
     def prefix_sum(self, t: int) -> float:
         """Noisy x_1 + … + x_t for t already fed (the sum of the ≤ L noisy dyadic nodes covering [1, t])."""
         if not 1 <= t <= self.t:
             raise DomainError(f"prefix [1, {t}] is not inside the {self.t} elements fed so far")
+        if self._release_nodes:
+            return float(sum(self._released[self._offset[j] + (t >> j) - 1] for j in range(self.levels) if (t >> j) & 1))
         noisy = self._prefix[t] + self._prefix_noise[t]
         return int(noisy) if self.discrete else float(noisy)
 

@@ -1,0 +1,281 @@
+"""PolyPriLearn (GGKM21 §5, Algorithm 2, Theorem 5.7): m disjoint datasets → ReduceTree on each → private sparse
+selection of an element held by many of the sets Ĥ_1 … Ĥ_m.
+
+Privacy (every parameter setting): each example lies in exactly one dataset, ReduceTree is a deterministic function
+of its dataset, so replacing one example replaces one user's set, whose size is ≤ s = Π_{t≤d}(2^{t−1}K + 1) whatever
+the data (Lemma 5.5; an unbroken run outputs ∅). Sparse selection is (ε, δ)-DP under replacing one user's set
+(:func:`littlestone.privacy.sparse_selection`), so PolyPriLearn is (ε, δ)-DP under replace-one; the rest is
+post-processing. ⊥ ("Fail") is an ordinary output: the learner then returns the SOA classifier of the whole class, a
+fixed data-independent hypothesis, and reports ``bottom=True``.
+
+Accuracy (Theorem 5.7, realizable data, the theory sizes of :mod:`littlestone.bounds.ggkm21`): w.p. ≥ 1 − β the
+output has error ≤ α and is SOA_G for a nonempty K-irreducible G ⊆ H.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..bounds.ggkm21 import PolyPriLearnPlan, polyprilearn_plan
+from ..classes.base import Hypothesis, HypothesisClass
+from ..classes.empirical import empirical_errors_from_batches
+from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
+from ..privacy import BOTTOM, PrivacyBudget, sparse_selection
+from ..privacy.backends import Backend
+from ._sklearn import LittlestoneClassifier
+from .blm20 import resolve_backend
+from .reduce_tree import ReduceTreeSchedule, reduce_tree
+from .sources import ArraySource, ExampleSource, ValidatedSource
+
+#: examples read per block when a dataset is streamed into its error table
+BLOCK = 1 << 20
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Privacy claims, computed in one place from the parts (replace-one neighbours)
+# --------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivacyPart:
+    """One mechanism of a learner: its (ε, δ), the data it reads, and why it is private."""
+
+    name: str
+    epsilon: float
+    delta: float
+    data: str
+
+
+def compose_disjoint(parts: Iterable[PrivacyPart]) -> tuple[float, float, str]:
+    """Parts reading disjoint parts of the sample (each example feeds one part; later parts only post-process
+    earlier outputs): one replaced example affects one part, so the claim is the max over parts (replace-one)."""
+    ps = list(parts)
+    return max(p.epsilon for p in ps), max(p.delta for p in ps), "replace-one"
+
+
+def polyprilearn_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
+    return [PrivacyPart("sparse selection over the m sets Ĥ_i", float(epsilon), float(delta), "S_1 … S_m")]
+
+
+def check_privacy(epsilon: Any, delta: Any) -> tuple[float, float]:
+    try:
+        eps, dlt = float(epsilon), float(delta)
+    except (TypeError, ValueError):
+        raise PrivacyParameterError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
+    if not (eps > 0 and np.isfinite(eps)):
+        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if not 0.0 < dlt < 1.0:
+        raise PrivacyParameterError(f"delta must satisfy 0 < δ < 1 (sparse selection needs δ > 0), got {delta!r}")
+    return eps, dlt
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Datasets in parallel
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _blocks(source: ExampleSource, start: int, stop: int) -> Iterable[tuple[Any, np.ndarray]]:
+    for a in range(start, stop, BLOCK):
+        yield source.batch(a, min(stop, a + BLOCK))
+
+
+@dataclass(frozen=True)
+class DatasetRun:
+    """What one dataset produced: its set Ĥ_i (sorted) and the break round (non-private diagnostics)."""
+
+    hypotheses: tuple
+    t_hat: int | None
+    leaves: int
+
+
+def run_dataset(task: tuple) -> DatasetRun:
+    """ReduceTree on examples [start, stop) of the source (streamed in blocks; a top-level function for workers)."""
+    hclass, source, start, stop, schedule = task
+    emp = empirical_errors_from_batches(hclass, _blocks(source, start, stop))
+    res = reduce_tree(emp, schedule)
+    return DatasetRun(res.hypotheses, res.t_hat, res.n_leaves)
+
+
+def map_datasets(fn: Callable[[Any], Any], tasks: list, n_jobs: int = 1) -> list:
+    """Deterministic work in item order through the project's one parallel runner (ReduceTree needs no randomness,
+    so results do not depend on the worker count or backend)."""
+    from ..parallel import map_ordered
+
+    return map_ordered(fn, tasks, n_jobs=n_jobs)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The learner
+# --------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PolyPriLearnResult:
+    """A fit of PolyPriLearn: what it spent, the stage sizes, the (private) choice; ``diagnostics`` (|Ĥ_i| per
+    dataset, the selected element's count, break rounds) are not covered by the privacy claim and are only filled
+    when asked for."""
+
+    epsilon: float
+    delta: float
+    relation: str
+    spent: tuple[float, float]
+    ledger: tuple
+    backend: str
+    plan: PolyPriLearnPlan
+    examples_given: int
+    examples_used: int
+    chosen: Hypothesis
+    bottom: bool
+    wall_time: float
+    diagnostics: dict | None = field(default=None)
+
+    def summary(self) -> str:
+        p = self.plan
+        lines = [
+            f"PolyPriLearn (GGKM21 Alg. 2): d={p.d}, m={p.m:,} datasets of n={p.n:,}, A={p.A:.4g}, η={p.eta:.4g}, "
+            f"K={p.K:,}, s={p.s:,} ({'theory sizes' if p.theory else 'user sizes'})",
+            f"  claim (ε, δ) = ({self.epsilon:g}, {self.delta:g}) {self.relation}; spent {self.spent}; backend "
+            f"{self.backend}",
+            f"  examples: given {self.examples_given:,}, used {self.examples_used:,}",
+            f"  chosen {self.chosen!r}" + (" (⊥: fallback SOA of the class)" if self.bottom else ""),
+        ]
+        if self.diagnostics is not None:
+            dg = self.diagnostics
+            lines.append(f"  [non-private diagnostics] |Ĥ_i| max {max(dg['list_sizes'])}, selected count "
+                         f"{dg['selected_count']}, break rounds {dg['break_rounds']}")
+        return "\n".join(lines)
+
+
+def resolve_d(hclass: HypothesisClass, d: Any, who: str) -> int:
+    if d is None:
+        d = int(hclass.ldim())
+        if d < 1:
+            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; {who} needs d ≥ 1 "
+                                   "(a class with d ≤ 0 has at most one function: nothing to learn)")
+        return d
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+        raise LittlestoneError(f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, got {d!r}")
+    return int(d)
+
+
+def polyprilearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float, alpha: float = 0.1,
+                 beta: float = 0.05, d: int | None = None, K_req: int = 1, n: int | None = None, m: int | None = None,
+                 K: int | None = None, A: float | None = None, eta: float | None = None,
+                 convergence: str = "additive", backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
+                 diagnostics: bool = False, start: int = 0, plan: PolyPriLearnPlan | None = None) -> PolyPriLearnResult:
+    """Run Algorithm 2 on examples [start, start + m·n) of a source of validated points and 0/1 labels."""
+    t0 = time.perf_counter()
+    epsilon, delta = check_privacy(epsilon, delta)
+    if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
+        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
+                                    f"not {backend!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise LittlestoneError(f"n_jobs must be a nonzero integer (1 = serial, -1 = all cores), got {n_jobs!r}")
+    d = resolve_d(hclass, d, "PolyPriLearn")
+    if plan is None:
+        plan = polyprilearn_plan(d, alpha, epsilon, delta, beta, K_req=K_req, n=n, m=m, K=K, A=A, eta=eta,
+                                 convergence=convergence)
+    given = len(source)
+    need = start + plan.total
+    if given < need:
+        how = "Theorem 5.7 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"PolyPriLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: m={plan.m:,} datasets "
+            f"of n={plan.n:,}" + (f" after the first {start:,}" if start else "") + f"; got {given - start:,}. "
+            "Give more data, or override the sizes (n=, m=, K=): privacy holds for every setting, the accuracy "
+            "guarantee only at the theory sizes.")
+    schedule = ReduceTreeSchedule.theory(d, plan.A, plan.K, eta=plan.eta)
+    rng = as_generator(seed)
+    noise = resolve_backend(backend, rng)
+    budget = PrivacyBudget(epsilon, delta)
+    tasks = [(hclass, source, start + i * plan.n, start + (i + 1) * plan.n, schedule) for i in range(plan.m)]
+    runs: list[DatasetRun] = map_datasets(run_dataset, tasks, n_jobs=n_jobs)
+    lists = [r.hypotheses for r in runs]
+    if max(len(x) for x in lists) > plan.s:  # Lemma 5.5; cannot happen (a bug would void the privacy claim)
+        raise AssertionError("a ReduceTree output exceeds the list bound s")
+    out = sparse_selection(lists, epsilon, delta, backend=noise, budget=budget, max_list_size=plan.s)
+    bottom = out is BOTTOM
+    chosen = hclass.soa() if bottom else out
+    eps_c, dlt_c, rel = compose_disjoint(polyprilearn_parts(epsilon, delta))
+    diag = None
+    if diagnostics:
+        counts = Counter(h for x in lists for h in x)
+        diag = {"list_sizes": [len(x) for x in lists], "selected_count": 0 if bottom else counts[out],
+                "top_count": max(counts.values(), default=0), "break_rounds": dict(Counter(r.t_hat for r in runs)),
+                "leaves": [r.leaves for r in runs]}
+    return PolyPriLearnResult(eps_c, dlt_c, rel, budget.spent, tuple(budget.ledger), noise.name, plan, given,
+                              plan.total, chosen, bottom, time.perf_counter() - t0, diag)
+
+
+class SourceFitMixin:
+    """``fit_source`` for estimators whose ``_learn(hclass, source, rng)`` reads a lazy source."""
+
+    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> Any:
+        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
+        Points are validated through the class as they are read unless ``validate=False``."""
+        from .._labels import LabelCoding
+        from ._sklearn import _to_generator
+
+        self.hclass_ = self._resolve_class()  # type: ignore[attr-defined]
+        src = ValidatedSource(source, self.hclass_) if validate else source
+        self.coding_ = LabelCoding(0, 1)
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = 1
+        self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
+            self.hclass_, src, _to_generator(self.random_state))  # type: ignore[attr-defined]
+        return self
+
+
+class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
+    """(ε, δ)-DP improper learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
+    Theorem 5.7), scikit-learn style.
+
+    Defaults are Theorem 5.7's sizes (``littlestone bounds ggkm21``); ``n`` (per dataset), ``m`` (datasets), ``K``,
+    ``A``, ``eta`` override them (privacy holds for every setting). ``convergence="relative"`` uses LWY25 Lemma D.1
+    for n. ``backend``: 'secure' (OpenDP) or 'seeded'. ``diagnostics=True`` adds non-private statistics (|Ĥ_i|, the
+    selected element's count) to ``result_``. :meth:`fit_source` learns from a lazy source.
+    """
+
+    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
+                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
+                 n: int | None = None, m: int | None = None, K: int | None = None, A: float | None = None,
+                 eta: float | None = None, convergence: str = "additive", backend: Any = "secure",
+                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+        self.hypothesis_class = hypothesis_class
+        self.epsilon = epsilon
+        self.delta = delta
+        self.alpha = alpha
+        self.beta = beta
+        self.ldim = ldim
+        self.n = n
+        self.m = m
+        self.K = K
+        self.A = A
+        self.eta = eta
+        self.convergence = convergence
+        self.backend = backend
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.diagnostics = diagnostics
+
+    def privacy(self) -> tuple[float, float, str]:
+        """The learner's claim (ε, δ, neighbouring relation), from its parts (parameters only, no data)."""
+        eps, dlt = check_privacy(self.epsilon, self.delta)
+        return compose_disjoint(polyprilearn_parts(eps, dlt))
+
+    def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, Any]:
+        res = polyprilearn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha, beta=self.beta,
+                           d=self.ldim, n=self.n, m=self.m, K=self.K, A=self.A, eta=self.eta,
+                           convergence=self.convergence, backend=self.backend, seed=rng, n_jobs=self.n_jobs,
+                           diagnostics=self.diagnostics)
+        return res.chosen, res
+
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
+        return self._learn(self.hclass_, ArraySource(points, y01), rng)
+

@@ -1,0 +1,263 @@
+"""PolyPriPropLearn (GGKM21 §6, Algorithm 3, Theorem 6.4): a *proper* (ε, δ)-DP learner.
+
+1. f = PolyPriLearn(α/4, β/3, ε, δ, K_req) on the first m·n examples (K_req from Lemma 6.1, so f = SOA_G with G
+   K_req-irreducible and some h ∈ G is α'-close to f under every distribution, α' = α/8).
+2. 𝒦 = the minimax set of Lemma 6.2: the support of an optimal *basic* solution of the LP
+   min τ s.t. Σ_h p_h·1[h(x) ≠ f(x)] ≤ τ for every x, p a distribution on H (scipy HiGHS dual simplex) — a
+   deterministic function of f and H only (post-processing of the released f). Averaging over p,
+   min_{h∈𝒦} err_P(h) ≤ err_P(f) + τ* ≤ err_P(f) + α' for every distribution P. Closed forms: 𝒦 = {f} when f ∈ H
+   (thresholds, points with the zero function); point functions without 0 and f = 0: ⌈1/α'⌉ point functions.
+3. The generic learner (exponential mechanism, score −mistakes, sensitivity 1, ε) over 𝒦 on n′ fresh examples.
+
+Privacy: steps 1 and 3 read disjoint examples, step 2 post-processes f: (ε, δ) under replace-one for every setting.
+If PolyPriLearn returns ⊥ the output is a fixed hypothesis of H (:func:`proper_fallback`), reported as ``bottom``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._random import SeedLike, as_generator
+from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan
+from ..classes.base import Hypothesis, HypothesisClass
+from ..classes.finite import FiniteClass
+from ..classes.points import Points, ZERO
+from ..classes.thresholds import Thresholds
+from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
+from ..privacy import PrivacyBudget, exponential_mechanism
+from ..privacy.backends import Backend
+from ._sklearn import LittlestoneClassifier
+from .blm20 import resolve_backend
+from .polyprilearn import (
+    PolyPriLearnResult,
+    SourceFitMixin,
+    PrivacyPart,
+    check_privacy,
+    compose_disjoint,
+    polyprilearn,
+    polyprilearn_parts,
+    resolve_d,
+)
+from .sources import ArraySource, ExampleSource
+
+#: explicit LPs are built for classes with at most this many hypothesis × point entries
+LP_LIMIT = 1 << 24
+
+
+def proper_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
+    return polyprilearn_parts(epsilon, delta) + [
+        PrivacyPart("generic learner over 𝒦 (exponential mechanism)", float(epsilon), 0.0, "fresh S_2")]
+
+
+def proper_fallback(hclass: HypothesisClass) -> Hypothesis:
+    """A fixed hypothesis of H (data-independent): the class's SOA if it lies in H, else its first hypothesis."""
+    V = hclass.version_space()
+    soa = hclass.soa()
+    if V.contains(soa):
+        return soa
+    if isinstance(hclass, Points):
+        return hclass.hypothesis(hclass._some_point())
+    try:
+        return min(V.hypotheses())
+    except TypeError:
+        raise LittlestoneError(f"no fixed proper fallback for {hclass.name}") from None
+
+
+def explicit_class(hclass: HypothesisClass, why: str = "the minimax set of Lemma 6.2") -> FiniteClass:
+    """H itself if explicit, else its explicit twin (small domains), else a clear error naming the class."""
+    if isinstance(hclass, FiniteClass):
+        return hclass
+    from ..classes.ops import to_finite
+
+    try:
+        return to_finite(hclass)
+    except (TypeError, LittlestoneError) as exc:
+        raise LittlestoneError(f"{why} needs a closed form or an explicit twin of {hclass.name}: {exc}") from None
+
+
+def candidates_bound(hclass: HypothesisClass, alpha_prime: float) -> int:
+    """A data-independent bound on |𝒦| for this class (sizes n′ of the generic stage)."""
+    if isinstance(hclass, Thresholds):
+        return 1
+    if isinstance(hclass, Points):
+        return 1 if hclass.include_zero else max(1, math.ceil(1 / alpha_prime))
+    F = explicit_class(hclass)
+    return int(min(F.n_hypotheses, F.n_points + 1))
+
+
+@dataclass(frozen=True)
+class MinimaxSet:
+    """𝒦 (sorted), the LP value τ* = max_x Pr_{h∼p}[h(x) ≠ f(x)], and how it was found."""
+
+    candidates: tuple
+    value: float
+    method: str
+
+
+def minimax_set(hclass: HypothesisClass, f: Hypothesis, alpha_prime: float) -> MinimaxSet:
+    """Lemma 6.2's set 𝒦 for f (deterministic in f and H; see the module docstring)."""
+    V = hclass.version_space()
+    if V.contains(f):
+        return MinimaxSet((f,), 0.0, "f ∈ H")
+    if isinstance(hclass, Points) and f == ZERO:
+        r = max(1, math.ceil(1 / alpha_prime))
+        dom = hclass.domain
+        pts = list(dom.finite[:r]) if dom.finite is not None else []
+        i = 0
+        while len(pts) < r and dom.finite is None:
+            if i in dom:
+                pts.append(i)
+            i += 1
+        return MinimaxSet(tuple(sorted(hclass.hypothesis(p) for p in pts)), 1.0 / len(pts), "closed form (points)")
+    F = explicit_class(hclass)
+    if F.n_hypotheses * F.n_points > LP_LIMIT:
+        raise LittlestoneError(f"the minimax LP for {hclass.name} would have {F.n_hypotheses} × {F.n_points} "
+                               f"entries (more than {LP_LIMIT})")
+    from scipy.optimize import linprog
+
+    pts = F.domain_points()
+    fv = np.asarray(f.predict(F.validate_points(pts) if F.domain._index is not None else np.arange(F.n_points)),
+                    dtype=np.uint8)
+    Dm = (F.matrix != fv[None, :]).astype(float)          # |H| × |X|: 1[h(x) ≠ f(x)]
+    nh, nx = Dm.shape
+    c = np.zeros(nh + 1)
+    c[-1] = 1.0                                            # minimise τ
+    A_ub = np.hstack([Dm.T, -np.ones((nx, 1))])            # Σ_h p_h D[h,x] − τ ≤ 0
+    A_eq = np.hstack([np.ones((1, nh)), np.zeros((1, 1))])
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(nx), A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (nh + 1),
+                  method="highs-ds")
+    if res.status != 0:
+        raise LittlestoneError(f"the minimax LP failed: {res.message}")
+    p = res.x[:nh]
+    rows = np.flatnonzero(p > 1e-9)
+    cands = tuple(sorted(F.hypothesis(int(r)) for r in rows))
+    return MinimaxSet(cands, float(res.x[-1]), "LP (HiGHS dual simplex, basic solution)")
+
+
+@dataclass(frozen=True)
+class ProperResult:
+    """A fit of PolyPriPropLearn: the inner PolyPriLearn result, 𝒦, the generic stage, the claim."""
+
+    epsilon: float
+    delta: float
+    relation: str
+    spent: tuple[float, float]
+    plan: ProperPlan
+    inner: PolyPriLearnResult
+    minimax: MinimaxSet | None
+    chosen: Hypothesis
+    bottom: bool
+    examples_given: int
+    examples_used: int
+    backend: str
+    wall_time: float
+    diagnostics: dict | None = field(default=None)
+
+    def summary(self) -> str:
+        q = self.plan
+        lines = [self.inner.summary(),
+                 f"PolyPriPropLearn (GGKM21 Alg. 3): α'={q.alpha_prime:.4g}, K_req={q.K_req:,}, |𝒦| ≤ "
+                 f"{q.candidates_bound:,}, n′={q.n_generic:,}",
+                 f"  claim (ε, δ) = ({self.epsilon:g}, {self.delta:g}) {self.relation}; spent {self.spent}",
+                 f"  f = {self.inner.chosen!r}; 𝒦 = {len(self.minimax.candidates) if self.minimax else 0} hypotheses"
+                 + (f" (LP value {self.minimax.value:.4g})" if self.minimax else ""),
+                 f"  chosen {self.chosen!r}" + (" (⊥: fixed fallback hypothesis of H)" if self.bottom else "")]
+        return "\n".join(lines)
+
+
+def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float,
+                     alpha: float = 0.1, beta: float = 0.05, d: int | None = None, n: int | None = None,
+                     m: int | None = None, K: int | None = None, A: float | None = None, eta: float | None = None,
+                     n_generic: int | None = None, convergence: str = "additive", backend: Any = "secure",
+                     seed: SeedLike = None, n_jobs: int = 1, diagnostics: bool = False,
+                     minimax: Any = None, plan: ProperPlan | None = None) -> ProperResult:
+    """Run Algorithm 3 on a source: PolyPriLearn on the first m·n examples, the generic learner on the next n′."""
+    t0 = time.perf_counter()
+    epsilon, delta = check_privacy(epsilon, delta)
+    if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
+        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
+                                    f"not {backend!r}")
+    d = resolve_d(hclass, d, "PolyPriPropLearn")
+    if plan is None:
+        cb = candidates_bound(hclass, alpha / 8)
+        plan = polypriproplearn_plan(d, alpha, epsilon, delta, beta, candidates_bound=cb, n_generic=n_generic,
+                                     convergence=convergence, n=n, m=m, K=K, A=A, eta=eta)
+    given = len(source)
+    if given < plan.total:
+        how = "Theorem 6.4 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"PolyPriPropLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: "
+            f"m={plan.inner.m:,} datasets of n={plan.inner.n:,} for PolyPriLearn plus n′={plan.n_generic:,} for the "
+            f"generic learner; got {given:,}. Give more data, or override the sizes (n=, m=, K=, n_generic=): "
+            "privacy holds for every setting, the accuracy guarantee only at the theory sizes.")
+    rng = as_generator(seed)
+    noise = resolve_backend(backend, rng)
+    inner = polyprilearn(hclass, source, epsilon=epsilon, delta=delta, d=d, backend=noise, seed=rng,
+                         n_jobs=n_jobs, diagnostics=diagnostics, plan=plan.inner)
+    budget = PrivacyBudget(epsilon, 0.0)
+    mm = None
+    if inner.bottom:
+        chosen = proper_fallback(hclass)
+    else:
+        mm = (minimax or minimax_set)(hclass, inner.chosen, plan.alpha_prime)
+        start = plan.inner.total
+        X, y = source.batch(start, start + plan.n_generic)
+        y = np.asarray(y, dtype=np.int8)
+        scores = np.array([-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y))
+                           for h in mm.candidates], dtype=float)
+        i = exponential_mechanism(scores, epsilon, sensitivity=1.0, backend=noise, budget=budget)
+        chosen = mm.candidates[int(i)]
+    eps_c, dlt_c, rel = compose_disjoint(proper_parts(epsilon, delta))
+    spent = (max(inner.spent[0], budget.spent[0]), inner.spent[1])
+    return ProperResult(eps_c, dlt_c, rel, spent, plan, inner, mm, chosen, inner.bottom, given, plan.total,
+                        noise.name, time.perf_counter() - t0, inner.diagnostics)
+
+
+class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
+    """(ε, δ)-DP *proper* learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
+    Theorem 6.4), scikit-learn style. Defaults are Theorem 6.4's sizes (``littlestone bounds ggkm21``); ``n``,
+    ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them."""
+
+    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
+                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
+                 n: int | None = None, m: int | None = None, K: int | None = None, A: float | None = None,
+                 eta: float | None = None, n_generic: int | None = None, convergence: str = "additive",
+                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+        self.hypothesis_class = hypothesis_class
+        self.epsilon = epsilon
+        self.delta = delta
+        self.alpha = alpha
+        self.beta = beta
+        self.ldim = ldim
+        self.n = n
+        self.m = m
+        self.K = K
+        self.A = A
+        self.eta = eta
+        self.n_generic = n_generic
+        self.convergence = convergence
+        self.backend = backend
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.diagnostics = diagnostics
+
+    def privacy(self) -> tuple[float, float, str]:
+        """The learner's claim (ε, δ, relation) composed from its parts (parameters only)."""
+        eps, dlt = check_privacy(self.epsilon, self.delta)
+        return compose_disjoint(proper_parts(eps, dlt))
+
+    def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, ProperResult]:
+        res = polypriproplearn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
+                               beta=self.beta, d=self.ldim, n=self.n, m=self.m, K=self.K, A=self.A, eta=self.eta,
+                               n_generic=self.n_generic, convergence=self.convergence, backend=self.backend,
+                               seed=rng, n_jobs=self.n_jobs, diagnostics=self.diagnostics)
+        return res.chosen, res
+
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
+        return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
