@@ -70,11 +70,12 @@ def run_thresholds(d: int, jobs: int, seed: int) -> dict:
     target = npts // 2 + 1
     rep = theorem1(d, ALPHA, EPS, DELTA, BETA)
     src = RealizableStream(H.hypothesis(target), UniformIntegers(0, npts), rep.total, seed=seed)
-    t0 = time.perf_counter()
+    t0, c0, w0 = time.perf_counter(), time.process_time(), descendants_cpu_s()
     res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=seed,
                       n_jobs=jobs, diagnostics=True)
     wall = time.perf_counter() - t0
-    return {"case": f"thresholds({npts}), d={d}", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
+    cpu = time.process_time() - c0 + descendants_cpu_s() - w0
+    return {"cpu_s": cpu, "case": f"thresholds({npts}), d={d}", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
             "read_by_G": res.diagnostics["examples_read_by_g"], "fail_rate": res.diagnostics["fail_rate"],
             "candidates": len(res.candidates), "chosen": repr(res.chosen),
             "loss": threshold_loss(res.chosen, target, npts), "wall_s": wall, "spent": res.spent,
@@ -100,13 +101,14 @@ def run_points(jobs: int, seed: int) -> dict:
     p_star = 2**62 + 12345
     rep = theorem1(1, ALPHA, EPS, DELTA, BETA)
     src = RealizableStream(FiniteSet([p_star]), PointsMixture(p_star), rep.total, seed=seed)
-    t0 = time.perf_counter()
+    t0, c0, w0 = time.perf_counter(), time.process_time(), descendants_cpu_s()
     res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=seed,
                       n_jobs=jobs, diagnostics=True)
     wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0 + descendants_cpu_s() - w0
     Xt = PointsMixture(p_star)(np.random.default_rng(99), 200_000)
     loss = float(np.mean(res.chosen.predict(Xt) != (Xt == p_star)))
-    return {"case": "points over int64, d=1", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
+    return {"cpu_s": cpu, "case": "points over int64, d=1", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
             "read_by_G": res.diagnostics["examples_read_by_g"], "fail_rate": res.diagnostics["fail_rate"],
             "candidates": len(res.candidates), "chosen": repr(res.chosen), "loss": loss, "wall_s": wall,
             "spent": res.spent, "peak_main_mib": self_peak_mib(), "peak_worker_mib": descendants_peak_mib()}
@@ -155,6 +157,8 @@ def run_baseline(d: int, runs: int, seed: int) -> dict:
     G = GlobalStableLearner(H, ALPHA / 2)
     src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), runs * G.m, seed=seed)
     seeds = np.random.SeedSequence(seed).spawn(runs)
+    warm = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), G.m, seed=seed + 1)
+    G.run(warm, 0, G.m, 12345)  # warm-up: loads the compiled kernel before timing (its cold cost is timed above)
     t0 = time.perf_counter()
     fast = [G.run(src, i * G.m, (i + 1) * G.m, np.random.default_rng(seeds[i])) for i in range(runs)]
     t_fast = time.perf_counter() - t0
@@ -165,7 +169,92 @@ def run_baseline(d: int, runs: int, seed: int) -> dict:
     return {"d": d, "runs": runs, "fast_s": t_fast, "naive_s": t_slow, "ratio": t_slow / t_fast, "same": same}
 
 
-def write_md(rows: list[dict], base: list[dict], path: Path) -> None:
+# ------------------------------------------------------------------------------------- throughput: old vs new
+
+def throughput_child(d: int, batches: int, legacy: bool) -> None:
+    """G on `batches` Theorem-1 batches at d, in this (fresh) process: prints JSON (CPU s, examples read, digest)."""
+    import hashlib
+    import json
+
+    from littlestone.pac.blm20 import plan_sizes
+
+    t_start = t_setup = time.process_time()  # whole-process CPU below counts start-up and imports, not the setup
+    npts = 2 ** (d + 1) - 2
+    H = Thresholds(npts)
+    sizes = plan_sizes(d, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA)
+    G = GlobalStableLearner(H, ALPHA / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
+    kw = {}
+    ctx: object
+    if legacy:
+        sys.path.insert(0, str(HERE))
+        import _legacy_level1
+
+        kw, ctx = _legacy_level1.stream_kwargs(), _legacy_level1.installed()
+    else:
+        import contextlib
+
+        ctx = contextlib.nullcontext()
+    src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), batches * G.m, seed=3, **kw)
+    seeds = np.random.SeedSequence(5).spawn(batches)
+    with ctx:  # type: ignore[attr-defined]
+        warm = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), G.m, seed=99, **kw)
+        G.run(warm, 0, G.m, 0)  # loads what the path needs (Numba and the compiled kernel for the new one)
+        t0 = time.process_time()
+        runs = [G.run(src, i * G.m, (i + 1) * G.m, seeds[i]) for i in range(batches)]
+        cpu = time.process_time() - t0
+    digest = hashlib.sha256(";".join(f"{r.output!r},{r.k},{r.examples_read}" for r in runs).encode()).hexdigest()
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"cpu": cpu, "cpu_with_imports": ru.ru_utime + ru.ru_stime - (t_setup - t_start),
+                      "read": sum(r.examples_read for r in runs), "digest": digest[:16]}))
+
+
+def run_throughput(d: int, batches: int, repeats: int) -> dict:
+    """Old (legacy level-1 path) vs new (fused kernel), each in fresh processes, interleaved; best CPU of each."""
+    import json
+    import subprocess
+
+    best: dict[str, dict] = {}
+    for _ in range(repeats):
+        for mode in ("old", "new"):
+            out = subprocess.run([sys.executable, __file__, "--throughput-child", str(d), str(batches), mode],
+                                 capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+            r = json.loads(out)
+            if mode not in best or r["cpu"] < best[mode]["cpu"]:
+                best[mode] = r
+    assert best["old"]["digest"] == best["new"]["digest"], "old and new G runs differ"
+    old, new = best["old"], best["new"]
+    return {"d": d, "batches": batches, "read": new["read"], "old_cpu": old["cpu"], "new_cpu": new["cpu"],
+            "old_ns": old["cpu"] / old["read"] * 1e9, "new_ns": new["cpu"] / new["read"] * 1e9,
+            "new_ns_cold": new["cpu_with_imports"] / new["read"] * 1e9,
+            "old_ns_cold": old["cpu_with_imports"] / old["read"] * 1e9,
+            "ratio": old["cpu"] / new["cpu"], "same": True}
+
+
+def descendants_cpu_s() -> float:
+    """CPU seconds (user + system) of this process's live descendants (loky workers), from /proc."""
+    me, total = os.getpid(), 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(d)] = int(fields[1])
+        cpu[int(d)] = (int(fields[11]) + int(fields[12])) / tick
+    for pid in parents:
+        p, seen = pid, 0
+        while p and p != me and seen < 50:
+            p, seen = parents.get(p, 0), seen + 1
+        if p == me and pid != me:
+            total += cpu[pid]
+    return total
+
+
+def write_md(rows: list[dict], base: list[dict], path: Path, thr: list[dict] | None = None) -> None:
     lines = ["## BLM20 private learner M (seed 001 Theorem 1) at the theorem's sizes", "",
              f"α = {ALPHA}, ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; streamed examples "
              "(lazy, never materialized). `read by G` counts examples G actually drew (the rest of each batch is "
@@ -173,16 +262,32 @@ def write_md(rows: list[dict], base: list[dict], path: Path) -> None:
              "threshold class of Ldim d (target in the middle); its loss is exact (uniform points), "
              "estimated on 200 000 fresh points for Points.", "",
              "| case | n (Theorem 1) | k × m | read by G | G Fail rate | candidates | chosen | loss | wall (s) | "
-             "spent (ε, δ) | peak RSS main / worker (MiB) |",
-             "|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|"]
+             "CPU (s, all processes) | spent (ε, δ) | peak RSS main / worker (MiB) |",
+             "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|"]
     for r in rows:
         lines.append(f"| {r['case']} | {r['n']:,} | {r['k']:,} × {r['m']:,} | {r['read_by_G']:,} | "
                      f"{r['fail_rate']:.3f} | {r['candidates']} | `{r['chosen']}` | {r['loss']:.4f} | "
-                     f"{r['wall_s']:.1f} | ({r['spent'][0]:.3g}, {r['spent'][1]:.3g}) | "
+                     f"{r['wall_s']:.1f} | {r['cpu_s']:.1f} | ({r['spent'][0]:.3g}, {r['spent'][1]:.3g}) | "
                      f"{r['peak_main_mib']:.0f} / {r['peak_worker_mib']:.0f} |")
+    for t in thr or []:
+        lines += ["", f"Throughput of G (the learner's whole cost) at d = {t['d']}, old vs new in the same run: "
+                  f"{t['batches']:,} Theorem-1 batches, {t['read']:,} examples read, each contender in fresh "
+                  "processes (interleaved, best CPU of the repetitions; `time.process_time` around the G runs, "
+                  "after one warm-up G run that loads what each path needs; in brackets the whole process: "
+                  "interpreter start-up, imports — NumPy, and Numba plus the cached kernel for the new path — and "
+                  "the warm-up). "
+                  "*Old*: the level-1 path before the fused kernel (NumPy keys per chunk, `restrict_sample`/`soa()` "
+                  "per block, one-block stream cache; `benchmarks/_legacy_level1.py`). *New*: the fused Numba "
+                  "kernel for level-1 rounds, compiled thresholds restriction/SOA, LRU stream cache. Identical G "
+                  "outputs asserted (digest).", "",
+                  "| d | examples read | old ns / example | new ns / example | speed-up (examples per CPU s) |",
+                  "|---:|---:|---:|---:|---:|",
+                  f"| {t['d']} | {t['read']:,} | {t['old_ns']:.1f} ({t['old_ns_cold']:.1f}) | {t['new_ns']:.1f} "
+                  f"({t['new_ns_cold']:.1f}) | **{t['ratio']:.1f}×** |"]
     if base:
         lines += ["", "Baseline (same G runs, same outputs): SOA(S∘T) recomputed from scratch on the materialized "
-                  "sample vs the incremental SOA state + chunked D̃_1 rounds.", "",
+                  "sample vs the incremental SOA state + chunked D̃_1 rounds (wall time, in one process, after one warm-up "
+                  "run that loads the compiled kernel).", "",
                   "| d | G runs | incremental (s) | naive (s) | speed-up | identical outputs |",
                   "|---:|---:|---:|---:|---:|---|"]
         for b in base:
@@ -239,26 +344,35 @@ def main() -> int:
     ap.add_argument("--skip-baseline", action="store_true")
     ap.add_argument("--baseline-runs", type=int, default=200)
     ap.add_argument("--out", type=Path, default=HERE / "results" / "blm20.md")
+    ap.add_argument("--throughput-batches", type=int, default=1500, help="G runs per contender (0: skip)")
+    ap.add_argument("--throughput-child", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--experiments", type=Path, default=None, metavar="DIR",
                     help="only run the registered experiments (tables/plots to DIR, summary to "
                          "results/blm20_experiments.md)")
     args = ap.parse_args()
+    if args.throughput_child:
+        d_, b_, mode = args.throughput_child
+        throughput_child(int(d_), int(b_), mode == "old")
+        return 0
     if args.experiments is not None:
         print(run_experiments(args.experiments, args.jobs, args.seed))
         return 0
-    rows, base = [], []
+    rows, base, thr = [], [], []
+    if args.throughput_batches:
+        thr.append(run_throughput(3, args.throughput_batches, 2))
+        print(thr[-1], flush=True)
     if not args.skip_baseline:
         base.append(run_baseline(2, args.baseline_runs, args.seed))
         print(base[-1], flush=True)
     if not args.skip_points:
         rows.append(run_points(args.jobs, args.seed))
         print(rows[-1], flush=True)
-        write_md(rows, base, args.out)
+        write_md(rows, base, args.out, thr)
     for d in args.d:
         rows.append(run_thresholds(d, args.jobs, args.seed))
         print(rows[-1], flush=True)
-        write_md(rows, base, args.out)
-    write_md(rows, base, args.out)
+        write_md(rows, base, args.out, thr)
+    write_md(rows, base, args.out, thr)
     return 0
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point
+from .finite_ldim import ldim_mask
 
 
 class FiniteDomain:
@@ -117,8 +118,6 @@ class FiniteVersionSpace(VersionSpace):
         return FiniteVersionSpace(self._cls, self.mask & self._cls.col_masks[int(y)][j])
 
     def ldim(self) -> int:
-        from ..dimensions.ldim import ldim_mask
-
         return ldim_mask(self._cls, self.mask)
 
     def size(self) -> int:
@@ -145,8 +144,6 @@ class FiniteVersionSpace(VersionSpace):
         return self._soa_at(j)
 
     def _soa_at(self, j: int) -> int:
-        from ..dimensions.ldim import ldim_mask
-
         c1, c0 = self._cls.col_masks[1][j], self._cls.col_masks[0][j]
         return int(ldim_mask(self._cls, self.mask & c1) > ldim_mask(self._cls, self.mask & c0))
 
@@ -162,8 +159,9 @@ class FiniteVersionSpace(VersionSpace):
             vals = np.fromiter((self._soa_at(j) for j in range(self._cls.n_points)), dtype=np.uint8,
                                count=self._cls.n_points)
             h = VectorHypothesis(vals, self._cls.domain)
-            if len(cache) < 100_000:
-                cache[self.mask] = h
+            if len(cache) >= self._cls._soa_cache_limit:
+                cache.clear()
+            cache[self.mask] = h
         return h
 
     def restrict_sample(self, X: Any, y: Any) -> tuple["FiniteVersionSpace", int]:
@@ -181,6 +179,61 @@ class FiniteVersionSpace(VersionSpace):
         return FiniteVersionSpace(self._cls, mask), len(idx)
 
 
+def _as_01_matrix(matrix: Any) -> np.ndarray:
+    """A 2-D uint8 0/1 matrix (no copy when it already is one), or a named error."""
+    try:
+        M = np.asarray(matrix)
+    except ValueError:
+        raise LittlestoneError("a finite class needs a rectangular 0/1 matrix: its rows have different "
+                               "lengths") from None
+    if M.ndim != 2:
+        raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
+    if M.dtype.kind == "f" and np.isnan(M).any():
+        raise LittlestoneError("the class matrix contains NaN")
+    if M.dtype.kind == "b":
+        ok = True
+    elif M.dtype.kind == "u":
+        ok = M.size == 0 or int(M.max()) <= 1
+    elif M.dtype.kind == "i":
+        ok = M.size == 0 or (int(M.min()) >= 0 and int(M.max()) <= 1)
+    elif M.dtype.kind == "f":
+        ok = bool(((M == 0) | (M == 1)).all())
+    else:
+        ok = bool(np.isin(M, (0, 1)).all())
+    if not ok:
+        raise LittlestoneError("the class matrix must contain only 0 and 1")
+    return M.astype(np.uint8, copy=False)
+
+
+def column_masks(M: np.ndarray) -> list[int]:
+    """Per column j, the Python int whose bit r is M[r, j] (rows packed little-endian, one int.from_bytes a column)."""
+    n_rows, n_cols = M.shape
+    cols = np.ascontiguousarray(np.packbits(M, axis=0, bitorder="little").T)  # (n_cols, ceil(n_rows/8))
+    width = cols.shape[1]
+    raw = cols.tobytes()
+    return [int.from_bytes(raw[j * width:(j + 1) * width], "little") for j in range(n_cols)]
+
+
+class _RowIndex:
+    """Row of a hypothesis given its value bytes (one uint8 per point), looked up by its packed bits."""
+
+    __slots__ = ("_rows", "_n")
+
+    def __init__(self, rows: dict[bytes, int], n_points: int):
+        self._rows, self._n = rows, n_points
+
+    def get(self, values: Any, default: Any = None) -> Any:
+        if values is None:
+            return default
+        v = np.frombuffer(values, dtype=np.uint8) if isinstance(values, (bytes, bytearray)) else np.asarray(values)
+        if v.shape != (self._n,):
+            return default
+        return self._rows.get(np.packbits(v.astype(np.uint8, copy=False)).tobytes(), default)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 class FiniteClass(HypothesisClass):
     """An explicit class: rows of a 0/1 matrix are hypotheses, columns are domain points (duplicate rows removed).
     A matrix with no rows is the empty class (Ldim −1 by convention).
@@ -188,37 +241,46 @@ class FiniteClass(HypothesisClass):
     ``FiniteClass([[0,0,1],[0,1,1]], points=["a","b","c"])``.
     """
 
+    #: memory for all caches of one class together (bytes, approximate): the Ldim solver's bounds memo gets 1/2
+    #: (its compact frames' memos at most 1/3 of that more: ≤ 2/3 in all), the SOA classifier cache 1/4; each is
+    #: cleared when full (answers never change, only their cost).
+    CACHE_BYTES = 1 << 29
+
     def __init__(self, matrix: Any, points: Sequence[Hashable] | None = None, name: str | None = None):
-        try:
-            M = np.asarray(matrix)
-        except ValueError:
-            raise LittlestoneError("a finite class needs a rectangular 0/1 matrix: its rows have different "
-                                   "lengths") from None
-        if M.ndim != 2:
-            raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
-        if M.dtype.kind == "f" and np.isnan(M).any():
-            raise LittlestoneError("the class matrix contains NaN")
-        if not np.isin(M, (0, 1)).all():
-            raise LittlestoneError("the class matrix must contain only 0 and 1")
-        M = M.astype(np.uint8)
-        # remove duplicate rows, keeping first occurrences in order
-        _, first = np.unique(M, axis=0, return_index=True)
-        M = M[np.sort(first)]
+        M = _as_01_matrix(matrix)
+        # duplicate rows removed, first occurrences kept in order: rows hashed by their packed bytes (|H| dict
+        # lookups; no np.unique(axis=0), which sorts rows of |X| bytes)
+        packed = np.packbits(M, axis=1)
+        width = packed.shape[1]
+        raw = packed.tobytes()
+        row_of: dict[bytes, int] = {}
+        for r in range(M.shape[0]):
+            row_of.setdefault(raw[r * width:(r + 1) * width], r)
+        if len(row_of) < M.shape[0]:
+            keep = np.fromiter(row_of.values(), dtype=np.intp, count=len(row_of))
+            M, packed = M[keep], packed[keep]
+            row_of = {k: i for i, k in enumerate(row_of)}
+        del raw
         self.matrix = M
         self.n_hypotheses, self.n_points = M.shape
         self.domain = FiniteDomain(self.n_points, points)
         self.name = name or f"finite({self.n_hypotheses}x{self.n_points})"
-        full = (1 << self.n_hypotheses) - 1
-        ones = []
-        weights = [1 << r for r in range(self.n_hypotheses)]
-        for j in range(self.n_points):
-            col = M[:, j]
-            ones.append(sum(w for w, b in zip(weights, col) if b))
-        self.col_masks = ([full ^ c for c in ones], ones)
-        self.full_mask = full
-        self._row_of = {M[r].tobytes(): r for r in range(self.n_hypotheses)}
-        self._ldim_memo: dict[int, int] = {}
+        self.full_mask = (1 << self.n_hypotheses) - 1
+        ones = column_masks(M)
+        self.col_masks = ([self.full_mask ^ c for c in ones], ones)
+        self._row_of = _RowIndex(row_of, self.n_points)
+        self._solver: Any = None  # the Ldim solver (classes.finite_ldim), created on first use
         self._soa_cache: dict[int, VectorHypothesis] = {}
+        self._soa_cache_limit = max(16, (self.CACHE_BYTES // 4) // (self.n_points + 200))
+
+    def memo_bytes(self) -> int:
+        """Bytes the Ldim solver's own memo may use (1/2 of :attr:`CACHE_BYTES`; its frames add ≤ 1/3 of that)."""
+        return self.CACHE_BYTES // 2
+
+    def clear_caches(self) -> None:
+        """Forget every memoized Ldim bound and SOA classifier of this class (benchmarks use it for cold timings)."""
+        self._solver = None
+        self._soa_cache.clear()
 
     # ------------------------------------------------------------------ protocol
     def version_space(self) -> FiniteVersionSpace:

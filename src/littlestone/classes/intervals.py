@@ -12,7 +12,6 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .._numba import njit_cached
 from ..errors import DomainError, LittlestoneError
 from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
@@ -136,7 +135,6 @@ def _greedy(weights: tuple[int, ...], K: int, trace: bool = False) -> bool | tup
     return first if trace else True
 
 
-@njit_cached
 def _lg64(w: int) -> int:  # pragma: no cover - compiled
     r = -1
     while w > 0:
@@ -145,7 +143,6 @@ def _lg64(w: int) -> int:  # pragma: no cover - compiled
     return r
 
 
-@njit_cached
 def _greedy64(ws: np.ndarray, K: int) -> bool:  # pragma: no cover - compiled
     """Compiled twin of :func:`_greedy` (feasibility only) for ascending int64 weights below 2^62."""
     W = np.empty(ws.shape[0] + K + 2, dtype=np.int64)
@@ -189,10 +186,24 @@ def _greedy64(ws: np.ndarray, K: int) -> bool:  # pragma: no cover - compiled
     return True
 
 
+_GREEDY64_COMPILED: Any = None
+
+
+def _compiled_greedy64() -> Any:
+    """:func:`_greedy64` compiled by Numba on first use (numba is imported here, not with the package)."""
+    global _GREEDY64_COMPILED, _lg64
+    if _GREEDY64_COMPILED is None:
+        from .._numba import njit_cached
+
+        _lg64 = njit_cached(_lg64)  # the compiled _greedy64 calls the compiled _lg64
+        _GREEDY64_COMPILED = njit_cached(_greedy64)
+    return _GREEDY64_COMPILED
+
+
 def _feasible(ws: tuple[int, ...], K: int) -> bool:
     """_greedy(ws, K) through the compiled version when the weights fit in int64."""
     if ws and ws[0] < 2**62:
-        return bool(_greedy64(np.array(ws[::-1], dtype=np.int64), K))
+        return bool(_compiled_greedy64()(np.array(ws[::-1], dtype=np.int64), K))
     return bool(_greedy(ws, K))
 
 

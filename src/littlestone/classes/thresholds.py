@@ -131,6 +131,41 @@ class ThresholdsVersionSpace(VersionSpace):
     def soa_predict_many(self, X: Any) -> np.ndarray:
         return self.soa().predict(X)
 
+    def online_run(self, X: list, y: list, rule: str) -> tuple[list[int], "ThresholdsVersionSpace", int]:
+        """Closed-form online rounds from this version space on validated integer points and 0/1 labels: rule "soa"
+        (predict 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0))) or "halving" (1 iff |V|(x,1)| > |V|(x,0)|), then V ← V|(x,y).
+
+        Returns (predictions made, version space after the realizable prefix, its length k); stops before the first
+        example that would empty V. The same rounds as ``soa_predict``/``restrict`` one at a time (the online
+        learners' batch path)."""
+        lo, hi = self.lo, self.hi
+        preds: list[int] = []
+        put = preds.append
+        soa = rule == "soa"
+        k = 0
+        for x, lab in zip(X, y):
+            n1 = min(hi, x) - lo + 1          # |V|(x,1)| (negative: empty)
+            n0 = hi - max(lo, x + 1) + 1      # |V|(x,0)|
+            if n1 < 0:
+                n1 = 0
+            if n0 < 0:
+                n0 = 0
+            # Ldim of a chain of s functions is bit_length(s) − 1, so compare bit lengths (ties → 0)
+            put(int(n1.bit_length() > n0.bit_length()) if soa else int(n1 > n0))
+            if lab:
+                if n1 == 0:
+                    preds.pop()
+                    break
+                hi = min(hi, x)
+            else:
+                if n0 == 0:
+                    preds.pop()
+                    break
+                lo = max(lo, x + 1)
+            k += 1
+        V = self if k == 0 else ThresholdsVersionSpace(self._cls, lo, hi)
+        return preds, V, k
+
     def restrict_sample(self, X: Any, y: Any) -> tuple["ThresholdsVersionSpace", int]:
         X = np.asarray(X)
         y = np.asarray(y)

@@ -20,6 +20,14 @@ from ..errors import LabelError
 _UNKNOWN = None
 
 
+class _Stopped(Exception):
+    """Internal: a batch stopped at an example it could not learn (``done`` examples were learned)."""
+
+    def __init__(self, done: int, error: BaseException):
+        super().__init__(done)
+        self.done, self.error = done, error
+
+
 class OnlineLearner(ABC):
     """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
@@ -88,6 +96,99 @@ class OnlineLearner(ABC):
         """Predictions at several points (no learning in between)."""
         pts = [self.validate_point(x) for x in X]
         return np.array([self._report(self._predict01(x)) for x in pts], dtype=np.int64)
+
+    def learn_many(self, X: Any, y: Any) -> np.ndarray:
+        """Learn the examples in order — the same rounds as ``predict_one(x)`` then ``learn_one(x, y)`` on each —
+        and return the predictions made before each update (in the label set ``predict_one`` would have used).
+
+        Labels are checked for the whole batch first (a bad or mixed label raises before anything is learned);
+        points are validated vectorized when they are an integer array. Learners with a closed-form batch path
+        (SOA and Halving on classes whose version spaces offer ``online_run``) run it; the others loop over
+        their own hooks. An example that cannot be learned raises as ``learn_one`` would, after the examples
+        before it have been learned (``n_learned`` says how many)."""
+        y_arr = np.asarray(y)
+        n = len(y_arr)
+        if len(X) != n:
+            raise LabelError(f"X has {len(X)} points but y has {n} labels")
+        y01, neg = self._encode_many(y_arr)
+        pts = self._validate_many(X)
+        preds = np.empty(n, dtype=np.int64)
+        done = 0
+        try:
+            done = self._learn_many01(pts, y01, preds)
+        except _Stopped as stop:
+            done = stop.done
+            raise stop.error from None
+        finally:
+            self._finish_many(y01, preds, done, neg)
+        return preds
+
+    def _validate_many(self, X: Any) -> list:
+        arr = X if isinstance(X, np.ndarray) else None
+        if arr is None and isinstance(X, (list, tuple)) and X and all(type(v) is int for v in X):
+            arr = np.asarray(X) if all(-2**63 <= v < 2**63 for v in X) else None
+        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu":
+            self.hypothesis_class.validate_points(arr)  # raises DomainError naming the first bad point
+            return arr.tolist()
+        return [self.validate_point(x) for x in X]
+
+    def _encode_many(self, y: np.ndarray) -> tuple[np.ndarray, int | None]:
+        """0/1 labels and the negative label the batch fixes (None if it fixes none), checked as ``_encode`` does."""
+        if y.dtype.kind == "b":
+            return y.astype(np.int8), None
+        if y.dtype.kind in "iuf" and y.ndim == 1:
+            vals = set(np.unique(y).tolist())
+            if vals <= {-1, 0, 1}:
+                if 0 in vals and -1 in vals:
+                    bad = y[(y == -1) | (y == 0)]
+                    raise LabelError(f"label {bad[np.flatnonzero(bad != bad[0])[0]].item()!r} mixes label sets; "
+                                     "use either {0,1} or {-1,+1} throughout")
+                neg = -1 if -1 in vals else (0 if 0 in vals else None)
+                if neg is not None and self._negative is not None and neg != self._negative:
+                    raise LabelError(f"labels mix label sets: this learner has seen negative label "
+                                     f"{self._negative}; use either {{0,1}} or {{-1,+1}} throughout")
+                return (y == 1).astype(np.int8), neg
+        out = np.empty(len(y), dtype=np.int8)  # anything else: one label at a time, with _encode's errors
+        first_neg = self._negative
+        for i, v in enumerate(y.tolist()):
+            out[i] = self._encode(v)
+            if first_neg is None and not isinstance(v, bool) and float(v) in (0.0, -1.0):
+                first_neg = -1 if float(v) == -1.0 else 0
+            elif out[i] == 0 and not isinstance(v, bool) and first_neg is not None \
+                    and (-1 if float(v) == -1.0 else 0) != first_neg:
+                raise LabelError(f"label {v!r} mixes label sets; use either {{0,1}} or {{-1,+1}} throughout")
+        return out, (first_neg if self._negative is None else None)
+
+    def _learn_many01(self, pts: list, y01: np.ndarray, preds: np.ndarray) -> int:
+        """Hook: learn pts/y01 in order, writing 0/1 predictions to ``preds``; returns how many were learned.
+        On an example that cannot be learned, raise ``_Stopped(done, error)``. Default: the per-round hooks."""
+        for i, (x, lab) in enumerate(zip(pts, y01.tolist())):
+            p = self._predict01(x)
+            preds[i] = p
+            try:
+                self._learn01(x, lab)
+            except Exception as e:  # noqa: BLE001 - re-raised unchanged by learn_many
+                raise _Stopped(i, e) from None
+        return len(pts)
+
+    def _finish_many(self, y01: np.ndarray, preds: np.ndarray, done: int, neg: int | None) -> None:
+        """Mistakes, counters and label coding for the first ``done`` rounds; predictions reported in the coding
+        each round saw (a coding fixed by a label applies from the next round on)."""
+        self.mistakes += int(np.count_nonzero(preds[:done] != y01[:done]))
+        self.n_learned += done
+        self._last = None
+        if self._negative is None and neg is not None and done > 0:
+            # the round whose label fixes the coding: the first 0 label among the learned ones
+            zeros = np.flatnonzero(y01[:done] == 0)
+            if zeros.size:
+                first = int(zeros[0])
+                if neg == -1:
+                    tail = preds[first + 1:done]
+                    tail[tail == 0] = -1
+                self._negative = neg
+        elif self._negative == -1:
+            head = preds[:done]
+            head[head == 0] = -1
 
     # ------------------------------------------------------------------------------------------ internals
     def _cached_predict(self, x: Point) -> int:

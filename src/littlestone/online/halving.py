@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError, NotRealizableError
-from .base import OnlineLearner
+from .base import OnlineLearner, _Stopped
 
 
 class Halving(OnlineLearner):
@@ -37,6 +38,21 @@ class Halving(OnlineLearner):
                 f"the examples seen so far; Halving needs a realizable sequence (SOA(H, extended=True) handles "
                 "unrealizable ones)")
         self.version_space = W
+
+    def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
+        """Batch path: the version space's closed-form ``online_run`` when it has one (else the per-round hooks)."""
+        run = getattr(self.version_space, "online_run", None)
+        if run is None:
+            return super()._learn_many01(pts, y01, preds)
+        p, V, k = run(pts, y01.tolist(), "halving")
+        preds[:k] = p
+        self.version_space = V
+        if k == len(pts):
+            return k
+        try:
+            return k + super()._learn_many01(pts[k:], y01[k:], preds[k:])
+        except _Stopped as stop:
+            raise _Stopped(k + stop.done, stop.error) from None
 
     def log2_size_bound(self) -> int:
         """⌊log2 |H|⌋: the Halving mistake bound for the initial version space."""

@@ -7,9 +7,11 @@ round). On realizable sequences it errs at most Ldim(H) times (Kal-LN §4 Lemma 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace, patch
 from ..errors import NotRealizableError
-from .base import OnlineLearner, as_version_space
+from .base import OnlineLearner, _Stopped, as_version_space
 
 
 def soa_classifier(H_or_V: HypothesisClass | VersionSpace) -> Hypothesis:
@@ -69,6 +71,23 @@ class SOA(OnlineLearner):
         # Def 8, second case: h_{t+1}(x_{t+1}) = y_{t+1}, h_{t+1} = h_t elsewhere
         self._patches.pop(x, None)
         self._patches[x] = y
+
+    def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
+        """Batch path: the version space's closed-form ``online_run`` for the realizable prefix (when it has one),
+        then the per-round hooks from the first unrealizable example on."""
+        run = getattr(self.version_space, "online_run", None)
+        if run is None or not self._realizable:
+            return super()._learn_many01(pts, y01, preds)
+        p, V, k = run(pts, y01.tolist(), "soa")
+        preds[:k] = p
+        self.version_space = V
+        self.realizable_prefix_length += k
+        if k == len(pts):
+            return k
+        try:
+            return k + super()._learn_many01(pts[k:], y01[k:], preds[k:])
+        except _Stopped as stop:
+            raise _Stopped(k + stop.done, stop.error) from None
 
     def mistake_bound(self) -> int:
         """Ldim of the initial version space: the SOA's worst-case number of mistakes on realizable sequences."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ._sklearn import LittlestoneClassifier, register_hypothesis_codec, resolve_class
-
 _LAZY = {
+    "LittlestoneClassifier": "littlestone.pac._sklearn",
+    "register_hypothesis_codec": "littlestone.pac._sklearn",
+    "resolve_class": "littlestone.pac._sklearn",
     "GenericLearnerClassifier": "littlestone.pac.generic",
     "ERMClassifier": "littlestone.pac.baselines",
     "SOAClassifier": "littlestone.pac.baselines",
@@ -20,11 +21,12 @@ _LAZY = {
     "grid_stumps": "littlestone.pac.discretize",
 }
 
-__all__ = ["LittlestoneClassifier", "register_hypothesis_codec", "resolve_class", *_LAZY]
+__all__ = [*_LAZY]
 
 
 def __getattr__(name: str) -> Any:
-    """Estimators are imported on first use (keeps `import littlestone` light)."""
+    """Estimators are imported on first use: scikit-learn is loaded only by code that uses an estimator (a worker
+    running the tournament or the stable histogram never imports it)."""
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'littlestone.pac' has no attribute {name!r}")

@@ -62,38 +62,52 @@ class UniformIntegers:
 class RealizableStream:
     """A lazy realizable sample of ``length`` examples: x ~ sampler, y = target(x), generated block by block.
 
-    Nothing is materialized: ``batch(start, stop)`` regenerates only the blocks it touches (the last block is
-    cached). Optional ``noise`` flips each label with that probability (an agnostic stream).
+    Nothing is materialized: ``batch(start, stop)`` generates only the blocks it touches and keeps the
+    ``cache_blocks`` most recently used ones (the tournament peeks ahead, then reads on from inside what it peeked:
+    no block is generated twice while it stays cached). Optional ``noise`` flips each label with that probability
+    (an agnostic stream). A block's content depends only on (seed, its index): caching changes no example.
     """
 
     def __init__(self, target: Hypothesis, sampler: Callable[[np.random.Generator, int], Any], length: int,
-                 seed: int, *, block_size: int = 1 << 14, noise: float = 0.0):
+                 seed: int, *, block_size: int = 1 << 14, noise: float = 0.0, cache_blocks: int = 64):
         if int(length) < 1:
             raise EmptyDataError("a stream needs length ≥ 1")
         if not 0.0 <= noise < 1.0:
             raise LittlestoneError(f"label noise must lie in [0, 1), got {noise}")
         self.target, self.sampler = target, sampler
         self.length, self.seed, self.block_size, self.noise = int(length), int(seed), int(block_size), float(noise)
-        self._cache: tuple[int, Any, np.ndarray] | None = None
+        self.cache_blocks = max(1, int(cache_blocks))
+        self._cache: dict[int, tuple[Any, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return self.length
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        state["_cache"] = None
+        state["_cache"] = {}
         return state
 
+    def __setstate__(self, state: dict) -> None:
+        state.setdefault("cache_blocks", 64)
+        if not isinstance(state.get("_cache"), dict):
+            state["_cache"] = {}
+        self.__dict__.update(state)
+
     def _block(self, j: int) -> tuple[Any, np.ndarray]:
-        if self._cache is not None and self._cache[0] == j:
-            return self._cache[1], self._cache[2]
+        cache = self._cache
+        got = cache.pop(j, None)
+        if got is not None:
+            cache[j] = got  # most recently used last
+            return got
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(j,)))
         size = min(self.block_size, self.length - j * self.block_size)
         X = self.sampler(rng, size)
         y = np.asarray(self.target.predict(X), dtype=np.int8)
         if self.noise > 0:
             y = y ^ (rng.random(size) < self.noise).astype(np.int8)
-        self._cache = (j, X, y)
+        if len(cache) >= self.cache_blocks:
+            del cache[next(iter(cache))]  # least recently used
+        cache[j] = (X, y)
         return X, y
 
     def batch(self, start: int, stop: int) -> tuple[Any, np.ndarray]:
@@ -102,6 +116,10 @@ class RealizableStream:
             X0, y0 = self._block(0)
             return X0[:0], y0[:0]
         B = self.block_size
+        j0 = start // B
+        if (stop - 1) // B == j0:  # inside one block: views, no copy
+            X, y = self._block(j0)
+            return X[start - j0 * B:stop - j0 * B], y[start - j0 * B:stop - j0 * B]
         parts_X, parts_y = [], []
         for j in range(start // B, (stop - 1) // B + 1):
             X, y = self._block(j)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, sortable_key,
                            as_python_point, patch)
+from ..classes.thresholds import Threshold, ThresholdsVersionSpace
 from ..errors import LittlestoneError
 from .sources import Cursor
 
@@ -63,7 +64,7 @@ class SOAState:
         if len(y) == 0:
             return self
         if self.realizable:
-            V2, j = self.V.restrict_sample(X, y)
+            V2, j = _restrict(self.V, X, y)
             if j == len(y):
                 return SOAState(V2, True, ())
             return SOAState(V2, False, _merge((), X[j:], y[j:]))
@@ -71,7 +72,8 @@ class SOAState:
 
     def hypothesis(self) -> Hypothesis:
         """SOA(S) — the predictor after the sample (hashable; equal functions compare equal)."""
-        h = self.V.soa()
+        b = _threshold_bounds(self.V)
+        h = self.V.soa() if b is None else Threshold(int(_kernels().soa_threshold(*b)))  # same binary search
         return h if self.realizable or not self.patches else canonical(patch(h, self.patches))
 
 
@@ -98,6 +100,22 @@ def canonical(h: Hypothesis) -> Hypothesis:
             if vs == {0} and xs[0] == base.t:
                 return Threshold(xs[-1] + 1)
     return h
+
+
+def _restrict(V: VersionSpace, X: Any, y: np.ndarray) -> tuple[VersionSpace, int]:
+    """``V.restrict_sample(X, y)``; for thresholds on int64-sized integer points, one compiled pass (same result)."""
+    b = _threshold_bounds(V)
+    if b is None or b[0] > b[1]:
+        return V.restrict_sample(X, y)
+    if isinstance(X, list) and len(X) == 1 and type(X[0]) is int and -_INT64_MAX <= X[0] < _INT64_MAX:
+        lo, hi = b[0], b[1]   # one tournament example: h_t(x) = 1 ⇔ t ≤ x
+        lo, hi = (lo, min(hi, X[0])) if y[0] == 1 else (max(lo, X[0] + 1), hi)
+        return (V, 0) if lo > hi else (type(V)(V.hclass, lo, hi), 1)
+    if not (isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu"):
+        return V.restrict_sample(X, y)
+    out = np.empty(2, dtype=np.int64)
+    k = int(_kernels().restrict_thresholds(np.ascontiguousarray(X, dtype=np.int64), y, b[0], b[1], out))
+    return (V if k == 0 else type(V)(V.hclass, int(out[0]), int(out[1]))), k
 
 
 def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
@@ -227,8 +245,15 @@ def _undefined(k: int, max_rounds: int) -> LittlestoneError:
 def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator,
                  max_rounds: int | None) -> TournamentSample:
     """D̃_1: S0 = S1 = ∅, so round r compares SOA(T0) with SOA(T1). The same process as :func:`_draw`, evaluated
-    for a chunk of rounds at once (peek at the next rounds, draw only up to the first round with f0 ≠ f1)."""
-    chunk, rounds = 4, 0
+    for a chunk of rounds at once (peek at the next rounds, draw only up to the first round with f0 ≠ f1).
+
+    For thresholds on integer points a fused kernel (:mod:`littlestone.pac._kernels`) scans the chunk, skipping the
+    rounds whose two SOA outputs are equal, and hands back the first other round; every other class (and every
+    non-realizable block) goes through the generic per-round test. Both give the same sample for the same stream
+    and generator (pinned by tests/pac/test_blm20_kernel_pins.py)."""
+    fast = _threshold_bounds(V)
+    chunk, rounds = 32, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
+    out = np.zeros(6, dtype=np.int64)
     while True:
         R = min(chunk, cursor.available() // (2 * n))
         if R <= 0:
@@ -238,23 +263,68 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
             if R <= 0:
                 raise _undefined(1, max_rounds)
         X, y = cursor.peek(2 * n * R)
-        keys = _block_keys(V, X, y, n, 2 * R)
-        for r in range(R):
-            k0, k1 = keys[2 * r], keys[2 * r + 1]
-            if k0 == k1:
-                continue
-            a0 = cursor.position + 2 * n * r
-            S0 = empty_sample(V).then(X[2 * n * r: 2 * n * r + n], y[2 * n * r: 2 * n * r + n], a0, a0 + n)
-            S1 = empty_sample(V).then(X[2 * n * r + n: 2 * n * (r + 1)], y[2 * n * r + n: 2 * n * (r + 1)],
-                                      a0 + n, a0 + 2 * n)
-            f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
-            if f0 == f1 or hclass.disagreement(f0, f1) is None:
-                continue
-            cursor.skip(2 * n * (r + 1))
-            return _contest(hclass, S0, S1, f0, f1, rng)
+        if fast is not None and isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu":
+            Xi = np.ascontiguousarray(X, dtype=np.int64)
+            yi = np.ascontiguousarray(y, dtype=np.int8)
+            r = int(_kernels().level1_first_round(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
+            while r < R:
+                a0, lo = cursor.position + 2 * n * r, 2 * n * r
+                if out[0] <= out[1] and out[2] <= out[3]:  # both realizable, SOA thresholds differ
+                    S0 = _realizable_sample(V, int(out[0]), int(out[1]), a0, a0 + n)
+                    S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
+                    found = _level1_round(hclass, S0, S1, rng)
+                else:
+                    found = _level1_generic(hclass, V, X[lo:lo + 2 * n], y[lo:lo + 2 * n], n, a0, rng)
+                if found is not None:
+                    cursor.skip(lo + 2 * n)
+                    return found
+                r = int(_kernels().level1_first_round(Xi, yi, n, R, r + 1, fast[0], fast[1], fast[2], out))
+        else:
+            for r in range(R):
+                lo = 2 * n * r
+                found = _level1_generic(hclass, V, X[lo:lo + 2 * n], y[lo:lo + 2 * n], n,
+                                        cursor.position + lo, rng)
+                if found is not None:
+                    cursor.skip(lo + 2 * n)
+                    return found
         cursor.skip(2 * n * R)
         rounds += R
         chunk = min(2 * chunk, 1 << 12)
+
+
+def _realizable_sample(V: VersionSpace, lo: int, hi: int, start: int, stop: int) -> TournamentSample:
+    """``empty_sample(V).then(block)`` for a realizable thresholds block whose version space is [lo, hi]."""
+    return TournamentSample(SOAState(type(V)(V.hclass, lo, hi)), (("D", start, stop),))
+
+
+def _level1_round(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample,
+                  rng: np.random.Generator) -> TournamentSample | None:
+    """Steps (ii)–(v) of a level-1 round: the contest's result, or None (f0 = f1: repeat)."""
+    f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
+    if f0 == f1 or hclass.disagreement(f0, f1) is None:
+        return None
+    return _contest(hclass, S0, S1, f0, f1, rng)
+
+
+def _level1_generic(hclass: HypothesisClass, V: VersionSpace, X: Any, y: np.ndarray, n: int, a0: int,
+                    rng: np.random.Generator) -> TournamentSample | None:
+    """One level-1 round on blocks X[:n], X[n:2n] (batch positions a0…): the contest's result, or None (repeat)."""
+    k0, k1 = _block_keys(V, X, y, n, 2)
+    if k0 == k1:
+        return None
+    S0 = empty_sample(V).then(X[:n], y[:n], a0, a0 + n)
+    S1 = empty_sample(V).then(X[n:2 * n], y[n:2 * n], a0 + n, a0 + 2 * n)
+    return _level1_round(hclass, S0, S1, rng)
+
+
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def _threshold_bounds(V: VersionSpace) -> tuple[int, int, int] | None:
+    """(lo, hi, n) of a thresholds version space whose closed-form keys fit in int64, else None."""
+    if type(V) is ThresholdsVersionSpace and V.hi < _INT64_MAX and V.hclass.n < _INT64_MAX:
+        return int(V.lo), int(V.hi), int(V.hclass.n)
+    return None
 
 
 def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> list:
@@ -265,3 +335,16 @@ def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> 
         keys = [None] * blocks
     return [k if k is not None else SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
             for i, k in enumerate(keys)]
+
+
+_KERNELS: Any = None
+
+
+def _kernels() -> Any:
+    """The compiled kernels (Numba is imported and the kernels compiled — or loaded from its cache — on first use)."""
+    global _KERNELS
+    if _KERNELS is None:
+        from . import _kernels as k
+
+        _KERNELS = k
+    return _KERNELS
