@@ -122,6 +122,14 @@ def experiment(
     _print_result(name, result, lambda p: _relocated(p, staging, out))
 
 
+def _cell(v: Any) -> str:
+    """A summary cell: whole numbers in full (749986, not 7.5e+05), other floats to 4 significant digits (the CSV
+    table holds every digit)."""
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else f"{v:.4g}"
+    return str(v)
+
+
 def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     rows = list(getattr(result, "rows", None) or getattr(result, "table", None) or [])
     if rows and isinstance(rows[0], dict):
@@ -130,7 +138,7 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
         for c in cols:
             table.add_column(str(c), justify="right")
         for r in rows[:40]:
-            table.add_row(*[f"{r.get(c):.4g}" if isinstance(r.get(c), float) else str(r.get(c)) for c in cols])
+            table.add_row(*[_cell(r.get(c)) for c in cols])
         print_table(table)
         if len(rows) > 40:
             console.print(f"… {len(rows) - 40} more rows in the CSV table")
