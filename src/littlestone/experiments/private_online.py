@@ -128,7 +128,7 @@ def fit_growth(Ts: np.ndarray, m: np.ndarray) -> dict:
 
 
 def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), seeds: int = 3,
-        epsilon: float = 1.0, delta: float = 1e-6, adaptive_T_max: int = 1_000, slow_T_max: int = 100_000,
+        epsilon: float = 1.0, delta: float = 1e-6, adaptive_T_max: int = 1_000, slow_T_max: int = 1_000_000,
         learners: tuple = LEARNERS, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
         backend: str = "seeded") -> ExperimentResult:
     """Mistakes against T for LWY25, GL21 (oblivious), GL21 Thm 4.2 and the SOA, oblivious and adaptive adversaries."""
