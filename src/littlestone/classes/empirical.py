@@ -18,6 +18,8 @@ Counts can be accumulated block by block (:func:`empirical_errors_from_batches`)
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import math
 from typing import Any, Iterable, Iterator
 
@@ -205,17 +207,19 @@ class PointSetVersionSpace(VersionSpace):
 # --------------------------------------------------------------------------------------------------------------------
 
 
-class EmpiricalErrors:
+class EmpiricalErrors(ABC):
     """The mistakes of every hypothesis of a class on one sample; ``level(θ)`` = H_{P̂,θ} as a version space."""
 
     hclass: HypothesisClass
     n: int
 
-    def level(self, theta: float) -> VersionSpace:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def level(self, theta: float) -> VersionSpace:
+        """H_{P̂,θ} = {h : err_S(h) ≤ θ} as a version space."""
 
-    def mistakes(self, h: Hypothesis) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def mistakes(self, h: Hypothesis) -> int:
+        """The number of examples of the sample that h labels wrongly."""
 
     def error(self, h: Hypothesis) -> float:
         """err_S(h)."""
