@@ -18,9 +18,8 @@ Counts can be accumulated block by block (:func:`empirical_errors_from_batches`)
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
 import math
+from abc import ABC, abstractmethod
 from typing import Any, Iterable, Iterator
 
 import numpy as np
