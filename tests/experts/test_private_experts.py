@@ -192,3 +192,12 @@ def test_batched_hedge_audit(twin, ok):
     rep = audit_mechanism(_hedge_choices(twin), d, dp, runs=20_000, seed=1, randomness="seeded",
                           claimed_epsilon=1.0)
     assert rep.passed is ok
+
+
+def test_secure_backend_refuses_float_noise_addition():
+    """On the secure backend no noise is added to data in floats: discrete=False is refused, the default is discrete."""
+    from littlestone.errors import LittlestoneError
+
+    with pytest.raises(LittlestoneError, match="floating-point safe"):
+        TreeAggregationHedge(4, 8, 1.0, backend="secure", discrete=False)
+    assert TreeAggregationHedge(4, 8, 1.0, backend="secure").discrete

@@ -96,6 +96,10 @@ class TreeAggregationHedge(ExpertsLearner):
         self._rng = as_generator(s_sample)
         self.backend = resolve_backend(backend, s_noise)
         self.discrete = bool(self.backend.floating_point_safe) if discrete is None else bool(discrete)
+        if not self.discrete and self.backend.floating_point_safe:
+            raise LittlestoneError("discrete=False adds Laplace noise to loss sums in floating point, which is not "
+                                   "floating-point safe: the secure backend refuses it (use 0/1 losses with "
+                                   "discrete=True, or backend='seeded' for a non-private run)")
         self.levels, self.noise_scale, self.noise_bound = _noise_bound(self.n_experts, self.n_blocks, self.epsilon,
                                                                        1.0 / self.horizon)
         if eta == "theory":
@@ -160,8 +164,9 @@ class TreeAggregationHedge(ExpertsLearner):
     def _check(self, loss: np.ndarray) -> np.ndarray:
         if self.discrete:
             if not np.all((loss == 0) | (loss == 1)):
-                raise LittlestoneError("discrete tree aggregation needs 0/1 losses (mistakes); pass discrete=False "
-                                       "for fractional losses (float noise addition, not floating-point safe)")
+                raise LittlestoneError("discrete tree aggregation needs 0/1 losses (mistakes); fractional losses need "
+                                       "discrete=False, which only the seeded backend runs (float noise addition is "
+                                       "not floating-point safe)")
             return loss.astype(np.int64)
         return loss
 
