@@ -73,8 +73,12 @@ def test_sparse_selection_parameters():
     assert sparse_selection_bottom_score(1.0, 1e-6, 5) == pytest.approx(10 * math.log(5e6) / 0.5)
     with pytest.raises(EmptyDataError):
         sparse_selection([], 1.0, 1e-6, backend=SeededBackend(0), max_list_size=1)
-    with pytest.raises(PrivacyParameterError, match="max_list_size"):
-        sparse_selection([[1, 2, 3]], 1.0, 1e-6, backend=SeededBackend(0), max_list_size=2)
+    # an over-long list is cut to its s first elements in a canonical order, never refused (that would depend on the
+    # private data): element 3 can never come out
+    outs = {sparse_selection([[3, 1, 2]], 50.0, 0.5, backend=SeededBackend(i), max_list_size=2) for i in range(200)}
+    assert 3 not in outs and outs <= {1, 2, BOTTOM}
+    probs = sparse_selection_probabilities([[3, 1, 2]], 1.0, 1e-6, max_list_size=2)
+    assert 3 not in probs and set(probs) == {1, 2, BOTTOM}
     with pytest.raises(PrivacyParameterError, match="delta"):
         sparse_selection([[1]], 1.0, 0.0, backend=SeededBackend(0), max_list_size=2)
     with pytest.raises(TypeError, match="max_list_size"):  # required: a data-dependent s would void the guarantee

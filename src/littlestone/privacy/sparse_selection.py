@@ -95,13 +95,24 @@ def _user_lists(lists: Any) -> list[list[Hashable]]:
     return users
 
 
+def _canonical(element: Hashable) -> tuple[str, str]:
+    return (type(element).__name__, repr(element))
+
+
+def _truncated(users: list[list[Hashable]], s: int) -> list[list[Hashable]]:
+    """Every list cut to at most s elements: the s first in a canonical order (type name, repr) — a function of that
+    user's list alone, so neighbours (one user's list replaced) stay neighbours and nothing depends on the others.
+    (Refusing an over-long list instead would be an exception that depends on the private data.)"""
+    return [u if len(u) <= s else sorted(u, key=_canonical)[:s] for u in users]
+
+
 def sparse_selection_probabilities(
     lists: Iterable[Iterable[Hashable]], epsilon: float, delta: float, max_list_size: int
 ) -> dict[Any, float]:
     """The exact output law of :func:`sparse_selection` (element or ``BOTTOM`` -> probability), for tests/analysis."""
     eps_s = check_epsilon(epsilon) / 2.0
-    users = _user_lists(lists)
     s = _check_list_size(max_list_size)
+    users = _truncated(_user_lists(lists), s)
     bottom = sparse_selection_bottom_score(epsilon, delta, s)
     counts: Counter = Counter()
     for u in users:
@@ -125,16 +136,14 @@ def sparse_selection(
 
     Each list is deduplicated; u is output w.p. ∝ exp(ε_s·c(u)) (c(u) = number of lists holding u), ⊥ w.p.
     ∝ exp(ε_s·B), with ε_s = ε/2 and B from :func:`sparse_selection_bottom_score` (Gumbel-max over the present
-    elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1. Charges (ε, δ). ``max_list_size`` = s must bound every list a
-    neighbouring input could hold, so it is required and must not be computed from the data."""
+    elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1. Charges (ε, δ). ``max_list_size`` = s is required and
+    must not be computed from the data; a longer list is cut to its s first elements in a canonical order (never an
+    error: that would depend on the private data)."""
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta, positive=True)
     backend = check_backend(backend)
-    users = _user_lists(lists)
-    largest = max(len(u) for u in users)
     s = _check_list_size(max_list_size)
-    if largest > s:
-        raise PrivacyParameterError(f"a list has {largest} distinct elements, more than max_list_size={s}")
+    users = _truncated(_user_lists(lists), s)
     bottom_score = sparse_selection_bottom_score(eps, dlt, s)
     charge_if(budget, eps, dlt, "sparse selection")
     counts: Counter = Counter()
