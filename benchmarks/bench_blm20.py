@@ -255,7 +255,7 @@ def descendants_cpu_s() -> float:
 
 
 def write_md(rows: list[dict], base: list[dict], path: Path, thr: list[dict] | None = None) -> None:
-    lines = ["## BLM20 private learner M (seed 001 Theorem 1) at the theorem's sizes", "",
+    lines = ["## BLM20 private learner M (BLM20 Theorem 1) at the theorem's sizes", "",
              f"α = {ALPHA}, ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; streamed examples "
              "(lazy, never materialized). `read by G` counts examples G actually drew (the rest of each batch is "
              "never touched: D̃_k stops early or fails at the cap). Thresholds(2^(d+1) − 2) is the largest "
@@ -294,7 +294,7 @@ def write_md(rows: list[dict], base: list[dict], path: Path, thr: list[dict] | N
             lines.append(f"| {b['d']} | {b['runs']} | {b['fast_s']:.2f} | {b['naive_s']:.2f} | "
                          f"{b['ratio']:.1f}× | {b['same']} |")
     lines += ["", "Notes: the G Fail rate is high because on these small classes the SOA's output soon stops varying, "
-              "so D_k is undefined for the larger k (seed 001 §IV-B item 2) and D̃_k repeats rounds until the cap "
+              "so D_k is undefined for the larger k (BLM20 §IV-B item 2) and D̃_k repeats rounds until the cap "
               "N — the paper's behaviour; the frequent f comes from the small k, as Lemma 12 allows. Peak memory "
               "stays flat with n because examples are streamed. The machine (2 cores) was shared with other jobs, "
               "so wall times are upper bounds.", "",
@@ -316,7 +316,7 @@ def run_experiments(out: Path, jobs: int, seed: int) -> Path:
     """Run the four registered BLM20 experiments at their defaults; summarize them in results/blm20_experiments.md."""
     from littlestone.experiments import REGISTRY
 
-    lines = ["## BLM20 experiments (seed 001 Lemmas 12–14, Theorems 10 and 1)", "",
+    lines = ["## BLM20 experiments (BLM20 Lemmas 12–14, Theorems 10 and 1)", "",
              f"Defaults of each experiment, seed {seed} (CSV tables and PNG plots are written to the directory "
              "given to `--experiments`). Rerun one with `littlestone experiment <name> --seed 0 --out DIR`.", ""]
     for name in ("blm20_stability", "blm20_generalization", "blm20_sample_cost", "blm20_accuracy"):

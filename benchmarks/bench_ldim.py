@@ -8,7 +8,7 @@ child process stopped after --baseline-timeout seconds of wall time (reported as
 Also timed: building the shattered witness tree and verifying it exhaustively with ``is_shattered``.
 
 Usage: .venv/bin/python benchmarks/bench_ldim.py [--baseline-timeout 30] [--repeat 3] [--quick]
-Writes benchmarks/results/ldim.md and benchmarks/results/ldim_figure1.png (seed 000 Figure 1 redrawn).
+Writes benchmarks/results/ldim.md and benchmarks/results/ldim_figure1.png (BLM20 Figure 1 redrawn).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def draw_figure1() -> Path:
     _, tree = ldim(H, witness=True)  # type: ignore[misc]
     names = {leaf.hypothesis: f"$t_{9 - sum(leaf.hypothesis.values)}$" for _, leaf in tree.leaves()}
     out = RESULTS / "ldim_figure1.png"
-    tree.to_png(out, leaf_label=names, title="A tree shattered by the thresholds $t_1,\\dots,t_8$ (seed 000, Fig. 1)")
+    tree.to_png(out, leaf_label=names, title="A tree shattered by the thresholds $t_1,\\dots,t_8$ (BLM20, Fig. 1)")
     return out
 
 
