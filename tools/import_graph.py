@@ -18,8 +18,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-LAYERS = ("", "classes", "dimensions", "online", "privacy", "experts", "sanitizers", "bounds", "pac", "agnostic_online",
-          "audit", "experiments", "testing", "cli")
+LAYERS = ("", "classes", "dimensions", "online", "privacy", "experts", "bounds", "pac", "sanitizers", "private_online",
+          "agnostic_online", "audit", "experiments", "testing", "cli")
 RANK = {name: i for i, name in enumerate(LAYERS)}
 ROOT = "littlestone"
 

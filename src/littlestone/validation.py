@@ -18,45 +18,48 @@ from .errors import InvalidParameterError
 __all__ = ["check_delta", "check_epsilon", "check_jobs", "check_positive_int", "check_seed", "check_unit_interval"]
 
 
-def _number(value: Any, name: str) -> float:
+def number(value: Any, name: str, *, error: type[Exception] = InvalidParameterError) -> float:
+    """A real number as a float (not a bool, not a string, not NaN); ``error`` is the exception raised."""
     if isinstance(value, (bool, np.bool_)):
-        raise InvalidParameterError(f"{name} must be a number, not a bool ({value!r})")
+        raise error(f"{name} must be a number, not a bool ({value!r})")
     if isinstance(value, (str, bytes)):
-        raise InvalidParameterError(f"{name} must be a number, not a string ({value!r})")
+        raise error(f"{name} must be a number, not a string ({value!r})")
     try:
         out = float(value)
     except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must be a number, got {value!r}") from None
+        raise error(f"{name} must be a number, got {value!r}") from None
     if math.isnan(out):
-        raise InvalidParameterError(f"{name} is NaN")
+        raise error(f"{name} is NaN")
     return out
 
 
-def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
+def check_epsilon(epsilon: Any, name: str = "epsilon", *, error: type[Exception] = InvalidParameterError) -> float:
     """ε as a float: 0 < ε < ∞."""
-    eps = _number(epsilon, name)
+    eps = number(epsilon, name, error=error)
     if not 0 < eps < math.inf:
-        raise InvalidParameterError(f"{name} must be a finite number > 0, got {epsilon!r}")
+        raise error(f"{name} must be a finite number > 0, got {epsilon!r}")
     return eps
 
 
-def check_delta(delta: Any, name: str = "delta", *, positive: bool = False) -> float:
+def check_delta(delta: Any, name: str = "delta", *, positive: bool = False,
+                error: type[Exception] = InvalidParameterError) -> float:
     """δ as a float: 0 ≤ δ < 1 (0 < δ < 1 with ``positive``)."""
-    d = _number(delta, name)
+    d = number(delta, name, error=error)
     if positive and not d > 0:
-        raise InvalidParameterError(f"{name} must be > 0 here (an (ε, δ)-DP mechanism with δ > 0), got {delta!r}")
+        raise error(f"{name} must be > 0 here (an (ε, δ)-DP mechanism with δ > 0), got {delta!r}")
     if not 0.0 <= d < 1.0:
-        raise InvalidParameterError(f"{name} must satisfy 0 <= {name} < 1, got {delta!r}")
+        raise error(f"{name} must satisfy 0 <= {name} < 1, got {delta!r}")
     return d
 
 
-def check_unit_interval(value: Any, name: str, *, closed: bool = False) -> float:
+def check_unit_interval(value: Any, name: str, *, closed: bool = False,
+                        error: type[Exception] = InvalidParameterError) -> float:
     """A probability-like parameter (α, β, η, a rate): 0 < value < 1 (0 ≤ value ≤ 1 when ``closed``)."""
-    v = _number(value, name)
+    v = number(value, name, error=error)
     ok = 0.0 <= v <= 1.0 if closed else 0.0 < v < 1.0
     if not ok:
         bounds = "0 <= {0} <= 1" if closed else "0 < {0} < 1"
-        raise InvalidParameterError(f"{name} must satisfy {bounds.format(name)}, got {value!r}")
+        raise error(f"{name} must satisfy {bounds.format(name)}, got {value!r}")
     return v
 
 

@@ -32,3 +32,16 @@ def test_the_tool_sees_a_back_edge_and_a_private_import(tmp_path):
     _, back, private = _tool().analyse(pkg)
     assert len(back) == 1 and "classes → cli" in back[0]
     assert len(private) == 1 and "littlestone.cli._common" in private[0]
+
+
+def test_no_back_edges_between_layers():
+    """classes → dimensions → online → privacy → … → cli: no package imports one above it."""
+    _, back, _ = _tool().analyse(ROOT / "src" / "littlestone")
+    assert back == [], "back edges:\n" + "\n".join(back)
+
+
+def test_every_sub_package_has_a_layer():
+    """A new sub-package must be placed in the layer order, or its imports would not be checked."""
+    tool = _tool()
+    packages = {p.name for p in (ROOT / "src" / "littlestone").iterdir() if (p / "__init__.py").exists()}
+    assert packages <= set(tool.LAYERS), f"not in LAYERS: {sorted(packages - set(tool.LAYERS))}"

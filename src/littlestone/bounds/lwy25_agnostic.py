@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from ..errors import LittlestoneError
-from ..sanitizers.mwem import mwem_error_bound as _mwem_bound
-from ..sanitizers.mwem import mwem_theory_iterations as _mwem_its
+from .mwem import mwem_error_bound as _mwem_bound
+from .mwem import mwem_theory_iterations as _mwem_its
 from ..privacy import check_delta, check_epsilon, check_probability
 from .blm20 import BoundReport
 
@@ -119,7 +119,7 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
     if hypotheses is not None and domain is not None:
         from ..experts import batched_hedge_bound, theory_batch, tree_hedge_bound
         from ..experts.tree_hedge import theory_block
-        from ..sanitizers.mwem import mwem_sample_size
+        from .mwem import mwem_sample_size
 
         add("MWEM (proven)", "sanitizer n (H^label)", mwem_sample_size(a, 2 * domain, hypotheses, eps, b),
             "least n with 2√(ln|X|/T)+[4T(ln|Q|+ln(2T/β))+2T ln(2T/β)]/(εn) ≤ α")

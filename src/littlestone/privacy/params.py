@@ -6,38 +6,27 @@ import math
 from typing import Any
 
 from ..errors import PrivacyParameterError
+from ..validation import check_delta as _check_delta
+from ..validation import check_epsilon as _check_epsilon
+from ..validation import check_unit_interval, number
+
+
+# ε, δ and β are checked by the one implementation in littlestone.validation, raising PrivacyParameterError (a
+# subclass of InvalidParameterError) so callers of the privacy layer can catch privacy-parameter mistakes by name.
 
 
 def _as_float(value: Any, name: str) -> float:
-    if isinstance(value, bool):
-        raise PrivacyParameterError(f"{name} must be a number, not a bool ({value!r})")
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise PrivacyParameterError(f"{name} must be a number, got {value!r}") from None
-    if math.isnan(out):
-        raise PrivacyParameterError(f"{name} is NaN")
-    return out
+    return number(value, name, error=PrivacyParameterError)
 
 
 def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     """ε as a float; raises PrivacyParameterError unless 0 < ε < ∞."""
-    eps = _as_float(epsilon, name)
-    if not eps > 0:
-        raise PrivacyParameterError(f"{name} must be > 0, got {epsilon!r}")
-    if math.isinf(eps):
-        raise PrivacyParameterError(f"{name} must be finite, got {epsilon!r}")
-    return eps
+    return _check_epsilon(epsilon, name, error=PrivacyParameterError)
 
 
 def check_delta(delta: Any, name: str = "delta", *, positive: bool = False) -> float:
     """δ as a float; raises PrivacyParameterError unless 0 ≤ δ < 1 (0 < δ < 1 when ``positive``)."""
-    d = _as_float(delta, name)
-    if positive and not d > 0:
-        raise PrivacyParameterError(f"{name} must be > 0 for this mechanism (it is (ε,δ)-DP with δ > 0), got {delta!r}")
-    if not 0.0 <= d < 1.0:
-        raise PrivacyParameterError(f"{name} must satisfy 0 <= {name} < 1, got {delta!r}")
-    return d
+    return _check_delta(delta, name, positive=positive, error=PrivacyParameterError)
 
 
 def check_sensitivity(sensitivity: Any, name: str = "sensitivity") -> float:
@@ -68,7 +57,4 @@ def check_positive_int(value: Any, name: str) -> int:
 
 def check_probability(beta: Any, name: str = "beta") -> float:
     """A failure probability β; raises PrivacyParameterError unless 0 < β < 1."""
-    b = _as_float(beta, name)
-    if not 0.0 < b < 1.0:
-        raise PrivacyParameterError(f"{name} must satisfy 0 < {name} < 1, got {beta!r}")
-    return b
+    return check_unit_interval(beta, name, error=PrivacyParameterError)
