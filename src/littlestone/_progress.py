@@ -25,8 +25,8 @@ def active() -> bool:
 
 
 @contextlib.contextmanager
-def listening(listener: Listener) -> Iterator[None]:
-    """Send every :func:`report` made inside the block to ``listener(stage, done, total)``."""
+def listening(listener: Listener | None) -> Iterator[None]:
+    """Send every :func:`report` made inside the block to ``listener(stage, done, total)`` (None: to nobody)."""
     token = _listener.set(listener)
     try:
         yield

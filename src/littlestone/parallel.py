@@ -14,7 +14,16 @@ contiguous chunks (a few per worker) so that the per-task overhead of pickling a
 Backends:
 
 * ``"sequential"`` — in this process (the default when ``n_jobs == 1`` and no cluster is named);
-* ``"loky"`` — joblib's process pool on this machine (the default when ``n_jobs != 1``; ``n_jobs=-1`` = all cores);
+* ``"fork"`` — worker processes forked from this one at the call (the default when ``n_jobs != 1`` on Linux; ``n_jobs=-1``
+  = all cores). The workers inherit everything this process has imported, compiled and built — NumPy, Numba kernels,
+  ``fn`` and the items themselves — so they start in milliseconds and nothing but results is pickled. This process is
+  one of the ``n_jobs`` workers: it runs chunks too, so whatever a task loads (a compiled kernel) stays loaded for the
+  next call's workers. A worker that dies has its chunks re-run by a fresh one. Workers ignore Ctrl-C; the caller
+  stops them. Forking is safe only when no other thread can hold a lock the workers need, so the default falls back
+  to ``"loky"`` when a thread other than the CLI's progress display is alive (e.g. a Dask client or a loky executor
+  in this process); naming ``backend="fork"`` forks anyway;
+* ``"loky"`` — joblib's process pool on this machine (spawned workers that import what they need; the default where
+  fork is not, e.g. macOS and Windows);
 * ``"dask"`` — a ``dask.distributed`` cluster (``pip install 'littlestone[dask]'``): ``cluster="tcp://host:8786"``
   connects to a running scheduler, ``cluster="local:N"`` starts a local cluster of N single-threaded worker processes
   listening on 127.0.0.1 only, and a ``distributed.Client`` may be passed as is. Without ``cluster``, the one set by
@@ -36,6 +45,8 @@ import atexit
 import contextlib
 import logging
 import os
+import signal
+import sys
 import threading
 from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -49,13 +60,17 @@ from .errors import LittlestoneError
 __all__ = ["BACKENDS", "CLUSTER_ENV", "map_seeded", "map_ordered", "using_cluster", "resolve_cluster",
            "close_clusters"]
 
-BACKENDS = ("sequential", "loky", "dask")
+BACKENDS = ("sequential", "fork", "loky", "dask")
 #: environment variable naming the Dask cluster used when no ``cluster`` argument is given
 CLUSTER_ENV = "LITTLESTONE_CLUSTER"
 #: chunks per worker (load balance vs. per-chunk overhead)
 CHUNKS_PER_WORKER = 4
 #: at most this many chunks when only progress asks for splitting (sequential backend)
 PROGRESS_CHUNKS = 100
+#: the fork backend runs task 0 in the calling process before forking when there are at least this many tasks
+#: (one task is then a small part of the work), so that what it imports or compiles (a Numba kernel, a scikit-learn
+#: module) is loaded once and inherited instead of once per worker
+WARMUP_MIN_TASKS = 64
 
 
 
@@ -132,7 +147,9 @@ def _choose_backend(backend: str | None, n_jobs: int, cluster: Any) -> tuple[str
     if cluster is None and backend in (None, "dask"):
         cluster = _default_cluster.get() or os.environ.get(CLUSTER_ENV) or None
     if backend is None:
-        backend = "dask" if cluster is not None else ("sequential" if n_jobs == 1 else "loky")
+        backend = "dask" if cluster is not None else ("sequential" if n_jobs == 1 else _local_default())
+    if backend == "fork" and not hasattr(os, "fork"):
+        backend = "loky"  # no fork on this platform: the same results from spawned workers
     if backend == "dask" and cluster is None:
         raise LittlestoneError(f"the dask backend needs a cluster: pass cluster='tcp://host:8786' or 'local:N', "
                                f"or set {CLUSTER_ENV}")
@@ -177,6 +194,13 @@ def _run(fn: Callable, items: list, seeds: list | None, *, n_jobs: int, backend:
     if backend == "sequential":
         n_chunks = PROGRESS_CHUNKS if wants_progress else 1
         parts: Iterator[tuple[int, int, list]] = _sequential(fn, items, seeds, _chunks(total, n_chunks, chunksize))
+    elif backend == "fork":
+        workers = min(_workers(n_jobs), max(1, total))
+        bounds = _chunks(total, CHUNKS_PER_WORKER * workers, chunksize)
+        warm = workers > 1 and total >= WARMUP_MIN_TASKS and chunksize is None
+        if warm:  # task 0 alone first, in this process, so that the workers inherit what it loads
+            bounds = [(0, 1)] + [(a + 1, b + 1) for a, b in _chunks(total - 1, CHUNKS_PER_WORKER * workers, None)]
+        parts = _forked(fn, items, seeds, bounds, workers, warm)
     elif backend == "loky":
         workers = min(_workers(n_jobs), max(1, total))
         bounds = _chunks(total, CHUNKS_PER_WORKER * workers, chunksize)
@@ -205,6 +229,173 @@ def _slices(items: list, seeds: list | None, a: int, b: int) -> tuple[list, list
 def _sequential(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
     for a, b in bounds:
         yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b), nested_sequential=False)
+
+
+# --- forked workers -----------------------------------------------------------------------------------------------
+
+#: threads that may be alive when the default backend forks: the CLI's progress displays, which only draw to the
+#: terminal (a forked worker never writes there: its stdout and stderr are fresh objects, its progress silenced)
+_BENIGN_THREADS = ("littlestone-progress",)
+_BENIGN_THREAD_TYPES = ("_RefreshThread",)  # rich.live's refresh thread
+#: a chunk whose worker died this many times is not tried again
+_MAX_LOSSES = 3
+
+
+def _local_default() -> str:
+    """``"fork"`` on Linux when no thread but the main one and the progress displays is alive, else ``"loky"``."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
+        return "loky"
+    me = threading.current_thread()
+    for t in threading.enumerate():
+        if t is me or t is threading.main_thread() and not t.is_alive():
+            continue
+        if t.name not in _BENIGN_THREADS and type(t).__name__ not in _BENIGN_THREAD_TYPES:
+            return "loky"
+    return "fork"
+
+
+def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]) -> None:
+    """A forked worker: runs the chunks named on ``conn`` (None = stop) and sends back ``(index, ok, value)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the caller, who stops us
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # locks held at the fork by another thread (a progress display writing to stderr) are never released here:
+    # fresh stdio objects, no progress listener, one thread per BLAS/OpenMP pool
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - lives as long as this process
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+    if "threadpoolctl" in sys.modules:
+        sys.modules["threadpoolctl"].threadpool_limits(1)
+    with _progress.listening(None):
+        while True:
+            try:
+                i = conn.recv()
+            except (EOFError, OSError):
+                return
+            if i is None:
+                return
+            a, b = bounds[i]
+            try:
+                msg = (i, True, _run_chunk(fn, *_slices(items, seeds, a, b)))
+            except BaseException as exc:  # noqa: BLE001 - sent back to the caller, which raises it
+                msg = (i, False, exc)
+            try:
+                conn.send(msg)
+            except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
+                conn.send((i, False, LittlestoneError(f"tasks {a}..{b - 1}: their result could not be sent back "
+                                                      f"from the worker process: {exc}")))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, fn, items, seeds, bounds), daemon=True,
+                                name="littlestone-worker")
+        # SIGINT stays blocked from before the fork until the child ignores it: no Ctrl-C traceback from a worker
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        child.close()
+        self.queued: list[int] = []  # chunks sent and not yet answered, oldest first
+
+    def send(self, i: int) -> None:
+        self.conn.send(i)
+        self.queued.append(i)
+
+    def stop(self, wait: float) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None)
+        self.proc.join(wait)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(1.0)
+        self.conn.close()
+
+
+def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int,
+            warm: bool = False):
+    """Chunks on ``workers - 1`` forked processes and this one (which runs chunk 0 before forking when ``warm``).
+    Each worker keeps two chunks queued so it never waits for this process (busy with a chunk of its own) to hand
+    out the next; results are yielded as they arrive."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    if not bounds:
+        return
+    if warm:
+        a, b = bounds[0]
+        yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b))
+        yield from _forked(fn, items, seeds, bounds[1:], workers)
+        return
+    if workers < 2 or len(bounds) < 2:
+        yield from _sequential_chunks(fn, items, seeds, bounds)
+        return
+    ctx = multiprocessing.get_context("fork")
+    pending = list(range(len(bounds)))  # chunk indices nobody runs yet, in order
+    losses = [0] * len(bounds)
+    pool: list[_Worker] = []
+    ok = False
+    try:
+        for _ in range(min(workers - 1, len(bounds) - 1)):
+            pool.append(_Worker(ctx, fn, items, seeds, bounds))
+        remaining = len(bounds)
+
+        def top_up(w: _Worker) -> None:
+            while len(w.queued) < 2 and pending:
+                w.send(pending.pop(0))
+
+        for w in pool:
+            top_up(w)
+        while remaining:
+            by_conn = {w.conn: w for w in pool}
+            by_sentinel = {w.proc.sentinel: w for w in pool}
+            # this process runs a chunk when it has one and no answer is waiting; else it waits for an answer
+            ready = wait([*by_conn, *by_sentinel], timeout=0 if pending else None)
+            if not ready and pending:
+                i = pending.pop()  # from the end: the workers take from the front
+                a, b = bounds[i]
+                yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b))
+                remaining -= 1
+                continue
+            for r in ready:
+                w = by_conn.get(r) or by_sentinel[r]
+                if w not in pool:
+                    continue
+                while w.conn.poll():
+                    try:
+                        i, good, value = w.conn.recv()
+                    except (EOFError, OSError):
+                        break
+                    w.queued.remove(i)
+                    if not good:
+                        raise value
+                    a, b = bounds[i]
+                    yield a, b, value
+                    remaining -= 1
+                if not w.proc.is_alive():  # everything it finished was read above
+                    w.proc.join(1.0)
+                    pool.remove(w)
+                    for i in w.queued:  # lost with the worker: run again, by a fresh one
+                        losses[i] += 1
+                        if losses[i] >= _MAX_LOSSES:
+                            a, b = bounds[i]
+                            raise LittlestoneError(f"a worker process died {losses[i]} times running tasks "
+                                                   f"{a}..{b - 1} (exit code {w.proc.exitcode})")
+                    pending[:0] = w.queued
+                    w.conn.close()
+                    if pending:
+                        pool.append(_Worker(ctx, fn, items, seeds, bounds))
+            for w in pool:
+                top_up(w)
+        ok = True
+    finally:
+        for w in pool:
+            w.stop(5.0 if ok else 0.0)
+
+
+def _sequential_chunks(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+    for a, b in bounds:
+        yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b))
 
 
 def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int):
