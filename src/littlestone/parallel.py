@@ -45,6 +45,7 @@ import atexit
 import contextlib
 import logging
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -254,10 +255,13 @@ def _local_default() -> str:
     return "fork"
 
 
-def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]) -> None:
+def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]],
+                 callers_ends: list) -> None:
     """A forked worker: runs the chunks named on ``conn`` (None = stop) and sends back ``(index, ok, value)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the caller, who stops us
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    for end in callers_ends:  # the caller's ends of every worker's pipe: when the caller dies, recv() ends
+        end.close()
     # locks held at the fork by another thread (a progress display writing to stderr) are never released here:
     # fresh stdio objects, no progress listener, one thread per BLAS/OpenMP pool
     sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - lives as long as this process
@@ -278,16 +282,22 @@ def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bound
             except BaseException as exc:  # noqa: BLE001 - sent back to the caller, which raises it
                 msg = (i, False, exc)
             try:
-                conn.send(msg)
+                data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
-                conn.send((i, False, LittlestoneError(f"tasks {a}..{b - 1}: their result could not be sent back "
-                                                      f"from the worker process: {exc}")))
+                data = pickle.dumps((i, False, LittlestoneError(
+                    f"tasks {a}..{b - 1}: their result could not be sent back from the worker process: {exc}")))
+            try:
+                conn.send_bytes(data)
+            except OSError:  # the caller is gone
+                return
 
 
 class _Worker:
-    def __init__(self, ctx: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+    def __init__(self, ctx: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]],
+                 others: list["_Worker"]):
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_worker_main, args=(child, fn, items, seeds, bounds), daemon=True,
+        ends = [self.conn, *(w.conn for w in others)]
+        self.proc = ctx.Process(target=_worker_main, args=(child, fn, items, seeds, bounds, ends), daemon=True,
                                 name="littlestone-worker")
         # SIGINT stays blocked from before the fork until the child ignores it: no Ctrl-C traceback from a worker
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -337,7 +347,7 @@ def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[in
     ok = False
     try:
         for _ in range(min(workers - 1, len(bounds) - 1)):
-            pool.append(_Worker(ctx, fn, items, seeds, bounds))
+            pool.append(_Worker(ctx, fn, items, seeds, bounds, pool))
         remaining = len(bounds)
 
         def top_up(w: _Worker) -> None:
@@ -384,7 +394,7 @@ def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[in
                     pending[:0] = w.queued
                     w.conn.close()
                     if pending:
-                        pool.append(_Worker(ctx, fn, items, seeds, bounds))
+                        pool.append(_Worker(ctx, fn, items, seeds, bounds, pool))
             for w in pool:
                 top_up(w)
         ok = True

@@ -77,7 +77,11 @@ def test_same_seed_same_results_sequential_loky_and_dask(client):
         "sequential": map_seeded(draw, items, seed=2024, backend="sequential"),
         "loky 1 job": map_seeded(draw, items, seed=2024, backend="loky", n_jobs=1),
         "loky 2 jobs": map_seeded(draw, items, seed=2024, backend="loky", n_jobs=2),
-        "loky 2 jobs, chunks of 1": map_seeded(draw, items, seed=2024, n_jobs=2, chunksize=1),
+        "loky 2 jobs, chunks of 1": map_seeded(draw, items, seed=2024, backend="loky", n_jobs=2, chunksize=1),
+        "fork 1 job": map_seeded(draw, items, seed=2024, backend="fork", n_jobs=1),
+        "fork 2 jobs": map_seeded(draw, items, seed=2024, backend="fork", n_jobs=2),
+        "fork 3 jobs, chunks of 1": map_seeded(draw, items, seed=2024, backend="fork", n_jobs=3, chunksize=1),
+        "fork 2 jobs, task 0 first": map_seeded(draw, list(range(100)), seed=2024, backend="fork", n_jobs=2)[:37],
         "dask": map_seeded(draw, items, seed=2024, cluster=client),
         "dask, chunks of 5": map_seeded(draw, items, seed=2024, backend="dask", cluster=client, chunksize=5),
     }
@@ -139,12 +143,13 @@ def test_results_in_task_order_and_progress_reported():
 
 def test_nested_calls_run_sequentially_inside_tasks(client):
     want = map_seeded(nested, range(4), seed=3)
-    assert map_seeded(nested, range(4), seed=3, n_jobs=2) == want
+    assert map_seeded(nested, range(4), seed=3, n_jobs=2, backend="fork") == want
+    assert map_seeded(nested, range(4), seed=3, n_jobs=2, backend="loky") == want
     assert map_seeded(nested, range(4), seed=3, cluster=client) == want
 
 
 def test_task_errors_come_back_unchanged(client):
-    for kwargs in ({}, {"n_jobs": 2}, {"cluster": client}):
+    for kwargs in ({}, {"n_jobs": 2, "backend": "fork"}, {"n_jobs": 2, "backend": "loky"}, {"cluster": client}):
         with pytest.raises(KeyError, match="task five"):
             map_ordered(fails_at_five, range(8), **kwargs)
 
@@ -176,3 +181,96 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr("littlestone.parallel._connect_timeout", "1s")
     with pytest.raises(LittlestoneError, match="cannot reach the Dask scheduler"):
         map_ordered(square, range(3), cluster="tcp://127.0.0.1:9")
+
+
+# --- the fork backend ---------------------------------------------------------------------------------------------
+
+def _forked_workers() -> list:
+    import multiprocessing
+
+    return [p for p in multiprocessing.active_children() if p.name == "littlestone-worker"]
+
+
+def test_fork_worker_killed_mid_run_same_result():
+    items = list(range(40))
+    killed: list[int] = []
+
+    def kill_one(done: int, total: int) -> None:
+        workers = _forked_workers()
+        if 0 < done < total and not killed and workers:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(workers[0].pid)
+
+    got = map_seeded(partial(slow_draw, 0.02), items, seed=99, backend="fork", n_jobs=3, chunksize=2,
+                     progress=kill_one)
+    assert killed, "no worker was killed before the end of the run"
+    assert got == expected(items, 99)
+    assert not _forked_workers()  # every worker stopped at the end
+
+
+def kill_self_in_worker(parent: int, item: int) -> int:
+    if item == 0 and os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.02)
+    return item
+
+
+def test_fork_task_that_kills_every_worker_is_a_clear_error():
+    with pytest.raises(LittlestoneError, match="died 3 times running tasks 0..0"):
+        map_ordered(partial(kill_self_in_worker, os.getpid()), range(40), backend="fork", n_jobs=2, chunksize=1)
+    assert not _forked_workers()
+
+
+def where_and_what(module: str, item: int) -> tuple[int, int, int]:
+    """(pid of the process running the task, pid of the process that executed ``module``'s body, number of Numba
+    signatures of a BLM20 kernel compiled or loaded before this task calls it)."""
+    import importlib
+
+    from littlestone.pac import _kernels
+
+    loaded = len(_kernels.soa_threshold.overloads)
+    _kernels.soa_threshold(0, 5, 6)
+    return os.getpid(), importlib.import_module(module).IMPORTED_BY, loaded
+
+
+def test_fork_workers_inherit_imports_and_compiled_kernels(tmp_path, monkeypatch):
+    """Start-up overhead of the fork backend: a worker neither imports again what the caller (or the task the caller
+    runs before forking) imported, nor loads or compiles a Numba kernel again."""
+    (tmp_path / "ls_marker_module.py").write_text("import os\nIMPORTED_BY = os.getpid()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ls_marker_module", raising=False)
+    got = map_ordered(partial(where_and_what, "ls_marker_module"), range(80), backend="fork", n_jobs=2)
+    me = os.getpid()
+    assert {pid for pid, _, _ in got} - {me}, "no task ran in a forked worker"
+    assert got[0] == (me, me, got[0][2])  # task 0 ran here first: it imported the module and loaded the kernel
+    assert all(by == me for _, by, _ in got), "a worker imported the module again"
+    assert all(loaded >= 1 for pid, _, loaded in got[1:]), "a worker loaded or compiled the kernel again"
+
+
+def test_default_local_backend_is_fork_unless_another_thread_runs(monkeypatch):
+    import threading
+
+    from littlestone import parallel
+
+    if not sys.platform.startswith("linux"):
+        assert parallel._local_default() == "loky"
+        return
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread()])
+    assert parallel._local_default() == "fork"
+    other = threading.Thread(target=lambda: None, name="some-client-loop")
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread(), other])
+    assert parallel._local_default() == "loky"
+    progress = threading.Thread(target=lambda: None, name="littlestone-progress")
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread(), progress])
+    assert parallel._local_default() == "fork"
+
+
+def unpicklable_result(item: int):
+    time.sleep(0.02)
+    return lambda: item
+
+
+def test_fork_unpicklable_result_is_a_clear_error():
+    with pytest.raises(LittlestoneError, match="could not be sent back from the worker process"):
+        map_ordered(unpicklable_result, range(8), backend="fork", n_jobs=2, chunksize=1)
+    assert not _forked_workers()
