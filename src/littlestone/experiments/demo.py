@@ -317,6 +317,33 @@ def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
     return d, path
 
 
+def _first_part(data: DemoData, cfg: DemoConfig, backend: str, tree_path: Path,
+                plan: tuple[np.random.SeedSequence, bool] | None) -> Any:
+    """One train/test split (``plan``), or the shattered tree's picture (``plan`` None)."""
+    if plan is None:
+        return _draw_tree(data, cfg.tree_depth, tree_path)
+    return _repeat_task(data, cfg, backend, plan)
+
+
+def _second_part(data: DemoData, cfg: DemoConfig, backend: str, rows: list[dict], eps_h: float, hist_seed: int,
+                 out: Path, part: str) -> Any:
+    """The accuracy plot, or the BLM20 run with diagnostics and its histogram picture (the run is None when the
+    sample is too small for the demo's sizes)."""
+    if part == "accuracy":
+        return _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
+    from ..pac import BLM20Classifier
+
+    run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
+                          aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
+                          eta=cfg.blm20_eta, backend=backend,
+                          random_state=hist_seed if backend == "seeded" else None, diagnostics=True)
+    try:
+        run.fit(data.X, data.y)
+        return run, _plot_histogram(run, data, out / "g_histogram.png", eps_h)
+    except InsufficientSampleError:
+        return None, out / "g_histogram.png"
+
+
 def _advance(bar: Any, task: Any, done: int, total: int) -> None:
     """The demo's own bar (on a terminal) and the library's progress reports (plain lines when piped)."""
     from .. import _progress
@@ -330,7 +357,6 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     """Run the demo and write ``out_dir/index.html`` (self-contained) plus its PNGs; returns the HTML path."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from ..pac import BLM20Classifier
     from .report import write_demo_report
 
     t0 = time.perf_counter()
@@ -340,42 +366,36 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     disable = console is None or not getattr(console, "is_terminal", False)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True, disable=disable) as bar:
-        step = bar.add_task("data, class, shattered tree", total=None)
+        step = bar.add_task("data, class", total=None)
         data = load_data(cfg.bins, cfg.features)
-        d, tree_png = _draw_tree(data, cfg.tree_depth, out / "tree.png")
         vc = None
         if data.hclass.n_points <= 64:  # the generic VC search is quick on a small grid (minutes on a 16×16 one)
             from ..dimensions import vc_dim
 
             vc = int(vc_dim(data.hclass))
+        bar.remove_task(step)
+        seeds = spawn_seeds(seed, cfg.repeats + 1)
+        task = bar.add_task("train/test splits (every learner, every ε), shattered tree", total=cfg.repeats + 1)
+        plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
+        # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers;
+        # the tree is drawn alongside (last: on the fork backend this process draws it, and the plots' workers
+        # below inherit matplotlib)
+        *repeats, (d, tree_png) = map_ordered(partial(_first_part, data, cfg, backend, out / "tree.png"),
+                                              [*plan, None], n_jobs=jobs, chunksize=1,
+                                              progress=lambda done, total: _advance(bar, task, done, total))
+        bar.remove_task(task)
+        bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         from ..online import SOA, TreeAdversary, play
 
         game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
-        bar.remove_task(step)
-        seeds = spawn_seeds(seed, cfg.repeats + 1)
-        task = bar.add_task("train/test splits (every learner, every ε)", total=cfg.repeats)
-        plan = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
-        # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers
-        repeats: list[RepeatResult] = map_ordered(partial(_repeat_task, data, cfg, backend), plan, n_jobs=jobs,
-                                                  progress=lambda done, total: _advance(bar, task, done, total),
-                                                  chunksize=1)
-        bar.remove_task(task)
-        bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         rows = accuracy_rows(cfg, repeats)
-        accuracy_png = _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
         # one BLM20 run with diagnostics for the picture of G's output histogram, at the smallest ε of the sweep
-        # where BLM20 fell back least often
+        # where BLM20 fell back least often; drawn alongside the accuracy plot
         eps_h = histogram_epsilon(cfg, rows)
         hist_seed = int(seeds[-1].generate_state(1)[0])
-        run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
-                              aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
-                              eta=cfg.blm20_eta, backend=backend,
-                              random_state=hist_seed if backend == "seeded" else None, diagnostics=True)
-        try:
-            run.fit(data.X, data.y)
-            histogram_png = _plot_histogram(run, data, out / "g_histogram.png", eps_h)
-        except InsufficientSampleError:
-            run, histogram_png = None, out / "g_histogram.png"
+        accuracy_png, (run, histogram_png) = map_ordered(
+            partial(_second_part, data, cfg, backend, rows, eps_h, hist_seed, out), ["accuracy", "histogram"],
+            n_jobs=jobs, chunksize=1)
         result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
                             time.perf_counter() - t0, backend, rows, game, eps_h)
         path = write_demo_report(out, result)
