@@ -1,11 +1,20 @@
 """`--jobs 2` against `--jobs 1` on whole commands (fresh processes: interpreter start-up, imports and worker start-up
 all count), interleaved in the same run: BLM20 M at Theorem 1's size for d = 2 (thresholds on 6 points, seeded
-backend, streamed examples) and `littlestone demo --fast`. Reports the best wall time of each, the total CPU of the
-command and all its workers (``RUSAGE_CHILDREN``), and the machine's load average around the run — on a shared
-machine the wall-time ratio is bounded by the CPU other jobs leave free, so the CPU figures say what the code costs.
+backend, streamed examples), `littlestone demo --fast` and `littlestone demo`.
 
-Usage: .venv/bin/python benchmarks/bench_jobs.py [--repeats 2]
-Writes benchmarks/results/jobs.md.
+For each setting and workload it reports, over ``--repeats`` fresh runs (1, 2, 1, 2, ... interleaved):
+* wall time, min and median;
+* CPU of the command and all its workers (user + sys, ``wait4`` of the command, which includes its reaped
+  children), median — the CPU ratio jobs 2 / jobs 1 is the overhead parallelism adds;
+* CPU of the command's main process alone (user + sys read at its exit), median — with the fork backend this
+  process also runs tasks, so on an idle machine the wall time of `--jobs 2` is at least
+  max(main CPU, all CPU / 2): that bound gives the "idle estimate" of the speed-up,
+  CPU(jobs 1) / max(main CPU(jobs 2), CPU(jobs 2) / 2), which a loaded machine cannot depress.
+The wall speed-up is min wall(jobs 1) / min wall(jobs 2); on a shared machine it is capped by the CPU other jobs
+leave free (the load average around the run is printed). Outputs of the two settings are asserted equal.
+
+Usage: .venv/bin/python benchmarks/bench_jobs.py [--repeats 3] [--only blm20|demo-fast|demo]
+Prints one line per workload ending in the speed-ups; writes benchmarks/results/jobs.md.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,6 +30,22 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: runs argv[2:] (a script or the CLI) and writes this process's own CPU (user + sys) to the file argv[1] at exit
+WRAP = """
+import atexit, os, resource, sys
+out = sys.argv[1]
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    with open(out, "w") as f:
+        f.write(repr(r.ru_utime + r.ru_stime))
+atexit.register(_cpu)
+sys.argv = sys.argv[2:]
+if sys.argv[0] == "littlestone":
+    from littlestone.cli.main import main
+    main()
+else:
+    exec(compile(sys.argv[1], "<bench>", "exec"))
+"""
 BLM20_D2 = """
 import sys
 from littlestone import Thresholds
@@ -31,65 +56,87 @@ H = Thresholds(6)
 rep = theorem1(2, 0.1, 1.0, 1e-6, 0.05)
 src = RealizableStream(H.hypothesis(4), UniformIntegers(0, 6), rep.total, seed=0)
 res = blm20_learn(H, src, epsilon=1.0, delta=1e-6, alpha=0.1, beta=0.05, backend="seeded", seed=0,
-                  n_jobs=int(sys.argv[1]))
+                  n_jobs=int(sys.argv[2]))
 print(repr(res.chosen))
 """
 
 
-def run(cmd: list[str]) -> tuple[float, float, str]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out.splitlines()[-1] if out else ""
+def run(cmd: list[str]) -> tuple[float, float, float, str]:
+    """(wall, CPU of the command and its reaped workers, CPU of its main process, last line printed)."""
+    with tempfile.NamedTemporaryFile(suffix=".cpu", delete=False) as f:
+        cpu_file = f.name
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", WRAP, cpu_file, *cmd], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out, err = proc.stdout.read(), proc.stderr.read()
+        if proc.returncode != 0:
+            raise SystemExit(f"{cmd} failed ({proc.returncode}):\n{err}")
+        main_cpu = float(Path(cpu_file).read_text())
+    finally:
+        os.unlink(cpu_file)
+    lines = out.strip().splitlines()
+    return wall, usage.ru_utime + usage.ru_stime, main_cpu, lines[-1] if lines else ""
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--only", choices=("blm20", "demo-fast", "demo"), action="append")
     args = ap.parse_args()
-    exe = Path(sys.executable)
-    cli = str(exe.parent / "littlestone")
     load0 = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         workloads = {
-            "BLM20 M, d = 2 (Theorem 1 size)": lambda j: [sys.executable, "-c", BLM20_D2, str(j)],
-            "littlestone demo --fast": lambda j: [cli, "demo", "--fast", "--backend", "seeded", "--jobs", str(j),
-                                                  "-o", str(Path(tmp) / f"report{j}")],
+            "blm20": ("BLM20 M, d = 2 (Theorem 1 size)", lambda j: ["-c", BLM20_D2, str(j)]),
+            "demo-fast": ("littlestone demo --fast", lambda j: ["littlestone", "demo", "--fast", "--backend",
+                                                               "seeded", "--jobs", str(j), "-o",
+                                                               str(Path(tmp) / f"report{j}")]),
+            "demo": ("littlestone demo", lambda j: ["littlestone", "demo", "--backend", "seeded", "--jobs", str(j),
+                                                    "-o", str(Path(tmp) / f"report{j}")]),
         }
-        for name, make in workloads.items():
-            best = {1: (float("inf"), 0.0), 2: (float("inf"), 0.0)}
+        for key, (name, make) in workloads.items():
+            if args.only and key not in args.only:
+                continue
+            runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
             outs = {}
             for _ in range(args.repeats):
                 for j in (1, 2):
-                    wall, cpu, out = run(make(j))
+                    wall, cpu, main_cpu, out = run(make(j))
+                    runs[j].append((wall, cpu, main_cpu))
                     outs[j] = out.replace(f"report{j}", "report")
-                    if wall < best[j][0]:
-                        best[j] = (wall, cpu)
             assert outs[1] == outs[2], (name, outs)
-            (w1, c1), (w2, c2) = best[1], best[2]
-            rows.append((name, f"{w1:.1f}", f"{w2:.1f}", f"**{w1 / w2:.2f}×**", f"{c1:.1f}", f"{c2:.1f}",
-                         f"{c2 / c1:.2f}"))
-            print(rows[-1], flush=True)
+            w = {j: [r[0] for r in runs[j]] for j in runs}
+            c = {j: statistics.median(r[1] for r in runs[j]) for j in runs}
+            m = {j: statistics.median(r[2] for r in runs[j]) for j in runs}
+            wall_ratio = min(w[1]) / min(w[2])
+            idle = c[1] / max(m[2], c[2] / 2)
+            rows.append((name, f"{min(w[1]):.1f} / {statistics.median(w[1]):.1f}",
+                         f"{min(w[2]):.1f} / {statistics.median(w[2]):.1f}", f"**{wall_ratio:.2f}×**",
+                         f"{c[1]:.2f}", f"{c[2]:.2f}", f"{c[2] / c[1]:.2f}", f"{m[2]:.2f}", f"**{idle:.2f}×**"))
+            print(f"{name}: wall jobs1 {min(w[1]):.2f} s, jobs2 {min(w[2]):.2f} s (min of {args.repeats}) → "
+                  f"speed-up {wall_ratio:.2f}×; CPU {c[1]:.2f} → {c[2]:.2f} s (×{c[2] / c[1]:.2f}), main process "
+                  f"{m[2]:.2f} s → idle estimate {idle:.2f}×", flush=True)
     load1 = os.getloadavg()
     lines = [
         "## `--jobs 2` vs `--jobs 1` (whole commands, fresh processes)",
         "",
         f"`.venv/bin/python benchmarks/bench_jobs.py --repeats {args.repeats}` — Python "
-        f"{platform.python_version()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. "
-        "Each command runs in a fresh process (start-up, imports, worker start-up included), the two settings "
-        f"interleaved, best wall of {args.repeats}; CPU is the command plus all its workers. Same output asserted (the chosen hypothesis; the demo's closing line). "
-        f"Load average (1 min) was {load0[0]:.1f} before and {load1[0]:.1f} after on this "
-        f"{os.cpu_count()}-core machine (other jobs running): the wall ratio is capped by the CPU they leave free; "
-        "the CPU ratio (jobs 2 / jobs 1) is the overhead parallelism adds (worker start-up and imports: "
-        "NumPy, littlestone, and Numba for the BLM20 kernel — scikit-learn, matplotlib and Numba are no longer "
-        "imported by `import littlestone`).",
+        f"{platform.python_version()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; "
+        f"load average (1 min) {load0[0]:.1f} before, {load1[0]:.1f} after. Each command runs in a fresh process "
+        "(start-up, imports, worker start-up included), the two settings interleaved; same output asserted. "
+        "Local backend: fork (workers forked at the call inherit imports, compiled kernels and the tasks; the "
+        "calling process runs chunks too). Wall: min / median. CPU: median of the command and all its workers. "
+        "Main CPU: median CPU of the command's main process at `--jobs 2`. Idle estimate: CPU(jobs 1) / "
+        "max(main CPU(jobs 2), CPU(jobs 2) / 2), the speed-up an idle 2-core machine allows (a loaded machine "
+        "depresses the wall ratio, not this bound).",
         "",
-        "| workload | wall, jobs 1 (s) | wall, jobs 2 (s) | speed-up | CPU, jobs 1 (s) | CPU, jobs 2 (s) | CPU ratio |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| workload | wall, jobs 1 (s) | wall, jobs 2 (s) | wall speed-up | CPU, jobs 1 (s) | CPU, jobs 2 (s) | "
+        "CPU ratio | main CPU, jobs 2 (s) | idle estimate |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     out = HERE / "results" / "jobs.md"

@@ -1,9 +1,10 @@
-"""The parallel runner (littlestone.parallel) on the BLM20 d = 2 run: sequential vs loky vs Dask, same result.
+"""The parallel runner (littlestone.parallel) on the BLM20 d = 2 run: sequential vs fork vs loky vs Dask, same result.
 
 The workload is M of BLM20 at Theorem 1's sizes on Thresholds(6) (d = 2; α=0.1, ε=1, δ=1e-6, β=0.05; seeded
 backend; streamed examples): 12,578 independent runs of G, mapped by ``map_seeded``. Every backend must return the
 identical result (same chosen hypothesis, same G outputs); the baseline is the sequential run in the same process.
-Loky and Dask are timed cold (worker start-up included: a fresh pool / a fresh LocalCluster) and warm (second run on
+Fork (the local default on Linux: workers forked at each call) is timed on a first and a second call; loky and Dask
+are timed cold (worker start-up included: a fresh pool / a fresh LocalCluster) and warm (second run on
 the same workers); overhead ratio = backend wall / sequential wall.
 
 Usage: .venv/bin/python benchmarks/bench_parallel.py [--jobs 2] [--repeats 1]
@@ -56,6 +57,14 @@ def main() -> int:
     load0 = os.getloadavg()[0]
     seq_wall, ref, k = blm20_d2(1)
     rows.append(("sequential (baseline)", seq_wall, True, "—"))
+    from littlestone import parallel
+
+    assert parallel._local_default() == "fork", "fork is the local default here (Linux, no other thread)"
+    wall, key, _ = blm20_d2(args.jobs)
+    rows.append((f"fork, {args.jobs} jobs (the local default), first call", wall, key == ref, ""))
+    wall, key, _ = blm20_d2(args.jobs)
+    rows.append((f"fork, {args.jobs} jobs, second call", wall, key == ref, ""))
+    parallel._local_default = lambda: "loky"  # the loky rows: loky as the local default
     get_reusable_executor().shutdown(wait=True)  # cold: no loky workers yet
     wall, key, _ = blm20_d2(args.jobs)
     rows.append((f"loky, {args.jobs} jobs, cold (pool start-up included)", wall, key == ref, ""))

@@ -176,7 +176,9 @@ def _shield_workers_from_ctrl_c() -> None:
 
     Every child process on POSIX is started through ``_posixsubprocess.fork_exec`` (subprocess, loky's workers,
     multiprocessing's spawn and forkserver); the wrapper blocks SIGINT in the calling thread for the duration of
-    the call only, so this process keeps receiving it."""
+    the call only, so this process keeps receiving it. The runner's own forked workers (``littlestone.parallel``'s
+    fork backend, started by ``os.fork``, not ``fork_exec``) do the equivalent themselves: SIGINT blocked across
+    the fork, then ignored in the worker; the interrupted command kills them."""
     import signal
 
     try:
