@@ -8,8 +8,9 @@ For each setting and workload it reports, over ``--repeats`` fresh runs (1, 2, 1
   children), median — the CPU ratio jobs 2 / jobs 1 is the overhead parallelism adds;
 * CPU of the command's main process alone (user + sys read at its exit), median — with the fork backend this
   process also runs tasks, so on an idle machine the wall time of `--jobs 2` is at least
-  max(main CPU, all CPU / 2): that bound gives the "idle estimate" of the speed-up,
-  CPU(jobs 1) / max(main CPU(jobs 2), CPU(jobs 2) / 2), which a loaded machine cannot depress.
+  max(main CPU, all CPU / 2), and the speed-up at most the "idle bound"
+  CPU(jobs 1) / max(main CPU(jobs 2), CPU(jobs 2) / 2) — a figure a loaded machine does not depress (the main
+  process's waits for its workers are not counted: the bound is reached when the work is balanced).
 The wall speed-up is min wall(jobs 1) / min wall(jobs 2); on a shared machine it is capped by the CPU other jobs
 leave free (the load average around the run is printed). Outputs of the two settings are asserted equal.
 
@@ -119,7 +120,7 @@ def main() -> int:
                          f"{c[1]:.2f}", f"{c[2]:.2f}", f"{c[2] / c[1]:.2f}", f"{m[2]:.2f}", f"**{idle:.2f}×**"))
             print(f"{name}: wall jobs1 {min(w[1]):.2f} s, jobs2 {min(w[2]):.2f} s (min of {args.repeats}) → "
                   f"speed-up {wall_ratio:.2f}×; CPU {c[1]:.2f} → {c[2]:.2f} s (×{c[2] / c[1]:.2f}), main process "
-                  f"{m[2]:.2f} s → idle estimate {idle:.2f}×", flush=True)
+                  f"{m[2]:.2f} s → idle bound {idle:.2f}×", flush=True)
     load1 = os.getloadavg()
     lines = [
         "## `--jobs 2` vs `--jobs 1` (whole commands, fresh processes)",
@@ -130,12 +131,12 @@ def main() -> int:
         "(start-up, imports, worker start-up included), the two settings interleaved; same output asserted. "
         "Local backend: fork (workers forked at the call inherit imports, compiled kernels and the tasks; the "
         "calling process runs chunks too). Wall: min / median. CPU: median of the command and all its workers. "
-        "Main CPU: median CPU of the command's main process at `--jobs 2`. Idle estimate: CPU(jobs 1) / "
-        "max(main CPU(jobs 2), CPU(jobs 2) / 2), the speed-up an idle 2-core machine allows (a loaded machine "
-        "depresses the wall ratio, not this bound).",
+        "Main CPU: median CPU of the command's main process at `--jobs 2`. Idle bound: CPU(jobs 1) / "
+        "max(main CPU(jobs 2), CPU(jobs 2) / 2), the most an idle 2-core machine allows (reached when the "
+        "work is balanced; a loaded machine depresses the wall ratio, not this bound).",
         "",
         "| workload | wall, jobs 1 (s) | wall, jobs 2 (s) | wall speed-up | CPU, jobs 1 (s) | CPU, jobs 2 (s) | "
-        "CPU ratio | main CPU, jobs 2 (s) | idle estimate |",
+        "CPU ratio | main CPU, jobs 2 (s) | idle bound |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]

@@ -351,7 +351,8 @@ def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[in
         remaining = len(bounds)
 
         def top_up(w: _Worker) -> None:
-            while len(w.queued) < 2 and pending:
+            # a second chunk in advance only when there are enough to go round (this process takes one too)
+            while pending and len(w.queued) < (2 if len(pending) >= 2 * workers else 1):
                 w.send(pending.pop(0))
 
         for w in pool:
