@@ -11,7 +11,7 @@ import pytest
 
 from littlestone.agnostic_online.algorithm3 import Algorithm3
 from littlestone.audit import audit_mechanism
-from littlestone.classes import LabelClass, Points, Thresholds, random_class
+from littlestone.classes import Intervals, LabelClass, Points, Thresholds, random_class
 from littlestone.errors import DomainError, EmptyDataError, LittlestoneError, PrivacyParameterError
 from littlestone.privacy.composition import advanced_composition, heterogeneous_advanced_composition
 from littlestone.sanitizers.sequential_fooling import (SequentialFoolingSanitizer, fooling_rounds, round_privacy,
@@ -177,7 +177,7 @@ def test_bad_input():
 
 # ---------------------------------------------------------------------------------------------------- vector form
 @pytest.mark.parametrize("H", [Thresholds(37), Points(23), Points(23, include_zero=False),
-                               Points(["a", "b", "c"])])
+                               Points(["a", "b", "c"]), Intervals(9), Intervals(1)])
 def test_counting_closed_form_matches_the_explicit_twin(H):
     from littlestone.classes import to_finite
     from littlestone.sanitizers.queries import ClosedFormQueries, MatrixQueries, query_family
@@ -208,6 +208,11 @@ def test_vector_form_plays_the_same_game_as_the_explicit_class():
     b = SequentialFoolingSanitizer(to_finite(Thresholds(64)), 1.0, 1e-6, **kw).fit(X)
     assert a.rounds_ > 1 and a.transcript_ == b.transcript_
     assert np.allclose(a.estimates(), b.estimates())
+    # intervals (prefix sums) likewise
+    Xi = np.minimum(np.random.default_rng(0).geometric(0.4, 20_000) - 1, 11)
+    c = SequentialFoolingSanitizer(Intervals(12), 1.0, 1e-6, **kw).fit(Xi)
+    d = SequentialFoolingSanitizer(to_finite(Intervals(12)), 1.0, 1e-6, **kw).fit(Xi)
+    assert c.rounds_ > 1 and c.transcript_ == d.transcript_
 
 
 def test_ggkm21_learner_refuses_a_domain_too_large_to_enumerate():
