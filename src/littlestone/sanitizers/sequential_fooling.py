@@ -18,7 +18,7 @@ A sequential game between a *generator* and a *discriminator* that holds the pri
 * vector form: P_t is one NumPy vector over X; P_t(f) for all f ∈ F and n·P̂_S(f) come from the query family's
   ``answers`` (the complement 1 − h by subtraction), so a round costs O(|X| + |F|) for a class with a counting closed
   form (thresholds, points: n = 10⁵, |X| = 2¹⁶ in seconds) and one |F| × |X| product for an explicit class; the
-  buckets are found by one comparison per f against the buckets around ⌊k·P_t(f)⌋.
+  buckets are found by one comparison per f against the bucket ⌊k·P_t(f)⌋ (and its neighbour near an edge).
 * learner: ``"ggkm21"`` (default, the theorem's) is LWY25 Algorithm 4 over the GGKM21 proper learner
   (:func:`littlestone.pac.agnostic_proper.agnostic_learn`, Cor. D.4) run on the explicit class F_j at target
   (ε′/3, δ′), accuracy α/10; its own claim is checked to stay within that target. ``"exponential"`` (practical) is
@@ -181,28 +181,34 @@ class SequentialFoolingSanitizer(HistogramRelease):
         return np.concatenate([a, float(np.sum(w)) - a])
 
     def _discriminate(self, pt: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, backend: Any,
-                      rng: np.random.Generator) -> tuple[int, int, bool]:
+                      rng: np.random.Generator, frac: np.ndarray | None = None) -> tuple[int, int, bool]:
         """Lemma D.7 given P_t(f) for every f ∈ F: (bucket j, index of h₀ in F, True if h₀ is returned / False for
         "WIN"). Buckets F_i = {f : (i−1)/k ≤ P_t(f) ≤ i/k} (closed, so a boundary value lies in two) in vector form:
-        each f is tested against the buckets around ⌊k·P_t(f)⌋ only."""
+        each f is tested against the bucket ⌊k·P_t(f)⌋ and, when it sits within 10⁻⁶ of an edge, its neighbour —
+        with the same comparison for every bucket. ``frac`` = ones/n (passed to spare the division each round)."""
         e3 = self.epsilon_round / 3.0
         k = math.ceil(10.0 / self.alpha)
-        frac = ones / n
+        frac = ones / n if frac is None else frac
+        lo_edge, hi_edge = np.arange(k) / k - 1e-12, (np.arange(k) + 1) / k + 1e-12
 
-        def member(b: np.ndarray | int) -> np.ndarray:   # f ∈ F_{b+1}, the same comparison for every bucket
-            return (pt >= b / k - 1e-12) & (pt <= (b + 1) / k + 1e-12) & (b >= 0) & (b < k)
-
-        base = np.clip(np.floor(pt * k).astype(np.int64), 0, k - 1)
+        kp = pt * k
+        base = np.clip(np.floor(kp).astype(np.int64), 0, k - 1)
         best = np.full(k, -np.inf)
-        for off in (-1, 0, 1):
-            b = base + off
-            ok = member(b)
-            np.maximum.at(best, b[ok], frac[ok])
+        ok = (pt >= lo_edge[base]) & (pt <= hi_edge[base])
+        np.maximum.at(best, base[ok], frac[ok])
+        fr = kp - base
+        for off, near in ((-1, fr <= 1e-6), (1, fr >= 1.0 - 1e-6)):
+            sel = np.flatnonzero(near)
+            b = base[sel] + off
+            inside = (b >= 0) & (b < k)
+            sel, b = sel[inside], b[inside]
+            ok = (pt[sel] >= lo_edge[b]) & (pt[sel] <= hi_edge[b])
+            np.maximum.at(best, b[ok], frac[sel[ok]])
         nonempty = np.flatnonzero(best > -np.inf)
         utility = best[nonempty] - (nonempty + 1) / k
         b = int(nonempty[self._choose_bucket(utility, e3, n, backend)])
         j = b + 1
-        cand = np.flatnonzero(member(b))
+        cand = np.flatnonzero((pt >= lo_edge[b]) & (pt <= hi_edge[b]))
         h = int(cand[self._learn(cand, ones[cand], idx, n, e3, backend, rng)])
         noisy = laplace_mechanism(float(frac[h]), 1.0 / n, e3, backend=backend)
         return j, h, bool(noisy - j / k >= 3.0 * self.alpha / 5.0)
@@ -236,12 +242,13 @@ class SequentialFoolingSanitizer(HistogramRelease):
         N = self.family.domain_size
         hist = np.bincount(idx, minlength=N).astype(float)
         ones = self._f_answers(hist)                                    # n·P̂_S(f) for every f ∈ H ∪ (1 − H)
+        frac = ones / n
         logP = np.zeros(N)
         eta = 2.0 * self.alpha
         self.won_, self.transcript_ = False, []
         P = np.full(N, 1.0 / N)
         for _ in range(self.rounds):
-            j, h, found = self._discriminate(self._f_answers(P), ones, idx, n, backend, rng)
+            j, h, found = self._discriminate(self._f_answers(P), ones, idx, n, backend, rng, frac)
             self.transcript_.append((j, h, found))
             if not found:
                 self.won_ = True
