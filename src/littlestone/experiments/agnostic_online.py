@@ -143,13 +143,21 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
     if not sanitizer or any(s not in ALG3_SANITIZERS for s in sanitizer):
         raise LittlestoneError(f"sanitizer must name Algorithm 3's sanitizers among {', '.join(ALG3_SANITIZERS)}, "
                                f"got {sanitizer!r}")
-    panel_a = [ALG3_SANITIZERS[s] for s in dict.fromkeys(sanitizer)] + [x for x in PANEL_A if x != "Algorithm 3"]
+    # Algorithm 3 with MWEM where the one "Algorithm 3" stood, any other sanitizer's runs after all the others (so
+    # adding one leaves the other cells' seeds, hence their results, unchanged)
+    chosen = list(dict.fromkeys(sanitizer))
+    first = [ALG3_SANITIZERS["mwem"]] if "mwem" in chosen else []
+    panel_a = first + [x for x in PANEL_A if x != "Algorithm 3"]
+    later = [ALG3_SANITIZERS[s] for s in chosen if s != "mwem"]
     specs = []
     for eta in etas:
         specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in panel_a for T in T_large]
         specs += [("B", f"eta={eta:g}", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
     specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in panel_a for T in T_adaptive]
     specs += [("B", "adaptive", lrn, int(T), n_small, backend) for lrn in PANEL_B for T in T_small]
+    for eta in etas:
+        specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in later for T in T_large]
+    specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in later for T in T_adaptive]
     cells = [(s, r) for s in specs for r in range(int(seeds))]
     raw = map_seeded(_cell, [s for s, _ in cells], seed=seed, n_jobs=jobs, progress="agnostic_online runs")
     rows: list[dict] = []
