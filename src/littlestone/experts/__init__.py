@@ -3,6 +3,7 @@ stand-ins with their own proven bounds, see each module).
 
   base.py           the protocol (predict_one / learn_one / run over a loss matrix or chunks), ExpertsRun, claims
   hedge.py          non-private Hedge (the baseline)
+  private_hedge.py  exponential weights at a privacy-calibrated rate: (ε, δ)-DP, adaptive adversaries (Thm E.11's rate)
   tree_hedge.py     tree-based aggregation + entropic regularized leader: ε-DP, adaptive adversaries
   batched_hedge.py  batched private Hedge (exponential mechanism per batch): (ε, δ)-DP, oblivious adversaries
 """
@@ -10,7 +11,9 @@ stand-ins with their own proven bounds, see each module).
 from .base import ExpertsLearner, ExpertsRun, PrivacyClaim
 from .batched_hedge import BatchedPrivateHedge, batched_hedge_bound, theory_batch
 from .hedge import Hedge
+from .private_hedge import PrivateHedge, private_hedge_bound, private_hedge_eta, private_hedge_privacy
 from .tree_hedge import TreeAggregationHedge, theory_block, tree_hedge_bound
 
-__all__ = ["BatchedPrivateHedge", "ExpertsLearner", "ExpertsRun", "Hedge", "PrivacyClaim", "TreeAggregationHedge",
-           "batched_hedge_bound", "theory_batch", "theory_block", "tree_hedge_bound"]
+__all__ = ["BatchedPrivateHedge", "ExpertsLearner", "ExpertsRun", "Hedge", "PrivacyClaim", "PrivateHedge",
+           "TreeAggregationHedge", "batched_hedge_bound", "private_hedge_bound", "private_hedge_eta",
+           "private_hedge_privacy", "theory_batch", "theory_block", "tree_hedge_bound"]
