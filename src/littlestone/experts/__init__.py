@@ -1,5 +1,9 @@
-"""Online prediction from experts (OPE), private and not (LWY25 §E.3, Thms E.11–E.12; the algorithms are the
-stand-ins with their own proven bounds, see each module).
+"""Online prediction from experts (OPE), private and not (LWY25 §E.3, Thms E.11–E.12).
+
+Thm E.11 (adaptive, (ε, δ), quoting JT14): :class:`PrivateHedge` attains its rate √(T ln(1/δ)) ln N/ε with the
+constant √8. Thm E.12 (oblivious, quoting AKLT24's L2P): not implemented — :class:`BatchedPrivateHedge` is the
+oblivious stand-in with its own proven bound. :class:`TreeAggregationHedge` is AS17's ε-DP private FTRL with the
+bound we can prove. The quoted and proven bounds side by side: :mod:`littlestone.bounds.private_experts`.
 
   base.py           the protocol (predict_one / learn_one / run over a loss matrix or chunks), ExpertsRun, claims
   hedge.py          non-private Hedge (the baseline)

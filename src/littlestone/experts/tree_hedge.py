@@ -1,7 +1,8 @@
-"""Private OPE against adaptive adversaries: tree-based aggregation + an entropy-regularized leader.
+"""Private OPE against adaptive adversaries, pure ε-DP: tree-based aggregation + an entropy-regularized leader.
 
-The stand-in for LWY25 Thm E.11 (which cites "Jain & Thakurta 2014"; the algorithm family is JKT12 / ST13 / AS17):
-the cumulative loss vectors are released by the binary (tree) mechanism of Dwork–Naor–Pitassi–Rothblum 2010 and
+The private-FTRL algorithm of AS17 (Agarwal–Singh 2017) for experts, i.e. the tree-aggregation family of JKT12 /
+ST13 with the entropic regularizer (LWY25 Thm E.11's (ε, δ) rate is attained by
+:class:`~littlestone.experts.PrivateHedge`; this learner is the ε-DP alternative): the cumulative loss vectors are released by the binary (tree) mechanism of Dwork–Naor–Pitassi–Rothblum 2010 and
 Chan–Shi–Song 2011 over the dyadic intervals of [1, T] (LWY25 Fact E.6, :func:`littlestone.privacy.tree_levels`),
 and the learner plays Hedge on the noisy prefix sums, p ∝ exp(−η L̃) — the regularized (entropic) leader of the
 released counts. Lazy variant: the tree is built over K = ⌈T/B₀⌉ blocks of B₀ rounds (B₀ = 1 is the textbook
@@ -19,8 +20,14 @@ the ≤ B₀ − 1 rounds of the current block not yet counted, so Σ_t ⟨p̃_t
     E[regret] ≤ ln N/η + ηT/8 + ηT·(Ē + B₀ − 1) + β_E·T,     Ē = L·b·ln(8·K·N/β_E)
 (Ē bounds every prefix's noise coordinate w.p. 1 − β_E; b the node scale; β_E = 1/T). The theory rate
 η = √(ln N/(T(1/8 + Ē + B₀ − 1))) gives 2√(T ln N (1/8 + Ē + B₀ − 1)) + 1, and the theory B₀ is the power of two
-minimizing it. With Laplace noise Ē grows like N·log²K/ε: the bound is
-weaker than JT14's O(√(T log(1/δ)) log N/ε), whose algorithm was not recovered; this one is named for what it is.
+minimizing it. With Laplace noise Ē grows like N·log²K/ε, so this proven bound is weaker than AS17's
+O(√(T log N) + N log N log²T/ε) (their sharper analysis of the same algorithm was not available to us; the quoted
+rate is in :mod:`littlestone.bounds.private_experts`).
+
+Speed: with B₀ = 1 a chunk of k rounds is played at once — its k node noises are drawn before the chunk is read
+(they are data-independent, and are drawn in the same sizes as on the round-by-round path, so both paths read one
+noise stream), the binary counter's prefixes follow in ⌊log₂k⌋+1 vectorized waves, and the softmin rows use
+float32 exponentials. An adaptive adversary uses ``predict_one``/``learn_one``, which consume the same stream.
 """
 
 from __future__ import annotations
