@@ -49,6 +49,7 @@ import pickle
 import signal
 import sys
 import threading
+import warnings
 from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -277,6 +278,7 @@ def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bound
             if i is None:
                 return
             a, b = bounds[i]
+            msg: tuple[int, bool, Any]
             try:
                 msg = (i, True, _run_chunk(fn, *_slices(items, seeds, a, b)))
             except BaseException as exc:  # noqa: BLE001 - sent back to the caller, which raises it
@@ -302,7 +304,9 @@ class _Worker:
         # SIGINT stays blocked from before the fork until the child ignores it: no Ctrl-C traceback from a worker
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            self.proc.start()
+            with warnings.catch_warnings():  # Python ≥ 3.12 warns of fork with threads: see _local_default
+                warnings.filterwarnings("ignore", message=".*multi-threaded.*fork", category=DeprecationWarning)
+                self.proc.start()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         child.close()

@@ -172,7 +172,7 @@ def _shield_workers_from_ctrl_c() -> None:
     """Ctrl-C at a terminal sends SIGINT to the whole foreground process group — to parallel workers too, which
     would each print a traceback (often while still importing). Child processes of the command are therefore
     started with SIGINT blocked (the signal mask is inherited across fork and exec): only this process sees Ctrl-C;
-    it stops, shuts its workers down (joblib/loky terminate them) and leaves nothing behind.
+    it stops, shuts its workers down (the runner stops them) and leaves nothing behind.
 
     Every child process on POSIX is started through ``_posixsubprocess.fork_exec`` (subprocess, loky's workers,
     multiprocessing's spawn and forkserver); the wrapper blocks SIGINT in the calling thread for the duration of
