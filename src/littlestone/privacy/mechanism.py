@@ -26,7 +26,7 @@ from .composition import basic_composition, heterogeneous_advanced_composition
 from .params import check_delta, check_epsilon, check_sensitivity
 
 #: neighbouring relations a claim can be stated under
-RELATIONS = ("replace-one", "add/remove", "replace-one-user", "add/remove-user")
+RELATIONS = ("replace-one", "add/remove", "replace-one-user", "add/remove-user", "replace-one-round")
 
 
 def _check_relation(relation: str) -> str:
