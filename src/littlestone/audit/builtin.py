@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..errors import LittlestoneError
-from ..privacy.mechanism import LaplaceMechanism
+from ..privacy import LaplaceMechanism
 from .auditor import AuditReport, audit_mechanism
 
 Claim = Callable[[str], tuple[float, float]]

@@ -141,3 +141,11 @@ def _public_n(n: Any) -> int | None:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise PrivacyParameterError(f"n (the public dataset size) must be an integer >= 1 or None, got {n!r}")
     return int(n)
+
+
+def release_above(keys: list[Hashable], noisy: np.ndarray, threshold: float, *, discrete: bool, **fields: Any
+                  ) -> HistogramRelease:
+    """The release of the items whose noisy count exceeds ``threshold`` (ints for discrete noise, floats otherwise)."""
+    keep = np.flatnonzero(noisy > threshold)
+    released = {keys[i]: (int(noisy[i]) if discrete else float(noisy[i])) for i in keep}
+    return HistogramRelease(counts=released, threshold=threshold, **fields)
