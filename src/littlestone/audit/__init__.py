@@ -3,9 +3,11 @@
   auditor.py         audit_mechanism, AuditReport (select an event on one batch, certify it on a fresh one)
   events.py          candidate distinguishing events (half-lines, likelihood-ratio sets, user events)
   clopper_pearson.py exact one-sided binomial bounds
-  builtin.py         the adversarial neighbouring pair and claimed (ε, δ) of every privacy mechanism
-  broken.py          deliberately broken twins of the mechanisms (an audit with power must catch them)
-  registry.py        the one registry of both (all_audits; builtin_audits / broken_audits are views)
+  builtin.py         BuiltinAudit (a mechanism object — the claim is read from it — a neighbouring pair, a set-up),
+                     adapter mechanisms for learners, features of releases, neighbouring pairs
+  broken.py          broken twins: subclasses of the honest mechanisms overriding __call__, keeping the claim
+  registry.py        the one registry: each honest audit declared with its twins, sharing one set-up
+  adaptive_game.py   LWY25 Def. 2.4 games of the private online learners (honest and broken)
   toy.py             randomized response / Laplace count with exactly known ε (validate the auditor)
 
 Auditing your own mechanism (ε_lb ≤ ε holds with probability ≥ confidence when the mechanism is ε-DP)::

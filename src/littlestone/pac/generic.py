@@ -12,7 +12,8 @@ import numpy as np
 from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError
-from ..privacy.mechanism import ExponentialMechanism, PrivacyClaim
+from ..privacy.exponential import ExponentialMechanism
+from ..privacy.mechanism import PrivacyClaim
 from ._sklearn import LittlestoneClassifier
 from .result import PrivateFitResult
 from .candidates import candidate_list, uses_rows
