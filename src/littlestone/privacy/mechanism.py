@@ -19,7 +19,7 @@ charged from ``privacy()`` — one place for each claim — and a learner's clai
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -29,7 +29,7 @@ def tree_levels(T: int) -> int:
 def dyadic_intervals(T: int) -> list[tuple[int, int]]:
     """Fact E.6's family I: all (k·2^j + 1, (k+1)·2^j) ⊆ [1, T]. |I| ≤ 2T; each t lies in ≤ ⌊log2 T⌋+1 of them."""
     T = _check_horizon(T)
-    out = []
+    out: list[tuple[int, int]] = []
     for j in range(tree_levels(T)):
         w = 1 << j
         out.extend((k * w + 1, (k + 1) * w) for k in range(T // w))
