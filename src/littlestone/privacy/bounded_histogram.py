@@ -13,7 +13,6 @@ With probability 1: released items are within A of their count, suppressed items
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Hashable, Iterable
 from typing import Any
@@ -23,8 +22,7 @@ import numpy as np
 from ..errors import PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget
-from .histogram_release import HistogramRelease, _public_n, count_items, release_above
-from .mechanism import Mechanism, PrivacyClaim, floating_point_safe
+from .histogram_release import HistogramMechanism, HistogramRelease, _public_n, count_items, release_above
 from .params import check_delta, check_epsilon
 
 
@@ -75,7 +73,7 @@ def _truncated_discrete(backend: Backend, counts: np.ndarray, b: float, big_a: i
     return noisy
 
 
-class BoundedHistogram(Mechanism):
+class BoundedHistogram(HistogramMechanism):
     """(ε, δ)-DP histogram of the items ``data`` whose estimates are within ``release.error_bound`` of every true count
     with probability 1 (LWY25 Theorem 2.6); replace-one neighbours. ``discrete`` defaults to True on a
     floating-point-safe backend; the continuous variant samples by inverse CDF from ``backend.uniform`` and adds the
@@ -90,20 +88,7 @@ class BoundedHistogram(Mechanism):
         self.delta = check_delta(delta, positive=True)
         self.discrete = None if discrete is None else bool(discrete)
         self.n = _public_n(n)
-        self._bounds = {v: truncation_bound(self.epsilon, self.delta, discrete=v) for v in self._variants()}
-
-    def _variants(self) -> tuple[bool, ...]:
-        return (True, False) if self.discrete is None else (self.discrete,)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, max(self._bounds[v][1] for v in self._variants()), "replace-one", self.name)
-
-    def resolve(self, backend: Any) -> "BoundedHistogram":
-        if self.discrete is not None:
-            return self
-        out = copy.copy(self)
-        out.discrete = floating_point_safe(backend)
-        return out
+        self._exact = {v: truncation_bound(self.epsilon, self.delta, discrete=v) for v in self._variants()}
 
     def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
                  budget: PrivacyBudget | None = None) -> HistogramRelease:
@@ -115,7 +100,7 @@ class BoundedHistogram(Mechanism):
                 "bounded_histogram(discrete=False) adds inverse-CDF noise in floats, which is not floating-point safe; "
                 f"on the {backend.name} backend use discrete=True (the default)"
             )
-        big_a, spent_delta = self._bounds[use_discrete]
+        big_a, spent_delta = self._exact[use_discrete]
         keys, counts, _size = count_items(data)  # the exact size stays inside (never released)
         mech.charge_to(budget)  # (ε, exact δ of the noise used) = mech.privacy()
         b = 2.0 / self.epsilon

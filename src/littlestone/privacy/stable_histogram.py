@@ -12,7 +12,6 @@ under-reports δ, opendp issue #2922, and is not used).
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Hashable, Iterable
 from typing import Any
@@ -22,8 +21,7 @@ import numpy as np
 from .._search import least_true
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget
-from .histogram_release import HistogramRelease, _public_n, count_items, release_above
-from .mechanism import Mechanism, PrivacyClaim, floating_point_safe
+from .histogram_release import HistogramMechanism, HistogramRelease, _public_n, count_items, release_above
 from .params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
@@ -112,7 +110,7 @@ def calibrated_threshold(
     return hi, stable_histogram_delta(epsilon, hi, discrete=False, neighbours=neighbours)
 
 
-class StableHistogram(Mechanism):
+class StableHistogram(HistogramMechanism):
     """(ε, δ)-DP stable histogram of the items ``data`` (BLM20 Lemma 15; BNS16 Prop 2.20): Lap(2/ε) on every nonzero
     count, release the items with noisy count > τ = 1 + (2/ε)ln(2/δ); ``neighbours="add_remove"`` gives the
     add/remove-one variant (Lap(1/ε), τ = 1 + ln(1/(2δ))/ε).
@@ -130,31 +128,18 @@ class StableHistogram(Mechanism):
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
         self.neighbours = _check_neighbours(neighbours)
+        self.relation = "replace-one" if neighbours == "replace" else "add/remove"
         self.discrete = None if discrete is None else bool(discrete)
         self.n = _public_n(n)
-        self._calibrated = {v: calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)
-                            for v in self._variants()}
-
-    def _variants(self) -> tuple[bool, ...]:
-        return (True, False) if self.discrete is None else (self.discrete,)
-
-    def privacy(self) -> PrivacyClaim:
-        relation = "replace-one" if self.neighbours == "replace" else "add/remove"
-        return PrivacyClaim(self.epsilon, max(self._calibrated[v][1] for v in self._variants()), relation, self.name)
-
-    def resolve(self, backend: Any) -> "StableHistogram":
-        if self.discrete is not None:
-            return self
-        out = copy.copy(self)
-        out.discrete = floating_point_safe(backend)
-        return out
+        self._exact = {v: calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)
+                       for v in self._variants()}
 
     def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
                  budget: PrivacyBudget | None = None) -> HistogramRelease:
         backend = check_backend(backend)
         mech = self.resolve(backend)
         use_discrete = bool(mech.discrete)
-        threshold, spent_delta = self._calibrated[use_discrete]
+        threshold, spent_delta = self._exact[use_discrete]
         keys, counts, _size = count_items(data)  # the exact size stays inside (never released)
         mech.charge_to(budget)  # (ε, exact δ of the noise used) = mech.privacy()
         scale = noise_scale(self.epsilon, self.neighbours)
