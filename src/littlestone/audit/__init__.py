@@ -21,6 +21,18 @@ Auditing your own mechanism (ε_lb ≤ ε holds with probability ≥ confidence 
     report = audit_mechanism(count, [1, 1, 0], [1, 0, 0], runs=20_000, seed=0, randomness="seeded",
                              claimed_epsilon=1.0)
     print(report)             # table: event, bounds, ε_lb, verdict, throughput
+
+A :class:`littlestone.privacy.Mechanism` object carries its claim, so the auditor reads it; a broken twin is a
+subclass that overrides ``__call__`` and keeps the claim::
+
+    from littlestone.privacy import LaplaceMechanism
+
+    class HalfNoise(LaplaceMechanism):
+        def __call__(self, data, *, backend):
+            return float(data) + float(backend.laplace(0.5 / self.epsilon))
+
+    audit_mechanism(LaplaceMechanism(1.0), 5.0, 4.0, runs=20_000, seed=1).passed   # True
+    audit_mechanism(HalfNoise(1.0), 5.0, 4.0, runs=20_000, seed=1).passed          # False: caught
 """
 
 from .auditor import AuditReport, audit_mechanism

@@ -203,7 +203,8 @@ def audit_mechanism(
 
     ``mechanism(dataset, source)`` returns one output, where ``source`` is a numpy Generator (``randomness=
     "generator"``), a littlestone.privacy backend (``"seeded"``/``"secure"``) or ``randomness(SeedSequence)``;
-    with ``vectorized=True`` it is called as ``mechanism(dataset, source, n)`` and returns n outputs.
+    with ``vectorized=True`` it is called as ``mechanism(dataset, source, n)`` (a Mechanism object as
+    ``mechanism(dataset, backend=source, size=n)``) and returns n outputs.
     Phase 1 runs ``selection_runs`` (default runs // 4) times on each dataset and picks the event E and direction
     maximizing the certified loss; phase 2 runs ``runs`` fresh times on each and reports
     ε_lb = max(0, ln((p_lb − δ)/q_ub)), with p_lb, q_ub one-sided Clopper–Pearson bounds at (1 − confidence)/2 each,
