@@ -30,7 +30,6 @@ from ..privacy import (
     subsample,
     tree_levels,
 )
-from ..privacy.backends import _check_scores
 from .auditor import AuditReport
 from .builtin import AgnosticRefusal, BuiltinAudit, CountLaplace, DeclaredLabelCoding, _finite_thresholds
 
@@ -51,7 +50,7 @@ class FloatAddedCountLaplace(CountLaplace):
 
 def _argmax_half_scale(mechanism: ExponentialMechanism, scores: Any, backend: Any) -> int:
     """argmax(score + noise of scale Δ/ε) instead of 2Δ/ε: exp(ε·score/Δ) instead of exp(ε·score/(2Δ))."""
-    return backend.noisy_argmax(_check_scores(scores), mechanism.sensitivity / mechanism.epsilon, mechanism.noise)
+    return backend.noisy_argmax(np.asarray(scores, dtype=float), mechanism.sensitivity / mechanism.epsilon, mechanism.noise)
 
 
 class ExponentialScoreNotHalved(ExponentialMechanism):
