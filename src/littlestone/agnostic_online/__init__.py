@@ -8,8 +8,8 @@
 from ..bounds.lwy25_agnostic import corollary43_batch_size, theorem41_bound, theory_batch_size
 from .algorithm3 import Algorithm3
 from .baselines import bdps_soa_experts, best_in_class, experts_over_class
-from .constructed_experts import ConstructedExpertsLearner, SOAMajorityLearner, expert_predictions
+from .constructed_experts import ConstructedExpertsLearner, ExpertTrie, SOAMajorityLearner, expert_predictions
 
-__all__ = ["Algorithm3", "ConstructedExpertsLearner", "SOAMajorityLearner", "bdps_soa_experts", "best_in_class",
+__all__ = ["Algorithm3", "ConstructedExpertsLearner", "ExpertTrie", "SOAMajorityLearner", "bdps_soa_experts", "best_in_class",
            "corollary43_batch_size", "expert_predictions", "experts_over_class", "theorem41_bound",
            "theory_batch_size"]

@@ -147,7 +147,7 @@ class ExpertTrie:
                 p0[i + 1], p1[i + 1] = p0[i] + g[i], p1[i] + i * g[i]
             self._P0[r], self._P1[r] = np.array(p0, dtype=np.int64), np.array(p1, dtype=np.int64)
         self._gnp = {r: np.array(g, dtype=np.int64) for r, g in self._g.items()}
-        self.state = np.zeros(self.n_experts, dtype=np.int32)     # current A-state id of every expert
+        self.state = np.zeros(self.n_experts, dtype=np.int8)      # current A-state id of every expert (widened)
         self.alive = np.ones(self.n_experts, dtype=bool)          # False once a forced label was inconsistent
         # live trie nodes that may still branch: position, next window start s, pairs left r, state id
         self._pos = np.zeros(1 if M > 0 else 0, dtype=np.int64)
@@ -195,6 +195,8 @@ class ExpertTrie:
             self.states.append(V)
             self._hyps.append(h)
             self._grow()
+            if s > np.iinfo(self.state.dtype).max:
+                self.state = self.state.astype(np.int16 if s < 1 << 15 else np.int32)
         return s
 
     def _fill_labels(self, sids: np.ndarray, pids: np.ndarray) -> None:
@@ -338,6 +340,32 @@ def expert_predictions(learner: SOAMajorityLearner, X: Any, window: Callable[[in
     return P[rows], [trie.pairs(e) for e in rows]
 
 
+def _scatter_losses(state: np.ndarray, lut: np.ndarray, out: np.ndarray, cum: np.ndarray, p: np.ndarray) -> float:
+    """One pass over the experts: out[e] = lut[state[e]], cum[e] += out[e], and Σ_e p[e]·out[e] when p is given."""
+    acc = 0.0
+    use_p = p.size == out.size
+    for e in range(state.size):
+        v = lut[state[e]]
+        out[e] = v
+        cum[e] += int(v)
+        if use_p:
+            acc += p[e] * v
+    return acc
+
+
+_SCATTER: Any = None
+
+
+def _compiled_scatter() -> Any:
+    """:func:`_scatter_losses` compiled by Numba on first use (numba is imported here, not with the package)."""
+    global _SCATTER
+    if _SCATTER is None:
+        from .._numba import njit_cached
+
+        _SCATTER = njit_cached(_scatter_losses)
+    return _SCATTER
+
+
 def _default_alpha(n: int) -> float:
     """Thm E.10's α(n) = (D⁶√(D* D_V)/(εn))^{2/3} is ≥ 1 at every n these tiny runs reach; a practical 1/√n, ≤ 0.9."""
     return min(0.9, 1.0 / math.sqrt(n))
@@ -352,12 +380,13 @@ class ConstructedExpertsLearner:
     an (α, β)-sanitizer, so Lemma E.8's conclusion holds with its α) or a factory (epsilon, delta, n, run) -> sanitizer.
     ``ope``: "batched" (BatchedPrivateHedge, oblivious; default) or "tree" (TreeAggregationHedge, adaptive), or
     "hedge" (non-private Hedge over the same J: the baseline; then the learner is not private).
+    ``track_expected`` adds Σ_t ⟨p_t, ℓ_t⟩ to :meth:`result` (one more pass over N per round; Hedge recomputes p_t).
     """
 
     def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, delta: float, *,
                  sanitizer: Any = "mwem", ope: str = "batched", max_flips: int | None = None,
                  alpha: Callable[[int], float] = _default_alpha, backend: Any = "secure", seed: SeedLike = None,
-                 max_experts: int = MAX_EXPERTS):
+                 max_experts: int = MAX_EXPERTS, track_expected: bool = True):
         self.H = hypothesis_class
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
@@ -392,7 +421,9 @@ class ConstructedExpertsLearner:
         self.t = 0
         self.predictions_: list[int] = []
         self.choices_: list[int] = []
-        self.cumulative_ = np.zeros(self.n_experts_, dtype=np.int32)  # exact expert losses: reporting only
+        # exact expert losses, reporting only (never read by the OPE learner's choices)
+        self.cumulative_ = np.zeros(self.n_experts_, dtype=np.int16 if self.horizon < 1 << 15 else np.int32)
+        self.track_expected = bool(track_expected)
         self._expected = 0.0
         self._mistakes = 0
         self._round: tuple | None = None
@@ -446,12 +477,13 @@ class ConstructedExpertsLearner:
         self.predict_one(x)
         assert self._round is not None
         _, lab, yhat, e = self._round
-        miss = lab != int(y)
-        loss_state = miss[self.experts_.state]                     # the N experts' 0/1 losses, one gather
-        p = self.ope_.distribution()
-        self._expected += float(p[loss_state].sum() / p.sum())
-        self.cumulative_ += loss_state
-        self.ope_.learn_one(loss_state.astype(float))
+        lossf = np.empty(self.n_experts_)                        # fresh: the OPE learner may keep what it gets
+        p = self.ope_.distribution() if self.track_expected else np.zeros(0)
+        lut = (lab != int(y)).astype(np.float64)                  # each distinct state's loss, scattered to N experts
+        dot = _compiled_scatter()(self.experts_.state, lut, lossf, self.cumulative_, p)
+        if self.track_expected:
+            self._expected += dot / float(p.sum())
+        self.ope_.learn_one(lossf)
         self.sanitizer_.learn_one(x)
         self.experts_.advance(self.sanitizer_.window)
         self.predictions_.append(yhat)
