@@ -10,6 +10,6 @@ from .algorithm3 import Algorithm3
 from .baselines import bdps_soa_experts, best_in_class, experts_over_class
 from .constructed_experts import ConstructedExpertsLearner, ExpertTrie, SOAMajorityLearner, expert_predictions
 
-__all__ = ["Algorithm3", "ConstructedExpertsLearner", "ExpertTrie", "SOAMajorityLearner", "bdps_soa_experts", "best_in_class",
-           "corollary43_batch_size", "expert_predictions", "experts_over_class", "theorem41_bound",
+__all__ = ["Algorithm3", "ConstructedExpertsLearner", "ExpertTrie", "SOAMajorityLearner", "bdps_soa_experts",
+           "best_in_class", "corollary43_batch_size", "expert_predictions", "experts_over_class", "theorem41_bound",
            "theory_batch_size"]

@@ -50,7 +50,7 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
     if learner == "Algorithm 3":
         alg = Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss)
     elif learner == "constructed experts (Thm E.10)":
-        P, alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss).prepare(X)
+        alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss)  # online: sees x_t at round t
     elif learner == "BDPS SOA experts":
         P, _ = bdps_expert_predictions(H, X)
         alg = Hedge(P.shape[0], T, seed=ss)
@@ -60,7 +60,7 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
                "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
     for t in range(T):
         y[t] = target[t] ^ int(last_ok and rng.random() < 0.2)
-        if learner == "Algorithm 3":
+        if learner in ("Algorithm 3", "constructed experts (Thm E.10)"):
             p = alg.predict_one(int(X[t]))
             alg.learn_one(int(X[t]), int(y[t]))
         elif P is not None:
@@ -89,7 +89,7 @@ def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
     elif learner == "constructed experts (Thm E.10)":
         lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss)
         lrn.run(X, y)
-        mistakes = int((lrn.predictions_ != y).sum())
+        mistakes = int((np.asarray(lrn.predictions_) != y).sum())
     elif learner == "BDPS SOA experts":
         res = bdps_soa_experts(H, X, y, seed=ss)
         mistakes = res.realized_loss
