@@ -175,7 +175,8 @@ class ExpertTrie:
             new[:old.shape[0], :old.shape[1]] = old
             setattr(self, name, new)
 
-    def _pid(self, x: Any) -> int:
+    def point_id(self, x: Any) -> int:
+        """The interned id of a domain point (validated the first time it is seen)."""
         p = self._pid_of.get(x)
         if p is None:
             x = self.learner.H.validate_point(x)
@@ -222,7 +223,7 @@ class ExpertTrie:
 
     def labels(self, x: Any) -> np.ndarray:
         """int8 labels of every state at x (index by ``self.state`` to get the experts' predictions)."""
-        p = self._pid(x)
+        p = self.point_id(x)
         S = len(self.states)
         sids = np.arange(S)
         self._fill_labels(sids, np.full(S, p))
@@ -245,7 +246,7 @@ class ExpertTrie:
             w = list(window(s, t))
             if len(w) != t - s + 1:
                 raise LittlestoneError(f"window [{s}, {t}] has {len(w)} synthetic points, expected {t - s + 1}")
-            win = np.array([self._pid(x) for x in w], dtype=np.int64)
+            win = np.array([self.point_id(x) for x in w], dtype=np.int64)
             sid, r, pos = self._sid[grp], self._r[grp], self._pos[grp]
             self._fill_force(np.repeat(sid, win.size), np.tile(win, sid.size))
             new = self._force[sid[:, None], win[None, :]]                       # (g × w)
@@ -459,15 +460,17 @@ class ConstructedExpertsLearner:
         """ŷ_t = h_t^{e_t}(x_t), e_t the OPE learner's expert for round t (repeated calls: same answer)."""
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        pid = self.experts_.point_id(x)
         if self._round is not None:
-            if self._round[0] != x:
-                raise LittlestoneError(f"round {self.t + 1} already predicted at {self._round[0]!r}; call "
-                                       f"learn_one({self._round[0]!r}, y) before predicting at another point")
+            if self._round[0] != pid:
+                first = self.experts_.points[self._round[0]]
+                raise LittlestoneError(f"round {self.t + 1} already predicted at {first!r}; call "
+                                       f"learn_one({first!r}, y) before predicting at another point")
             return self._round[2]
         lab = self.experts_.labels(x)
         e = int(self.ope_.predict_one())
         yhat = int(lab[self.experts_.state[e]])
-        self._round = (x, lab, yhat, e)
+        self._round = (pid, lab, yhat, e)
         return yhat
 
     def learn_one(self, x: Any, y: Any) -> "ConstructedExpertsLearner":
