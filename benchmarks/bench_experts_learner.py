@@ -95,6 +95,7 @@ def main() -> None:
     ap.add_argument("--Ts", default="16,32,64,96,128,160,192,224,256,320")
     a = ap.parse_args()
     Ts = [int(v) for v in a.Ts.split(",")]
+    load0 = os.getloadavg()[0]
     rows = largest_T_within(a.budget, Ts, log=lambda r: print(r, flush=True))
     fits = [r for r in rows if r["private_s"] <= a.budget]
     lines = ["## Constructed-experts learner (LWY25 Thm E.10), online, at the largest T within "
@@ -104,7 +105,8 @@ def main() -> None:
              "η = 0.1, ε = 1, δ = 10⁻⁶ (MWEM windows over dyadic intervals, BatchedPrivateHedge; (2ε, 2δ) in all), "
              "points handed over one round at a time. Baselines in the same run: non-private Hedge over the same J "
              "(same windows and trie), and BDPS SOA experts + Hedge (Ben-David–Pál–Shalev-Shwartz 2009; N = "
-             "Σ_{k≤2} C(T, k)). Regret = mistakes − best threshold's.", "",
+             "Σ_{k≤2} C(T, k)). Regret = mistakes − best threshold's. Load average (2 cores) at start / end: "
+             f"{load0:.1f} / {os.getloadavg()[0]:.1f} — on a busy machine every figure is inflated.", "",
              "| T | N = \\|J_{≤2}\\| | live experts | distinct states | private: s | regret | Hedge over J: s | "
              "× private | regret | BDPS: N | s | regret |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
