@@ -111,7 +111,7 @@ def fitted_slope(Ts: Sequence[int], regrets: Sequence[float]) -> float:
 
 
 def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adaptive: Sequence[int] = (1000, 3000,
-        10_000), T_small: Sequence[int] = (8, 16, 32, 64), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
+        10_000), T_small: Sequence[int] = (8, 16, 32, 64, 128), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
         n_large: int = 16, n_small: int = 4, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
         backend: str = "seeded") -> ExperimentResult:
     """Regret vs T, log–log, with fitted slopes against ¾ (Algorithm 3) and ½ (Thm E.10 / OPE)."""
