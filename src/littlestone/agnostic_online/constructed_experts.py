@@ -140,13 +140,12 @@ class ExpertTrie:
                                    f"{limit:,} (lower T or max_flips)")
         # g[r][i] = size of the subtree of a child (i, ·) of a node with r pairs left; P0/P1 prefix sums for offsets
         self._g = {r: [subtree_size(T - i, r - 1) for i in range(T + 2)] for r in range(1, M + 1)}
-        self._P0, self._P1 = {}, {}
+        self._G = np.zeros((M + 1, T + 2), dtype=np.int64)
+        self._P0, self._P1 = np.zeros_like(self._G), np.zeros_like(self._G)
         for r, g in self._g.items():
-            p0, p1 = [0] * (T + 2), [0] * (T + 2)
+            self._G[r] = g
             for i in range(1, T + 1):
-                p0[i + 1], p1[i + 1] = p0[i] + g[i], p1[i] + i * g[i]
-            self._P0[r], self._P1[r] = np.array(p0, dtype=np.int64), np.array(p1, dtype=np.int64)
-        self._gnp = {r: np.array(g, dtype=np.int64) for r, g in self._g.items()}
+                self._P0[r, i + 1], self._P1[r, i + 1] = self._P0[r, i] + g[i], self._P1[r, i] + i * g[i]
         self.state = np.zeros(self.n_experts, dtype=np.int8)      # current A-state id of every expert (widened)
         self.alive = np.ones(self.n_experts, dtype=bool)          # False once a forced label was inconsistent
         # live trie nodes that may still branch: position, next window start s, pairs left r, state id
@@ -250,10 +249,8 @@ class ExpertTrie:
             sid, r, pos = self._sid[grp], self._r[grp], self._pos[grp]
             self._fill_force(np.repeat(sid, win.size), np.tile(win, sid.size))
             new = self._force[sid[:, None], win[None, :]]                       # (g × w)
-            stride = np.array([self._g[int(k)][t] for k in r], dtype=np.int64)  # child subtree size F(T − t, r − 1)
-            base = pos + 1 + np.array([(self._P1[int(k)][t] - self._P1[int(k)][s])
-                                       - (s - 1) * (self._P0[int(k)][t] - self._P0[int(k)][s]) for k in r],
-                                      dtype=np.int64)
+            stride = self._G[r, t]                                              # child subtree size F(T − t, r − 1)
+            base = pos + 1 + (self._P1[r, t] - self._P1[r, s]) - (s - 1) * (self._P0[r, t] - self._P0[r, s])
             cpos = base[:, None] + np.arange(win.size, dtype=np.int64)[None, :] * stride[:, None]
             size = np.broadcast_to(stride[:, None], cpos.shape)
             ok = new >= 0
