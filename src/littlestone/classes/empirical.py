@@ -136,6 +136,17 @@ class ChainVersionSpace(VersionSpace):
         L = self.ldim()
         return None if L < 1 else self.kth(1 << (L - 1))
 
+    def threshold_interval(self) -> tuple[int, int, int] | None:
+        """One segment [a, b] (or none) is the interval {h_t : a ≤ t ≤ b}; several segments are not an interval."""
+        if len(self.starts) > 1:
+            return None
+        if len(self.starts) == 0:
+            return 1, 0, self._cls.n
+        return int(self.starts[0]), int(self.ends[0]), self._cls.n
+
+    def with_threshold_interval(self, lo: int, hi: int) -> "ChainVersionSpace":
+        return ChainVersionSpace(self._cls, np.array([lo], dtype=np.int64), np.array([hi], dtype=np.int64))
+
 
 def _bisect(cum: list, j: int) -> int:
     lo, hi = 0, len(cum)
@@ -312,6 +323,7 @@ class PointsEmpirical(EmpiricalErrors):
         self.P = int(pos.sum())
         self.n = int(pos.sum() + neg.sum())
         self.value_mistakes = self.P - pos + neg
+        self._index: dict | None = None
 
     def level(self, theta: float) -> VersionSpace:
         b = mistake_budget(theta, self.n)
@@ -327,12 +339,10 @@ class PointsEmpirical(EmpiricalErrors):
         pts = getattr(h, "points", ())
         if not pts:
             return self.P
-        p = pts[0]
-        try:
-            i = self.values.index(p)
-        except ValueError:
-            return self.P
-        return int(self.value_mistakes[i])
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.values)}
+        i = self._index.get(pts[0])
+        return self.P if i is None else int(self.value_mistakes[i])
 
 
 def _finite_points_level(cls: Points, emp: PointsEmpirical, b: int) -> VersionSpace:
@@ -394,21 +404,9 @@ def empirical_errors_from_batches(hclass: HypothesisClass, batches: Iterable[tup
         if c0.sum() + c1.sum() == 0:
             raise LittlestoneError("an empirical class needs at least one example")
         return FiniteEmpirical(hclass, c0, c1)
-    if type(hclass) is Thresholds:
-        if hclass.n > np.iinfo(np.int64).max - 1:
-            raise DomainError(f"{hclass.name}: empirical classes need a domain within int64")
-        parts = [ThresholdEmpirical.tally(X, y) for X, y in batches]
-        if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
-            raise LittlestoneError("an empirical class needs at least one example")
-        vals, pos, neg = _merge([(p[0], p[1], p[2]) for p in parts], True)
-        return ThresholdEmpirical(hclass, np.asarray(vals, np.int64), pos, neg)
-    if type(hclass) is Points:
-        parts = [_points_tally(X, y) for X, y in batches]
-        if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
-            raise LittlestoneError("an empirical class needs at least one example")
-        numeric = all(isinstance(v, int) for p in parts for v in p[0][:1])
-        vals, pos, neg = _merge(parts, numeric and all(all(isinstance(v, int) for v in p[0]) for p in parts))
-        return PointsEmpirical(hclass, list(vals.tolist() if isinstance(vals, np.ndarray) else vals), pos, neg)
+    table = hclass.empirical_errors(batches)  # closed forms: thresholds, points (HypothesisClass.empirical_errors)
+    if table is not None:
+        return table
     try:
         from .ops import to_finite
 
@@ -417,3 +415,24 @@ def empirical_errors_from_batches(hclass: HypothesisClass, batches: Iterable[tup
         raise LittlestoneError(f"empirical-error classes of {hclass.name} are not available: no closed form and no "
                                f"explicit twin ({exc})") from None
     return empirical_errors_from_batches(twin, batches)
+
+
+def threshold_empirical(hclass: Thresholds, batches: Iterable[tuple[Any, Any]]) -> ThresholdEmpirical:
+    """:meth:`Thresholds.empirical_errors`: the sample's distinct values with their label counts, merged over blocks."""
+    if hclass.n > np.iinfo(np.int64).max - 1:
+        raise DomainError(f"{hclass.name}: empirical classes need a domain within int64")
+    parts = [ThresholdEmpirical.tally(X, y) for X, y in batches]
+    if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
+        raise LittlestoneError("an empirical class needs at least one example")
+    vals, pos, neg = _merge([(p[0], p[1], p[2]) for p in parts], True)
+    return ThresholdEmpirical(hclass, np.asarray(vals, np.int64), pos, neg)
+
+
+def points_empirical(hclass: Points, batches: Iterable[tuple[Any, Any]]) -> PointsEmpirical:
+    """:meth:`Points.empirical_errors`: per sample value its positive and negative counts, merged over blocks."""
+    parts = [_points_tally(X, y) for X, y in batches]
+    if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
+        raise LittlestoneError("an empirical class needs at least one example")
+    numeric = all(isinstance(v, int) for p in parts for v in p[0][:1])
+    vals, pos, neg = _merge(parts, numeric and all(all(isinstance(v, int) for v in p[0]) for p in parts))
+    return PointsEmpirical(hclass, list(vals.tolist() if isinstance(vals, np.ndarray) else vals), pos, neg)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -131,6 +131,17 @@ class ThresholdsVersionSpace(VersionSpace):
     def soa_predict_many(self, X: Any) -> np.ndarray:
         return self.soa().predict(X)
 
+    def chain(self) -> tuple[int, Callable[[int], int]]:
+        """A chain ordered by t: V|(lo + j − 1, 1) = {h_lo, …, h_{lo+j−1}}, its j smallest elements."""
+        lo = self.lo
+        return self.size(), (lambda j: lo + j - 1)
+
+    def threshold_interval(self) -> tuple[int, int, int]:
+        return self.lo, self.hi, self._cls.n
+
+    def with_threshold_interval(self, lo: int, hi: int) -> "ThresholdsVersionSpace":
+        return type(self)(self._cls, lo, hi)
+
     def online_run(self, X: list, y: list, rule: str) -> tuple[list[int], "ThresholdsVersionSpace", int]:
         """Closed-form online rounds from this version space on validated integer points and 0/1 labels: rule "soa"
         (predict 1 iff Ldim(V|(x,1)) > Ldim(V|(x,0))) or "halving" (1 iff |V|(x,1)| > |V|(x,0)|), then V ← V|(x,y).
@@ -225,6 +236,7 @@ class Thresholds(HypothesisClass):
             raise LittlestoneError(f"Thresholds(n) needs an integer n ≥ 1, got {n!r}")
         self.n = int(n)
         self.name = f"thresholds({self.n})"
+        self.spec: str | None = f"thresholds:{self.n}"  # rebuilds the class (littlestone.classes.spec)
 
     def version_space(self) -> ThresholdsVersionSpace:
         return ThresholdsVersionSpace(self, 0, self.n)
@@ -274,6 +286,30 @@ class Thresholds(HypothesisClass):
                 raise DomainError(f"point {int(bad)} is outside the domain of {self.name} (0..{self.n - 1})")
             return arr
         return np.array([self.validate_point(x) for x in arr], dtype=object if self.n > 2**62 else np.int64)
+
+    def soa_is_proper(self) -> bool:
+        """The SOA of every version space (a set of thresholds) is a threshold h_t, t ∈ {0, …, n}."""
+        return True
+
+    def mistake_counts(self, hypotheses: Sequence[Hypothesis], X: Any, y: Any) -> np.ndarray | None:
+        """Closed form for plain thresholds on int64 points: h_t errs on the positives with x < t and the negatives
+        with x ≥ t — two sorts and two binary searches for all t at once (None for other hypotheses)."""
+        x = np.asarray(X)
+        cuts = [h.t for h in hypotheses if isinstance(h, Threshold)]
+        if x.dtype.kind not in "iu" or len(cuts) != len(hypotheses) or max(cuts, default=0) > np.iinfo(np.int64).max:
+            return None
+        x = x.astype(np.int64, copy=False)
+        y01 = np.asarray(y)
+        ts = np.array(cuts, dtype=np.int64)
+        x1, x0 = np.sort(x[y01 == 1]), np.sort(x[y01 == 0])
+        return np.searchsorted(x1, ts, "left") + (len(x0) - np.searchsorted(x0, ts, "left"))
+
+    def empirical_errors(self, batches: Iterable[tuple[Any, Any]]) -> Any:
+        """Closed form (:class:`~littlestone.classes.empirical.ThresholdEmpirical`): sorted sample values and
+        prefix sums, the levels chains of segments; domains within int64."""
+        from .empirical import threshold_empirical
+
+        return threshold_empirical(self, batches)
 
     def hypothesis(self, t: int) -> Threshold:
         if not 0 <= t <= self.n:

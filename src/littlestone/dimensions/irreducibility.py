@@ -33,7 +33,7 @@ from ..classes.base import Point, VersionSpace
 from ..classes.finite import FiniteVersionSpace
 from ..classes.points import PointsVersionSpace
 from ..classes.resolve import as_version_space
-from ..classes.thresholds import ThresholdsVersionSpace, chain_ldim
+from ..classes.thresholds import chain_ldim
 from ..errors import IrreducibilityError, LittlestoneError
 
 INF = math.inf
@@ -52,13 +52,9 @@ SEARCH_LIMIT = 4_000_000
 
 
 def _chain_of(V: VersionSpace) -> tuple[int, Any] | None:
-    """(size c, kth) when V is a chain ordered so that V|(kth(j), 1) = its j smallest elements; else None."""
-    if isinstance(V, ThresholdsVersionSpace):
-        return V.size(), (lambda j, lo=V.lo: lo + j - 1)
-    chain = getattr(V, "chain", None)  # empirical chains of littlestone.classes.empirical
-    if chain is not None:
-        return chain()
-    return None
+    """(size c, kth) when V is a chain ordered so that V|(kth(j), 1) = its j smallest elements
+    (:meth:`VersionSpace.chain`: thresholds, empirical chains); else None."""
+    return V.chain()
 
 
 def chain_irreducibility(c: int) -> float:

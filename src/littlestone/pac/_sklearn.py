@@ -19,7 +19,7 @@ from .._random import as_generator
 from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
 from ..classes.resolve import resolve_class as _resolve
-from ..classes.thresholds import Threshold, Thresholds
+from ..classes.thresholds import Threshold
 from ..errors import ClassSpecError, DomainError, LabelError, LittlestoneError
 
 JSON_FORMAT = "littlestone-model/1"
@@ -40,11 +40,8 @@ def class_to_json(hclass: HypothesisClass | str | None) -> Any:
     """A JSON form of a class: its spec string, or an inline matrix for explicit finite classes."""
     if hclass is None or isinstance(hclass, str):
         return hclass
-    spec = getattr(hclass, "spec", None)
-    if isinstance(spec, str):
-        return spec
-    if type(hclass) is Thresholds:
-        return f"thresholds:{hclass.n}"
+    if isinstance(hclass.spec, str):  # HypothesisClass.spec: the spec string that rebuilds the class
+        return hclass.spec
     if isinstance(hclass, FiniteClass):
         labels = None if hclass.domain._index is None else [point_to_json(p) for p in hclass.domain.points]
         return {"kind": "finite", "name": hclass.name, "points": labels,
