@@ -76,9 +76,9 @@ def _points_free(V: Any) -> tuple[float, bool, Any]:
         dom = V.hclass.domain
         pts = iter(()) if dom.finite is None else (p for p in dom.finite if p not in V.negatives)
         return free, bool(V.zero), pts
-    pts = getattr(V, "point_set", None)  # PointSetVersionSpace of littlestone.classes.empirical
-    if pts is not None:
-        return len(pts), False, iter(pts)
+    point_set = getattr(V, "point_set", None)  # PointSetVersionSpace of littlestone.classes.empirical
+    if point_set is not None:
+        return len(point_set), False, iter(point_set)
     return -1, False, iter(())
 
 
@@ -379,7 +379,7 @@ def check_reducing_array(H: Any, array: ReducingArray) -> bool:
         if G.ldim() >= L:
             raise LittlestoneError(f"row {j + 1} = {r} keeps Ldim {G.ldim()} = Ldim(H) (not reducing)")
     if V.size() != INF:
-        total = 0
+        total: float = 0
         for r in rows:
             G = V
             for x, y in zip(array.points, r):

@@ -61,7 +61,7 @@ def uses_rows(hclass: HypothesisClass | None, candidates: Sequence[Hypothesis] |
 class CandidateSet:
     """A finite list of hypotheses with a (vectorized where possible) count of training errors for each."""
 
-    hypotheses: list[Hypothesis]
+    hypotheses: Sequence[Hypothesis]
     hclass: HypothesisClass | None = None
     kind: str = "list"
 

@@ -101,7 +101,8 @@ class GenericLearnerClassifier(LittlestoneClassifier):
             else:
                 from ._sklearn import resolve_class
 
-                n_candidates = resolve_class(self.hypothesis_class).version_space().size()
+                return sample_size(resolve_class(self.hypothesis_class).version_space().size(), self.alpha,
+                                   self.epsilon, self.beta, self.mode)
         return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:

@@ -92,7 +92,7 @@ def canonical(h: Hypothesis) -> Hypothesis:
             vals[base.domain.index(x)] = v
         return VectorHypothesis(bytes(vals), base.domain)
     if type(base) is Threshold and all(isinstance(x, int) for x, _ in h.patches):
-        xs = [x for x, _ in h.patches]            # sorted; patches are exactly the points where h ≠ base
+        xs = [x for x, _ in h.patches if isinstance(x, int)]  # sorted; patches are exactly where h ≠ base
         vs = {v for _, v in h.patches}
         if xs[-1] - xs[0] + 1 == len(xs) and len(vs) == 1:
             if vs == {1} and xs[-1] + 1 == base.t:
