@@ -19,7 +19,9 @@ from ..errors import DomainError
 if TYPE_CHECKING:
     from .empirical import EmpiricalErrors
 
-Point = Hashable
+#: a domain point: a hashable value whose type is the class's (ints for thresholds, tuples for conjunctions and
+#: affine subspaces, any hashable for points) — hence Any for the type checker; classes validate their own points
+Point = Any
 
 
 def point_key(x: Any) -> tuple:

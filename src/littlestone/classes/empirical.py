@@ -239,6 +239,8 @@ class EmpiricalErrors(ABC):
 class FiniteEmpirical(EmpiricalErrors):
     """Explicit class: per-column counts of labels 0 and 1 → mistakes of every row (no per-row scan of the data)."""
 
+    hclass: FiniteClass
+
     def __init__(self, cls: FiniteClass, counts0: np.ndarray, counts1: np.ndarray):
         self.hclass = cls
         self.n = int(counts0.sum() + counts1.sum())
@@ -279,6 +281,8 @@ class ThresholdEmpirical(EmpiricalErrors):
     """Thresholds: distinct sample values u_1 < … < u_r with their label counts; segment j = [u_j + 1, u_{j+1}]
     (segment 0 = [0, u_1], segment r = [u_r + 1, n]) has mistakes pos(u_1..u_j) + neg(u_{j+1}..u_r)."""
 
+    hclass: Thresholds
+
     def __init__(self, cls: Thresholds, values: np.ndarray, pos: np.ndarray, neg: np.ndarray):
         self.hclass = cls
         self.values = values
@@ -309,12 +313,16 @@ class ThresholdEmpirical(EmpiricalErrors):
         return ChainVersionSpace(self.hclass, self.seg_starts[ok], self.seg_ends[ok])
 
     def mistakes(self, h: Hypothesis) -> int:
+        if not isinstance(h, Threshold):
+            raise TypeError(f"{h!r} is not a threshold: this error table counts the mistakes of thresholds")
         i = int(np.searchsorted(self.values, h.t, side="left"))  # number of sample values < t
         return int(self.seg_mistakes[i])
 
 
 class PointsEmpirical(EmpiricalErrors):
     """Points: P positives in total; for each sample value its positive and negative counts."""
+
+    hclass: Points
 
     def __init__(self, cls: Points, values: list, pos: np.ndarray, neg: np.ndarray):
         self.hclass = cls
@@ -369,7 +377,7 @@ def _points_tally(X: Any, y: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
     return keys, np.array([table[k][0] for k in keys], np.int64), np.array([table[k][1] for k in keys], np.int64)
 
 
-def _merge(parts: list[tuple[list, np.ndarray, np.ndarray]], numeric: bool) -> tuple[Any, np.ndarray, np.ndarray]:
+def _merge(parts: list[tuple[Any, np.ndarray, np.ndarray]], numeric: bool) -> tuple[Any, np.ndarray, np.ndarray]:
     if numeric:
         vals = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts])
         pos = np.concatenate([p[1] for p in parts])
@@ -378,8 +386,8 @@ def _merge(parts: list[tuple[list, np.ndarray, np.ndarray]], numeric: bool) -> t
         return u, np.bincount(inv, weights=pos, minlength=len(u)).astype(np.int64), \
             np.bincount(inv, weights=neg, minlength=len(u)).astype(np.int64)
     table: dict = {}
-    for vals, pos, neg in parts:
-        for v, a, b in zip(vals, pos.tolist(), neg.tolist()):
+    for values, counts1, counts0 in parts:
+        for v, a, b in zip(values, counts1.tolist(), counts0.tolist()):
             c = table.setdefault(v, [0, 0])
             c[0] += a
             c[1] += b

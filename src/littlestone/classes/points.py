@@ -228,6 +228,7 @@ class PointsVersionSpace(VersionSpace):
         self._cls = cls
         if not isinstance(negatives, GrowingSet):
             negatives = GrowingSet(negatives)
+        free: float  # the number of free points (math.inf on an infinite domain)
         if empty:
             positive, negatives, zero = None, GrowingSet(), False
             free = 0

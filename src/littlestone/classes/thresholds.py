@@ -40,15 +40,14 @@ class Threshold(Hypothesis):
             return None
         table = dict(patches)
         t = self.t
-        best = None
-        for c in sorted({t} | set(table) | {x + 1 for x in table}):
+
+        def cost(c: int) -> tuple[int, int]:  # (disagreements of f with h_c, c): the least is the canonical base
             lo, hi = min(t, c), max(t, c)
             inside = sum(1 for x in table if lo <= x < hi)
             wrong_patched = sum(1 for x, v in table.items() if v != int(x >= c))
-            cost = wrong_patched + (hi - lo - inside)
-            if best is None or cost < best[0]:
-                best = (cost, c)
-        c = best[1]
+            return wrong_patched + (hi - lo - inside), c
+
+        c = min(({t} | set(table) | {x + 1 for x in table}), key=cost)
         f = lambda x: table[x] if x in table else int(x >= t)  # noqa: E731
         span = range(min(t, c), max(t, c))
         new = sorted({(x, f(x)) for x in list(table) + list(span) if f(x) != int(x >= c)})
@@ -177,7 +176,7 @@ class ThresholdsVersionSpace(VersionSpace):
         V = self if k == 0 else ThresholdsVersionSpace(self._cls, lo, hi)
         return preds, V, k
 
-    def restrict_sample(self, X: Any, y: Any) -> tuple["ThresholdsVersionSpace", int]:
+    def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         X = np.asarray(X)
         y = np.asarray(y)
         if self.lo > self.hi:
@@ -242,7 +241,7 @@ class Thresholds(HypothesisClass):
         return ThresholdsVersionSpace(self, 0, self.n)
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and bool(0 <= x < self.n)
 
     @property
     def domain_size(self) -> int:
