@@ -291,7 +291,7 @@ class BLM20Classifier(LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
-        return self._learn(self.hclass_, ArraySource(points, y01), rng)
+        return self._learn(self._the_class(), ArraySource(points, y01), rng)
 
     def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":
         """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
@@ -300,11 +300,12 @@ class BLM20Classifier(LittlestoneClassifier):
         from ._sklearn import _to_generator
 
         self.hclass_ = self._resolve_class()
-        src = ValidatedSource(source, self.hclass_) if validate else source
+        hclass = self._the_class()
+        src = ValidatedSource(source, hclass) if validate else source
         from .._labels import declared_coding
 
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
+        self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
         return self
