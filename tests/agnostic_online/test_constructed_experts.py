@@ -170,7 +170,7 @@ def _adaptive_play(L, n, T, rng):
     return X, np.array(y)
 
 
-@pytest.mark.parametrize("ope", ["batched", "tree"])
+@pytest.mark.parametrize("ope", ["batched", "tree", "private"])
 def test_adaptive_points_online_and_consistent_with_the_materialized_experts(ope):
     n, T = 4, 24
     L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5)
@@ -210,7 +210,7 @@ def test_regret_within_theorem_e10_and_4_4_bound(eta, seed):
     bound = L.ope_.regret_bound()
     assert bound < T
     assert res.expected_loss - best_h <= bound + M          # Thm 4.4
-    for ope in ("batched", "tree"):
+    for ope in ("batched", "tree", "private"):
         P = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=seed)
         r = P.run(X, y)
         assert r.expected_loss - r.best_loss <= P.ope_.regret_bound()
@@ -226,8 +226,13 @@ def test_same_seed_same_stream():
         L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, sanitizer=san, backend="seeded", seed=1)
         res = L.run(X, y)
         assert res.rounds == T and L.n_experts_ == number_of_experts_upto(T, 2)
-        assert L.privacy()[:2] == (2.0, 2e-6)
-    for ope in ("batched", "tree"):
+    for ope in ("batched", "tree", "private"):  # Alg 5's (ε, δ) + the OPE learner's own claim ≤ (ε, δ): Thm 4.4
+        L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=1)
+        c, o = L.privacy(), L.ope_.privacy()
+        assert c[:2] == pytest.approx((1.0 + o.epsilon, 1e-6 + o.delta))
+        assert c[0] <= 2.0 + 1e-12 and c[1] <= 2e-6
+    assert ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope="hedge", seed=1).privacy() is None
+    for ope in ("batched", "tree", "private"):
         runs = [ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=3) for _ in range(2)]
         a, b = (r.run(X, y) for r in runs)
         assert np.array_equal(a.choices, b.choices) and runs[0].predictions_ == runs[1].predictions_

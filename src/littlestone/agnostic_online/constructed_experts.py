@@ -47,7 +47,7 @@ from .._random import SeedLike, spawn_seeds
 from ..bounds.lwy25_agnostic import number_of_experts_upto
 from ..classes import FiniteClass, HypothesisClass, majority_xor_class
 from ..errors import LittlestoneError
-from ..experts import BatchedPrivateHedge, ExpertsRun, TreeAggregationHedge
+from ..experts import BatchedPrivateHedge, ExpertsRun, Hedge, PrivateHedge, TreeAggregationHedge
 from ..experts.base import check_horizon
 from ..privacy import basic_composition, check_delta, check_epsilon
 from ..sanitizers.dyadic import DyadicSanitizer
@@ -376,7 +376,8 @@ class ConstructedExpertsLearner:
     experts' 0/1 losses, Algorithm 5 gets x_t, and the experts whose next flip is at t are fed their window.
     ``sanitizer``: "realizable" (Thm E.5's sanitizer of H_{m,1/2} ⊕ H, tiny domains), "mwem" (MWEM on the same class;
     an (α, β)-sanitizer, so Lemma E.8's conclusion holds with its α) or a factory (epsilon, delta, n, run) -> sanitizer.
-    ``ope``: "batched" (BatchedPrivateHedge, oblivious; default) or "tree" (TreeAggregationHedge, adaptive), or
+    ``ope``: "batched" (BatchedPrivateHedge, oblivious; default), "tree" (TreeAggregationHedge, adaptive), "private"
+    (PrivateHedge, adaptive, Thm E.11's rate — with Thm E.10 this is Cor E.13's adaptive learner), or
     "hedge" (non-private Hedge over the same J: the baseline; then the learner is not private).
     ``track_expected`` adds Σ_t ⟨p_t, ℓ_t⟩ to :meth:`result` (one more pass over N per round; Hedge recomputes p_t).
     """
@@ -389,8 +390,8 @@ class ConstructedExpertsLearner:
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
-        if ope not in ("batched", "tree", "hedge"):
-            raise LittlestoneError(f"ope must be 'batched', 'tree' or 'hedge', got {ope!r}")
+        if ope not in ("batched", "tree", "private", "hedge"):
+            raise LittlestoneError(f"ope must be 'batched', 'tree', 'private' or 'hedge', got {ope!r}")
         self.ope = ope
         self.private = ope != "hedge"
         self.learner = SOAMajorityLearner(hypothesis_class)
@@ -431,16 +432,17 @@ class ConstructedExpertsLearner:
             return BatchedPrivateHedge(N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope)
         if self.ope == "tree":
             return TreeAggregationHedge(N, self.horizon, self.epsilon, backend=self.backend, seed=self._s_ope)
-        from ..experts import Hedge
+        if self.ope == "private":
+            return PrivateHedge(N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope)
         return Hedge(N, self.horizon, seed=self._s_ope)
 
     def privacy(self) -> tuple[float, float, str] | None:
-        """Algorithm 5 at (ε, δ) then the OPE learner at (ε, δ) (or (ε, 0) for the tree one): basic composition.
-        None with the non-private Hedge baseline."""
+        """Algorithm 5's claim (ε, δ) composed (basic composition) with the OPE learner's own claim (≤ (ε, δ); (ε, 0)
+        for the tree one): at most (2ε, 2δ) as in Thm 4.4. None with the non-private Hedge baseline."""
         if not self.private:
             return None
-        ope_delta = self.delta if self.ope == "batched" else 0.0
-        eps, dlt = basic_composition([(self.epsilon, self.delta), (self.epsilon, ope_delta)])
+        san, ope = self.sanitizer_.privacy(), self.ope_.privacy()
+        eps, dlt = basic_composition([(san[0], san[1]), (ope.epsilon, ope.delta)])
         return (eps, dlt, "replace-one")
 
     @property
