@@ -72,13 +72,12 @@ class _ThresholdHedgePool:
         cum = np.cumsum(w, axis=1)
         self.cum = cum / cum[:, -1:]
 
-    def sample(self, learners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """A threshold t ~ Hedge(learner) for each entry."""
-        u = rng.random(len(learners))
+    def sample(self, learners: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """A threshold t ~ Hedge(learner) for each entry, from two uniforms each (segment, place inside it)."""
         seg = (self.cum[learners] < u[:, None]).sum(axis=1)
         seg = np.minimum(seg, self.cum.shape[1] - 1)
         ln = self.length[learners, seg]
-        off = np.floor(rng.random(len(learners)) * ln).astype(np.int64)
+        off = np.floor(v * ln).astype(np.int64)
         return self.start[learners, seg] + np.minimum(off, np.maximum(ln - 1, 0))
 
     def update(self, x: np.ndarray, y: np.ndarray) -> None:
@@ -133,7 +132,7 @@ class _ThresholdSOAPool:
                                    "needs a proper learner)")
         self.t = t
 
-    def sample(self, learners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, learners: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         return self.t[learners]
 
     def update(self, x: np.ndarray, y: np.ndarray) -> None:
@@ -205,6 +204,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
         self._by: list[int] = []
         self._n_batches = 0
         self._round_hyp: tuple[int, int] | None = None
+        self._draws: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.hypothesis_: Any = None
 
     # ------------------------------------------------------------------ claim and bound (parameters only)
@@ -223,10 +223,19 @@ class ThresholdsAlgorithm3(OnlineLearner):
         return algorithm3_thresholds_bound(self.horizon, self.batch, self.n, self.epsilon)
 
     # ------------------------------------------------------------------ online protocol
+    def _hypotheses(self, start: int, end: int) -> np.ndarray:
+        """h_t for the rounds start..end−1 of the current batch (offsets in it): i_t uniform in [B] and the learner's
+        two uniforms, drawn for the whole batch at its first round, so ``run`` and the river path agree."""
+        if self._draws is None:
+            self._draws = (self._rng.integers(self.batch, size=self.batch), self._rng.random(self.batch),
+                           self._rng.random(self.batch))
+        i, u, v = (a[start:end] for a in self._draws)
+        return self._pool.sample(i, u, v)
+
     def _predict01(self, x: Any) -> int:
         if self._round_hyp is None or self._round_hyp[0] != self.n_learned:
-            i = np.array([int(self._rng.integers(self.batch))])
-            self._round_hyp = (self.n_learned, int(self._pool.sample(i, self._rng)[0]))
+            k = len(self._bx)
+            self._round_hyp = (self.n_learned, int(self._hypotheses(k, k + 1)[0]))
         self.hypothesis_ = self.hypothesis_class.hypothesis(self._round_hyp[1])
         return int(int(x) >= self._round_hyp[1])
 
@@ -250,6 +259,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
         self._pool.update(Xs[perm], Ys[perm])
         self.subsequence_sizes_ += 1
         self._n_batches += 1
+        self._draws = None
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
@@ -264,8 +274,8 @@ class ThresholdsAlgorithm3(OnlineLearner):
         pos = 0
         while pos < len(y01):
             end = min(len(y01), pos + self.batch - len(self._bx))
-            learners = self._rng.integers(self.batch, size=end - pos)
-            hyps = self._pool.sample(learners, self._rng)
+            k = len(self._bx)
+            hyps = self._hypotheses(k, k + end - pos)
             preds[pos:end] = pts[pos:end] >= hyps
             self._bx.extend(pts[pos:end].tolist())
             self._by.extend(y01[pos:end].tolist())
