@@ -8,6 +8,7 @@ import pytest
 
 from littlestone.agnostic_online import ThresholdsAlgorithm3
 from littlestone.agnostic_online import algorithm3_thresholds as a3t
+from littlestone.agnostic_online.algorithm3_thresholds import best_threshold_mistakes
 from littlestone.bounds.threshold_label import algorithm3_thresholds_batch, algorithm3_thresholds_bound
 from littlestone.classes import Thresholds, random_class
 from littlestone.errors import LittlestoneError
@@ -25,12 +26,15 @@ def _data(T, eta=0.1, seed=0, cut=N60 // 3):
 
 
 def _best(X, y):
-    """Mistakes of the best threshold in hindsight (exact: the error only changes at t = x + 1)."""
-    order = np.argsort(X, kind="stable")
-    ys = y[order].astype(np.int64)
-    ones_before = np.concatenate([[0], np.cumsum(ys)])
-    zeros_after = (len(ys) - ys.sum()) - (np.arange(len(ys) + 1) - ones_before)
-    return int((ones_before + zeros_after).min())
+    return best_threshold_mistakes(X, y)
+
+
+def test_best_threshold_mistakes_matches_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        X = rng.integers(0, 16, 30)
+        y = rng.integers(0, 2, 30)
+        assert best_threshold_mistakes(X, y) == min(int(((X >= t) != y).sum()) for t in range(17))
 
 
 @pytest.mark.parametrize("learner", ["hedge", "soa"])

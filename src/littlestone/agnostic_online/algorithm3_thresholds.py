@@ -286,3 +286,17 @@ class ThresholdsAlgorithm3(OnlineLearner):
         self.mistakes += int((preds != y01).sum())
         self._round_hyp = None
         return preds
+
+
+def best_threshold_mistakes(X: Any, y: Any) -> int:
+    """min_t #{i : 1[x_i ≥ t] ≠ y_i} over all thresholds (exact, O(m log m): the count changes only at t = x + 1)."""
+    X = np.asarray(X)
+    order = np.argsort(X, kind="stable")
+    xs = X[order]
+    ys = np.asarray(y)[order].astype(np.int64)
+    ones_before = np.concatenate([[0], np.cumsum(ys)])
+    zeros_after = (len(ys) - ys.sum()) - (np.arange(len(ys) + 1) - ones_before)
+    cost = ones_before + zeros_after
+    # a cut between equal points is not a threshold: keep k = 0, m and the k with x_(k) < x_(k+1)
+    ok = np.concatenate([[True], xs[1:] != xs[:-1], [True]])
+    return int(cost[ok].min())
