@@ -41,8 +41,7 @@ from .._random import SeedLike, spawn_seeds
 from ..errors import DomainError, EmptyDataError, LittlestoneError
 from ..privacy import PrivacyClaim, check_epsilon, check_probability, compose
 from ..privacy.mechanism import Mechanism
-from ..bounds.threshold_label import (MAX_LEVELS, node_scale, threshold_label_alpha, threshold_label_noise_bound,
-                                      threshold_label_sample_size, tree_depth)
+from ..bounds.threshold_label import threshold_label_alpha, threshold_label_noise_bound, tree_depth
 
 RELATION = "replace-one"
 
