@@ -161,7 +161,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
                                    f"{getattr(hypothesis_class, 'name', type(hypothesis_class).__name__)} (use "
                                    "Algorithm3 for finite classes)")
         super().__init__(hypothesis_class, labels=labels)
-        H = hypothesis_class
+        H = self._thresholds = hypothesis_class
         self.n = H.n
         tree_depth(self.n)                                   # n ≤ 2^62
         self.horizon = check_horizon(horizon)
@@ -236,7 +236,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
         if self._round_hyp is None or self._round_hyp[0] != self.n_learned:
             k = len(self._bx)
             self._round_hyp = (self.n_learned, int(self._hypotheses(k, k + 1)[0]))
-        self.hypothesis_ = self.hypothesis_class.hypothesis(self._round_hyp[1])
+        self.hypothesis_ = self._thresholds.hypothesis(self._round_hyp[1])
         return int(int(x) >= self._round_hyp[1])
 
     def _learn01(self, x: Any, y: int) -> None:
