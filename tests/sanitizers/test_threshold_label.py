@@ -153,3 +153,35 @@ def test_bad_input():
         ThresholdLabelSanitizer(100, 0.0)
     with pytest.raises(Exception, match="empty"):
         s.fit([])
+
+
+def test_interval_queries_within_five_psi_over_m():
+    """Intervals from the same release: every interval query (exhaustive on 64 points) within 5Ψ/m, both for the
+    estimate and for the synthetic data; and on 2^60 points for random and data-aligned intervals."""
+    from littlestone.bounds.threshold_label import interval_label_alpha
+    from littlestone.sanitizers.threshold_label import empirical_interval_errors
+
+    n, m = 64, 4000
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, n, m)
+    y = ((X >= 20) & (X <= 40)).astype(np.int8)
+    y[rng.random(m) < 0.1] ^= 1
+    s = ThresholdLabelSanitizer(n, 50.0, beta=0.05, backend="seeded", seed=4).fit_arrays(X, y)
+    alpha = interval_label_alpha(m, n, 50.0, 0.05)
+    assert alpha == pytest.approx(5 / 3 * s.alpha(m)) and alpha < 0.5
+    a, b = (g.ravel() for g in np.meshgrid(np.arange(n), np.arange(n)))
+    truth = empirical_interval_errors(X, y, a, b)
+    assert np.abs(s.estimate_interval(a, b) - truth).max() <= alpha
+    Xs, ys = s.synthetic_arrays(m)
+    assert np.abs(empirical_interval_errors(Xs, ys, a, b) - truth).max() <= alpha
+    assert empirical_interval_errors(X, y, [30], [5])[0] == pytest.approx(y.mean())        # empty interval
+    m = 20_000
+    X, y = _data(m)
+    s = ThresholdLabelSanitizer(N60, 20.0, backend="seeded", seed=0).fit_arrays(X, y)
+    Xs, ys = s.synthetic_arrays(m)
+    ends = np.sort(rng.choice(np.concatenate([X[:300], X[:300] + 1, rng.integers(0, N60, 300)]), (2000, 2)), axis=1)
+    ends = np.minimum(ends, N60 - 1)
+    truth = empirical_interval_errors(X, y, ends[:, 0], ends[:, 1])
+    alpha = interval_label_alpha(m, N60, 20.0, 0.05)
+    assert np.abs(empirical_interval_errors(Xs, ys, ends[:, 0], ends[:, 1]) - truth).max() <= alpha
+    assert np.abs(s.estimate_interval(ends[:, 0], ends[:, 1]) - truth).max() <= alpha

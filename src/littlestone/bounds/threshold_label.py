@@ -64,6 +64,12 @@ def threshold_label_alpha(n_samples: int, domain_size: int, epsilon: float, beta
     return 3.0 * threshold_label_noise_bound(tree_depth(domain_size), epsilon, beta) / int(n_samples)
 
 
+def interval_label_alpha(n_samples: int, domain_size: int, epsilon: float, beta: float) -> float:
+    """α = 5Ψ/m for the H^label queries of intervals 1[a ≤ x ≤ b] answered from the same release: a range count is
+    a difference of two prefix counts (2Ψ per label) and N_1 is off by ≤ Ψ."""
+    return 5.0 / 3.0 * threshold_label_alpha(n_samples, domain_size, epsilon, beta)
+
+
 def threshold_label_sample_size(alpha: float, domain_size: int, epsilon: float, beta: float) -> int:
     """The least m with 3Ψ/m ≤ α."""
     a = check_probability(alpha, "alpha")

@@ -19,6 +19,7 @@ Everything after is post-processing.
 Release (:class:`ThresholdLabelSanitizer`):
   * ``estimate(t)`` = (F̃_1(t) + F̃_0(2^L) − F̃_0(t))/m, F̃_y(t) = the sum of the noisy nodes of the dyadic
     decomposition of [0, t) (≤ L nodes; the root for t = 2^L);
+  * ``estimate_interval(a, b)``: the same for intervals 1[a ≤ x ≤ b] (range counts = two prefixes; α = 5Ψ/m);
   * ``synthetic(m)``: m_1 = clip(noisy root of label 1, 0, m) points of label 1 and m_0 = m − m_1 of label 0; the k-th
     point of label y is found by descending the noisy tree of label y with rank r = k (go left if r ≤ noisy left count,
     else r −= noisy left count and go right): the points are non-decreasing in k, and a point in the padding
@@ -26,9 +27,9 @@ Release (:class:`ThresholdLabelSanitizer`):
 
 Accuracy (docs/derivations.md, "Thresholds H^label sanitizer"): let Ψ bound |F̃_y(s) − A_y(s)| for every y and every
 s ∈ [0, 2^L] (a sum of ≤ L node noises). Then |Est(t) − err_S(t)| ≤ 3Ψ/m and |err_{S′}(t) − err_S(t)| ≤ 3Ψ/m for
-all t. By a Chernoff bound for sums of L i.i.d. discrete Laplace(b) variables and a union bound over the 2(2^L + 1)
-prefixes, Ψ = :func:`threshold_label_noise_bound` (L, ε, β) holds with probability ≥ 1 − β; so α = 3Ψ/m
-(:func:`threshold_label_alpha`). Ψ = O(L·(L + ln(1/β))/ε).
+all t (5Ψ/m for every interval query). By a Chernoff bound for sums of L i.i.d. discrete Laplace(b) variables and a
+union bound over the 2(2^L + 1) prefixes, Ψ = :func:`threshold_label_noise_bound` (L, ε, β) holds with probability
+≥ 1 − β; so α = 3Ψ/m (:func:`threshold_label_alpha`). Ψ = O(L·(L + ln(1/β))/ε).
 """
 
 from __future__ import annotations
@@ -202,6 +203,23 @@ class ThresholdLabelSanitizer:
         root0 = tree.nodes(0, self.levels, [0])[0]
         return (tree.prefix(1, t_full) + root0 - tree.prefix(0, t_full)) / self.n_
 
+    def estimate_interval(self, a: Any, b: Any) -> np.ndarray:
+        """Est of err_S for intervals 1[a ≤ x ≤ b] (a > b: the empty interval) from the same release; within
+        5Ψ/m (:func:`~littlestone.bounds.threshold_label.interval_label_alpha`) on the same event."""
+        tree = self._check_fitted()
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        if a.shape != b.shape:
+            raise LittlestoneError(f"interval ends must have one shape, got {a.shape} and {b.shape}")
+        if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= self.domain_size):
+            raise DomainError(f"interval ends must lie in 0..{self.domain_size - 1}")
+        empty = a > b
+        lo, hi = np.where(empty, 0, a), np.where(empty, 0, b + 1)
+        n1 = tree.nodes(1, self.levels, [0])[0]
+        r1 = tree.prefix(1, hi) - tree.prefix(1, lo)
+        r0 = tree.prefix(0, hi) - tree.prefix(0, lo)
+        return np.where(empty, n1, n1 - r1 + r0) / self.n_
+
     def synthetic_arrays(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         """(X′, y′) sorted by label then point: m_1 = clip(noisy root 1, 0, m) points of label 1 from the descent."""
         tree = self._check_fitted()
@@ -229,3 +247,15 @@ def empirical_label_errors(X: Any, y: Any, t: Any) -> np.ndarray:
     t = np.asarray(t, dtype=np.int64)
     x0, x1 = np.sort(X[y == 0]), np.sort(X[y == 1])
     return (np.searchsorted(x1, t) + x0.size - np.searchsorted(x0, t)) / X.size
+
+
+def empirical_interval_errors(X: Any, y: Any, a: Any, b: Any) -> np.ndarray:
+    """err_S(1[a ≤ x ≤ b]) (a > b: the empty interval), exact: (N_1 − #label 1 inside + #label 0 inside)/m."""
+    X = np.asarray(X, dtype=np.int64)
+    y = np.asarray(y)
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    x0, x1 = np.sort(X[y == 0]), np.sort(X[y == 1])
+    inside1 = np.where(a > b, 0, np.searchsorted(x1, b, side="right") - np.searchsorted(x1, a))
+    inside0 = np.where(a > b, 0, np.searchsorted(x0, b, side="right") - np.searchsorted(x0, a))
+    return (x1.size - inside1 + inside0) / X.size
