@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
-from typing import Any, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -345,6 +346,23 @@ class VersionSpace(ABC):
         return f"<{type(self).__name__} of {self.hclass!r}: size={self.size()}, key={self.key()!r}>"
 
 
+@dataclass(frozen=True)
+class CountingForm:
+    """A class's hypotheses h_0..h_{size−1} as counting queries over its finite domain x_0..x_{domain_size−1}, in
+    closed form: ``answers(w)`` = (Σ_i w_i·h_j(x_i))_j for a weight vector w over the domain, ``row(j)`` = h_j as a 0/1
+    float vector, ``columns(idx)`` = (len(idx) × size) values h_j(x_i), ``index_points(X)`` = domain indices of points
+    (DomainError outside), ``point(i)`` = x_i, ``hypothesis(j)`` = h_j."""
+
+    size: int
+    domain_size: int
+    answers: Callable[[np.ndarray], np.ndarray]
+    row: Callable[[int], np.ndarray]
+    columns: Callable[[np.ndarray], np.ndarray]
+    index_points: Callable[[Any], np.ndarray]
+    point: Callable[[int], Any]
+    hypothesis: Callable[[int], "Hypothesis"]
+
+
 class HypothesisClass(ABC):
     """A hypothesis class H over a domain X (the one protocol every algorithm uses)."""
 
@@ -448,6 +466,11 @@ class HypothesisClass(ABC):
 
     def threshold_closed_form(self) -> "tuple[int, Sequence[Point], Sequence[Hypothesis]] | None":
         """(threshold dimension k, points x_1…x_k, hypotheses h_1…h_k with h_i(x_j) = 1 iff j ≥ i), or None."""
+        return None
+
+    def counting_closed_form(self) -> "CountingForm | None":
+        """The class as counting queries over its finite domain in closed form (sanitizers answer all of them in
+        O(|X|) this way), or None: they then use the explicit twin's matrix."""
         return None
 
     def evaluate(self, h: Hypothesis, X: Any) -> np.ndarray:

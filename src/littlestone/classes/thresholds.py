@@ -7,7 +7,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
+from .base import CountingForm, Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
 
 def chain_ldim(size: int) -> int:
@@ -293,6 +293,25 @@ class Thresholds(HypothesisClass):
     def threshold_closed_form(self) -> tuple[int, LazySequence, LazySequence]:
         """Threshold dimension n (at most n points exist): x_j = j − 1 and h_i = h_{t=i−1}, so h_i(x_j) = 1 iff j ≥ i."""
         return self.n, LazySequence(self.n, int), LazySequence(self.n, Threshold)
+
+    def counting_closed_form(self) -> CountingForm | None:
+        """h_t for t = 0..n as queries on X = {0..n−1}: all answers Σ_{x ≥ t} w(x) by one reversed cumulative sum
+        (O(n)); None beyond 2^31 points (a weight vector over X would not fit)."""
+        if self.n > 1 << 31:
+            return None
+        n = self.n
+
+        def answers(w: np.ndarray) -> np.ndarray:
+            out = np.zeros(n + 1)
+            out[:-1] = np.cumsum(np.asarray(w, dtype=float)[::-1])[::-1]
+            return out
+
+        return CountingForm(
+            size=n + 1, domain_size=n, answers=answers,
+            row=lambda j: (np.arange(n) >= j).astype(float),
+            columns=lambda idx: (np.arange(n + 1)[None, :] <= np.asarray(idx, dtype=np.int64)[:, None]).astype(float),
+            index_points=lambda X: np.asarray(self.validate_points(X), dtype=np.int64),
+            point=int, hypothesis=self.hypothesis)
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         a, b = sorted((h1.t, h2.t))  # type: ignore[attr-defined]

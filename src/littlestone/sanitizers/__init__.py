@@ -1,6 +1,6 @@
 """Private sanitizers (LWY25 Def 2.7, Def E.1): answer every counting query of a class on private data.
 
-  queries.py     counting-query families of a class over a finite domain (explicit, thresholds, H^label)
+  queries.py     counting-query families of a class over a finite domain (explicit, counting closed form, H^label)
   mwem.py        MWEM (HLM12): exponential mechanism + Laplace + multiplicative weights, with its proven bound
   realizable.py  realizable sanitizer (LWY25 Lemma E.2 discriminator, Thm E.5 game against the SOA)
   dyadic.py      sequential sanitizer over dyadic intervals (LWY25 Alg 5, Fact E.6, Lemma E.8)
