@@ -22,6 +22,9 @@ def all_audits() -> dict:
 
         entries = list(_builtin_audits().values()) + [dataclasses.replace(a, broken=True)
                                                      for a in _broken_audits().values()]
+        from .threshold_label import _threshold_label_audits
+
+        entries += list(_threshold_label_audits().values())
         names = [a.name for a in entries]
         clash = {n for n in names if names.count(n) > 1}
         if clash:

@@ -27,6 +27,7 @@ from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, Stable
                        exponential_mechanism, make_backend, stable_histogram)
 from ..privacy.backends import Backend
 from ..privacy.budget import Charge
+from ..validation import check_delta, check_epsilon
 from .result import PrivateFitResult
 from ._sklearn import LittlestoneClassifier
 from .global_stable import GlobalStableLearner, GRun, run_batches
@@ -121,14 +122,8 @@ class BLM20Result(PrivateFitResult):
 
 
 def _check_privacy(epsilon: float, delta: float) -> tuple[float, float]:
-    try:
-        eps, dlt = float(epsilon), float(delta)
-    except (TypeError, ValueError):
-        raise PrivacyParameterError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
-    if not eps > 0 or not np.isfinite(eps):
-        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    if not 0.0 <= dlt < 1.0:
-        raise PrivacyParameterError(f"delta must satisfy 0 ≤ δ < 1, got {delta!r}")
+    eps = check_epsilon(epsilon, error=PrivacyParameterError)
+    dlt = check_delta(delta, error=PrivacyParameterError)
     if dlt == 0.0:
         raise PrivacyParameterError("the BLM20 learner needs δ > 0 (its stable histogram is (ε/2, δ)-DP); "
                                     "use the pure-DP generic learner for δ = 0")
