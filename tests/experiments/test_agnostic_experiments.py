@@ -21,8 +21,10 @@ def test_agnostic_online_tiny(tmp_path):
     assert res.table_path.exists() and all(p.exists() for p in res.figures)
     rows = list(csv.DictReader(open(res.table_path)))
     learners = {r["learner"] for r in rows}
-    assert {"Algorithm 3", "constructed experts (Thm E.10)", "BDPS SOA experts", "Hedge over H",
-            "private OPE (tree)", "private OPE (batched)"} <= learners
+    assert {"Algorithm 3 (MWEM)", "Algorithm 3 (sequential fooling)", "constructed experts (Thm E.10)",
+            "BDPS SOA experts", "Hedge over H",
+            "private OPE (tree)", "private OPE (batched)", "Algorithm 3, thresholds(2^60)"} <= learners
+    assert {r["data"] for r in rows if r["panel"] == "C"} == {"eta=0.2", "adaptive"}
     assert {r["data"] for r in rows} == {"eta=0.2", "adaptive"}
     assert "slopes" in res.verdict
 
@@ -49,3 +51,17 @@ def test_bad_settings_are_refused_before_any_work(tmp_path):
     with pytest.raises(LittlestoneError, match="ns"):
         REGISTRY["sanitizer_error"](ns=(0,), out_dir=tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_agnostic_online_sanitizer_choice(tmp_path):
+    import pytest
+
+    from littlestone.errors import LittlestoneError
+
+    res = REGISTRY["agnostic_online"](T_large=(200, 400), T_adaptive=(100,), T_small=(8,), etas=(0.2,), seeds=1,
+                                      sanitizer="sequential_fooling", seed=0, out_dir=tmp_path)
+    learners = {r["learner"] for r in csv.DictReader(open(res.table_path))}
+    assert "Algorithm 3 (sequential fooling)" in learners and "Algorithm 3 (MWEM)" not in learners
+    assert "sanitizer of H^label: sequential fooling;" in res.verdict
+    with pytest.raises(LittlestoneError, match="sanitizer"):
+        REGISTRY["agnostic_online"](sanitizer="laplace", out_dir=tmp_path)

@@ -11,7 +11,7 @@ import pytest
 
 from littlestone.agnostic_online.algorithm3 import Algorithm3
 from littlestone.audit import audit_mechanism
-from littlestone.classes import LabelClass, Thresholds, random_class
+from littlestone.classes import Intervals, LabelClass, Points, Thresholds, random_class
 from littlestone.errors import DomainError, EmptyDataError, LittlestoneError, PrivacyParameterError
 from littlestone.privacy.composition import advanced_composition, heterogeneous_advanced_composition
 from littlestone.sanitizers.sequential_fooling import (SequentialFoolingSanitizer, fooling_rounds, round_privacy,
@@ -173,3 +173,48 @@ def test_bad_input():
         SequentialFoolingSanitizer(Thresholds(4), 1.0, learner="exponential").fit(np.zeros(0, dtype=int))
     with pytest.raises(LittlestoneError, match="fit"):
         SequentialFoolingSanitizer(Thresholds(4), 1.0).estimates()
+
+
+# ---------------------------------------------------------------------------------------------------- vector form
+@pytest.mark.parametrize("H", [Thresholds(37), Points(23), Points(23, include_zero=False),
+                               Points(["a", "b", "c"]), Intervals(9), Intervals(1)])
+def test_counting_closed_form_matches_the_explicit_twin(H):
+    from littlestone.classes import to_finite
+    from littlestone.sanitizers.queries import ClosedFormQueries, MatrixQueries, query_family
+
+    fam = query_family(H)
+    assert isinstance(fam, ClosedFormQueries)
+    F = to_finite(H)
+    pts = H.domain_points()
+    assert fam.domain_size == len(pts) and fam.size == F.n_hypotheses
+    M = np.stack([fam.row(j) for j in range(fam.size)])
+    for j in range(fam.size):   # row j is hypothesis j evaluated on the domain, in the family's point order
+        assert np.array_equal(M[j], fam.hypothesis(j).predict(H.validate_points([fam.point(i) for i in range(len(pts))])))
+    w = np.random.default_rng(0).random(len(pts))
+    assert np.allclose(fam.answers(w), M @ w)
+    idx = fam.index_points(pts[::-1])
+    assert np.array_equal(fam.columns(idx), M[:, idx].T)
+    assert sorted(map(tuple, M.tolist())) == sorted(map(tuple, F.matrix.astype(float).tolist()))
+    assert not isinstance(query_family(F), ClosedFormQueries) and isinstance(query_family(F), MatrixQueries)
+
+
+def test_vector_form_plays_the_same_game_as_the_explicit_class():
+    # thresholds in closed form (O(|X|) per round) and their explicit twin (matrix products): same transcript
+    from littlestone.classes import to_finite
+
+    X = np.minimum(np.random.default_rng(0).geometric(0.05, 20_000), 63)
+    kw = dict(alpha=0.2, learner="exponential", backend="seeded", seed=7)
+    a = SequentialFoolingSanitizer(Thresholds(64), 1.0, 1e-6, **kw).fit(X)
+    b = SequentialFoolingSanitizer(to_finite(Thresholds(64)), 1.0, 1e-6, **kw).fit(X)
+    assert a.rounds_ > 1 and a.transcript_ == b.transcript_
+    assert np.allclose(a.estimates(), b.estimates())
+    # intervals (prefix sums) likewise
+    Xi = np.minimum(np.random.default_rng(0).geometric(0.4, 20_000) - 1, 11)
+    c = SequentialFoolingSanitizer(Intervals(12), 1.0, 1e-6, **kw).fit(Xi)
+    d = SequentialFoolingSanitizer(to_finite(Intervals(12)), 1.0, 1e-6, **kw).fit(Xi)
+    assert c.rounds_ > 1 and c.transcript_ == d.transcript_
+
+
+def test_ggkm21_learner_refuses_a_domain_too_large_to_enumerate():
+    with pytest.raises(LittlestoneError, match="exponential"):
+        SequentialFoolingSanitizer(Thresholds(2 ** 16), 1.0, 1e-6, learner="ggkm21")

@@ -215,8 +215,10 @@ def _declared() -> list[Declared]:
                          (X, (0, 0, 1, 1)), (X, (1, 0, 1, 1)), runs=1000))
 
     from .adaptive_game import private_online_audits  # LWY25 Def. 2.4 games of the private online learners
+    from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
 
     out.extend(private_online_audits())
+    out.extend(threshold_label_audits())
     return out
 
 

@@ -117,7 +117,7 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
         math.sqrt(d * T * math.log(T)) + v["expert mistakes vs h"] * d,
         "√(d T ln T) + T^{1/3}(d_V*)^{14/3} d⁵ (d* d_V)^{1/3}/ε^{2/3}")
     if hypotheses is not None and domain is not None:
-        from ..experts import batched_hedge_bound, theory_batch, tree_hedge_bound
+        from ..experts import batched_hedge_bound, private_hedge_bound, theory_batch, tree_hedge_bound
         from ..experts.tree_hedge import theory_block
         from .mwem import mwem_sample_size
 
@@ -128,6 +128,8 @@ def lwy25_agnostic(d: int, d_star: int, d_vc: int, d_vc_star: int, T: int, epsil
         add("Thm 4.1 + MWEM + Hedge (proven)", "regret bound", theorem41_bound(T, Bt, hypotheses, domain, eps),
             "at that B (α(B): MWEM's bound at n = B, β = 1/T²)")
         N = hypotheses
+        add("PrivateHedge over H (proven, Thm E.11 rate)", "regret bound", private_hedge_bound(N, T, eps, dlt),
+            "ln N/η + ηT/8, η from (ε, δ) by advanced composition")
         add("TreeAggregationHedge over H (proven)", "regret bound",
             tree_hedge_bound(N, T, eps, theory_block(N, T, eps)), "2√(T ln N (1/8 + Ē + B₀ − 1)) + 1")
         add("BatchedPrivateHedge over H (proven)", "regret bound",

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
+from .base import CountingForm, Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
 
 
 def _lg(w: int) -> int:
@@ -572,7 +572,7 @@ class IntervalsVersionSpace(VersionSpace):
             return b_hi - (1 << (dv - 1)) + 1
         ws = self._top_key()
         first = _greedy(ws[: _cap(ws[0]) + 1], d, trace=True)
-        assert first is not None, "inconsistent gap-family Ldim"
+        assert isinstance(first, tuple), "inconsistent gap-family Ldim"
         w, b = first
         for start, L in self._gaps():  # any gap of that weight; split off 2^b on its left
             if L + 1 == w:
@@ -580,7 +580,7 @@ class IntervalsVersionSpace(VersionSpace):
         raise AssertionError("unreachable")
 
     # ----------------------------------------------------------------------------------------------- samples
-    def restrict_sample(self, X: Any, y: Any) -> tuple["IntervalsVersionSpace", int]:
+    def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         y = np.asarray(y)
         n = len(y)
         if self.is_empty() or n == 0:
@@ -638,7 +638,7 @@ class Intervals(HypothesisClass):
         return IntervalsVersionSpace(self, ("neg", SortedNegatives()))
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and bool(0 <= x < self.n)
 
     @property
     def domain_size(self) -> int:
@@ -676,6 +676,36 @@ class Intervals(HypothesisClass):
         if b is None or not (0 <= a <= b < self.n):
             raise LittlestoneError(f"interval [{a}, {b}] is not inside 0..{self.n - 1}")
         return IntervalUnion(((a, b),))
+
+    def counting_closed_form(self) -> CountingForm | None:
+        """h_0 = ∅, then [a, b] in lexicographic order (a ≤ b): 1 + n(n+1)/2 queries, all answered from one prefix sum
+        C of the weights as C[b+1] − C[a]. None beyond 2²⁴ queries (n > 5792): the answer vector would not fit."""
+        n = self.n
+        size = 1 + n * (n + 1) // 2
+        if size > 1 << 24:
+            return None
+        A, B = np.triu_indices(n)                       # row-major: (a, b) lexicographic with a ≤ b
+
+        def answers(w: np.ndarray) -> np.ndarray:
+            C = np.concatenate([[0.0], np.cumsum(np.asarray(w, dtype=float))])
+            out = np.zeros(size)
+            out[1:] = C[B + 1] - C[A]
+            return out
+
+        def row(j: int) -> np.ndarray:
+            x = np.arange(n)
+            return np.zeros(n) if j == 0 else ((x >= A[j - 1]) & (x <= B[j - 1])).astype(float)
+
+        def columns(idx: np.ndarray) -> np.ndarray:
+            x = np.asarray(idx, dtype=np.int64)[:, None]
+            out = np.zeros((x.shape[0], size))
+            out[:, 1:] = (A[None, :] <= x) & (x <= B[None, :])
+            return out
+
+        return CountingForm(
+            size=size, domain_size=n, answers=answers, row=row, columns=columns,
+            index_points=lambda X: np.asarray(self.validate_points(X), dtype=np.int64), point=int,
+            hypothesis=lambda j: EMPTY if j == 0 else self.hypothesis(int(A[j - 1]), int(B[j - 1])))
 
     # closed-form dimensions (used by littlestone.dimensions on domains of any size)
     def vc_closed_form(self) -> tuple[int, list[int]]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
 from ..errors import DomainError, EmptyDataError, LittlestoneError
-from .base import Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point, point_key
+from .base import CountingForm, Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point, point_key
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -228,6 +228,7 @@ class PointsVersionSpace(VersionSpace):
         self._cls = cls
         if not isinstance(negatives, GrowingSet):
             negatives = GrowingSet(negatives)
+        free: float  # the number of free points (math.inf on an infinite domain)
         if empty:
             positive, negatives, zero = None, GrowingSet(), False
             free = 0
@@ -427,6 +428,29 @@ class Points(HypothesisClass):
         seq = X if isinstance(X, (list, tuple)) else list(X)
         return [self.validate_point(x) for x in seq]
 
+    def soa_is_proper(self) -> bool:
+        """The SOA of a version space is the zero function or a point function: in H iff H includes zero."""
+        return self.include_zero
+
+    def mistake_counts(self, hypotheses: Sequence[Hypothesis], X: Any, y: Any) -> np.ndarray | None:
+        """Closed form: with P positives in the sample, err(h_p) = P − pos(p) + neg(p) and err(0) = P — one tally of
+        the sample for all hypotheses (None unless every hypothesis is a point function or zero)."""
+        if not all(type(h) is FiniteSet and len(h.points) <= 1 for h in hypotheses):  # type: ignore[attr-defined]
+            return None
+        if len(y) == 0:
+            return np.zeros(len(hypotheses), dtype=np.int64)
+        from .empirical import points_empirical
+
+        table = points_empirical(self, [(X, y)])
+        return np.fromiter((table.mistakes(h) for h in hypotheses), dtype=np.int64, count=len(hypotheses))
+
+    def empirical_errors(self, batches: Iterable[tuple[Any, Any]]) -> Any:
+        """Closed form (:class:`~littlestone.classes.empirical.PointsEmpirical`): per sample value its label counts;
+        a level is cofinite or a finite set of point functions, on any domain."""
+        from .empirical import points_empirical
+
+        return points_empirical(self, batches)
+
     def hypothesis(self, p: Any = None) -> FiniteSet:
         """h_p (or the zero function for ``p=None`` when the class includes it)."""
         if p is None:
@@ -456,6 +480,48 @@ class Points(HypothesisClass):
         dual point, is 0 for all of them): point functions without zero on |X| points, Ldim = VC = 1 if |X| ≥ 2, else 0."""
         d = 1 if self.domain.size >= 2 else 0
         return d, d
+
+    def counting_closed_form(self) -> CountingForm | None:
+        """On a finite domain x_0..x_{N−1} (canonical order): h_j = h_{x_j} for j < N, then the zero function (if
+        included); answers(w) = (w, 0) in O(N). None on infinite domains."""
+        pts = self.domain.finite
+        if pts is None:
+            return None
+        N = len(pts)
+        size = N + int(self.include_zero)
+        contiguous = isinstance(pts[0], int) and pts[0] == 0 and isinstance(pts[-1], int) and pts[-1] == N - 1
+
+        def answers(w: np.ndarray) -> np.ndarray:
+            out = np.zeros(size)
+            out[:N] = w
+            return out
+
+        def row(j: int) -> np.ndarray:
+            r = np.zeros(N)
+            if j < N:
+                r[j] = 1.0
+            return r
+
+        def columns(idx: np.ndarray) -> np.ndarray:
+            idx = np.asarray(idx, dtype=np.int64)
+            out = np.zeros((idx.size, size))
+            out[np.arange(idx.size), idx] = 1.0
+            return out
+
+        def index_points(X: Any) -> np.ndarray:
+            arr = X if isinstance(X, np.ndarray) else None
+            if contiguous and arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu":
+                bad = (arr < 0) | (arr >= N)
+                if bad.any():
+                    raise DomainError(f"point {int(arr[bad][0])} is outside the domain of {self.name}")
+                return arr.astype(np.int64)
+            where = {p: i for i, p in enumerate(pts)}
+            return np.array([where[self.validate_point(x)] for x in (X if isinstance(X, (list, tuple)) else list(X))],
+                            dtype=np.int64)
+
+        return CountingForm(size=size, domain_size=N, answers=answers, row=row, columns=columns,
+                            index_points=index_points, point=lambda i: pts[int(i)],
+                            hypothesis=lambda j: self.hypothesis(pts[j] if j < N else None))
 
     def threshold_closed_form(self) -> tuple[int, list[Point], list[FiniteSet]]:
         """Threshold dimension 1: h_1 would need a 1 at every chosen point, and point functions have a single 1."""

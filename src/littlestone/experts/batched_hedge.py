@@ -1,4 +1,9 @@
-"""Private OPE against oblivious adversaries: batched private Hedge (our stand-in for LWY25 Thm E.12 / AFKT23).
+"""Private OPE against oblivious adversaries: batched private Hedge (our stand-in for LWY25 Thm E.12).
+
+LWY25 Thm E.12 quotes AKLT24 (Asi–Koren–Liu–Talwar, NeurIPS 2024, the L2P transformation of lazy algorithms):
+regret O(√(T log N) + T^{1/3} log N log(T/δ)/ε^{2/3}). L2P's pseudo-code was not available to us, so it is not
+implemented; this learner has its own proven bound (below), of order √T·(ln N)^{3/4}(ln(1/δ))^{1/4}/√ε at the
+theory batch — better than E.11's rate for ε ≲ 1, worse than E.12's.
 
 The horizon is cut into K = ⌈T/B⌉ batches; at the start of batch k the learner draws one expert with
 P(i) ∝ exp(−η L(i)), L the exact cumulative losses so far, and follows it for the whole batch. Each draw is the

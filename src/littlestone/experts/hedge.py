@@ -13,7 +13,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
-from .base import ExpertsLearner, hedge_regret, sample_rows, softmin
+from .base import ExpertsLearner, Workspace, expected_losses, hedge_regret, prefix_rows, sample_rows, softmin, softmin_rows
 
 
 class Hedge(ExpertsLearner):
@@ -34,6 +34,7 @@ class Hedge(ExpertsLearner):
         self.eta = float(eta)
         self._rng = as_generator(seed)
         self.cumulative = np.zeros(self.n_experts)
+        self._ws = Workspace()
 
     def distribution(self) -> np.ndarray:
         return softmin(self.cumulative, self.eta)
@@ -47,17 +48,13 @@ class Hedge(ExpertsLearner):
 
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
         # All k rounds at once: prefix sums of the chunk give every L_{t-1}; row-wise softmin; inverse-CDF sampling.
-        k = chunk.shape[0]
-        incl = np.cumsum(chunk, axis=0)
-        incl += self.cumulative
+        k, n = chunk.shape
+        ws = self._ws
+        incl = prefix_rows(chunk, self.cumulative, out=ws.get("L", (k, n), np.float64))
         last = incl[-1].copy()
-        z = incl
-        z -= chunk                                   # L_{t-1} for every round of the chunk
-        z -= z.min(axis=1, keepdims=True)
-        z *= -self.eta
-        np.exp(z, out=z)
-        z /= z.sum(axis=1, keepdims=True)
-        expected = float(np.einsum("ij,ij->", z, chunk))
+        incl -= chunk                                # L_{t-1} for every round of the chunk
+        z = softmin_rows(incl, self.eta, ws.get("P", (k, n), np.float32))
+        expected = expected_losses(z, chunk, ws.get("S", (k, n), np.float32))
         choices = sample_rows(z, self._rng.random(k)).astype(np.int64)
         realized = float(chunk[np.arange(k), choices].sum())
         self.cumulative = last

@@ -1,7 +1,8 @@
-"""Private OPE against adaptive adversaries: tree-based aggregation + an entropy-regularized leader.
+"""Private OPE against adaptive adversaries, pure ε-DP: tree-based aggregation + an entropy-regularized leader.
 
-The stand-in for LWY25 Thm E.11 (which cites "Jain & Thakurta 2014"; the algorithm family is JKT12 / ST13 / AS17):
-the cumulative loss vectors are released by the binary (tree) mechanism of Dwork–Naor–Pitassi–Rothblum 2010 and
+The private-FTRL algorithm of AS17 (Agarwal–Singh 2017) for experts, i.e. the tree-aggregation family of JKT12 /
+ST13 with the entropic regularizer (LWY25 Thm E.11's (ε, δ) rate is attained by
+:class:`~littlestone.experts.PrivateHedge`; this learner is the ε-DP alternative): the cumulative loss vectors are released by the binary (tree) mechanism of Dwork–Naor–Pitassi–Rothblum 2010 and
 Chan–Shi–Song 2011 over the dyadic intervals of [1, T] (LWY25 Fact E.6, :func:`littlestone.privacy.tree_levels`),
 and the learner plays Hedge on the noisy prefix sums, p ∝ exp(−η L̃) — the regularized (entropic) leader of the
 released counts. Lazy variant: the tree is built over K = ⌈T/B₀⌉ blocks of B₀ rounds (B₀ = 1 is the textbook
@@ -19,8 +20,14 @@ the ≤ B₀ − 1 rounds of the current block not yet counted, so Σ_t ⟨p̃_t
     E[regret] ≤ ln N/η + ηT/8 + ηT·(Ē + B₀ − 1) + β_E·T,     Ē = L·b·ln(8·K·N/β_E)
 (Ē bounds every prefix's noise coordinate w.p. 1 − β_E; b the node scale; β_E = 1/T). The theory rate
 η = √(ln N/(T(1/8 + Ē + B₀ − 1))) gives 2√(T ln N (1/8 + Ē + B₀ − 1)) + 1, and the theory B₀ is the power of two
-minimizing it. With Laplace noise Ē grows like N·log²K/ε: the bound is
-weaker than JT14's O(√(T log(1/δ)) log N/ε), whose algorithm was not recovered; this one is named for what it is.
+minimizing it. With Laplace noise Ē grows like N·log²K/ε, so this proven bound is weaker than AS17's
+O(√(T log N) + N log N log²T/ε) (their sharper analysis of the same algorithm was not available to us; the quoted
+rate is in :mod:`littlestone.bounds.private_experts`).
+
+Speed: with B₀ = 1 a chunk of k rounds is played at once — its k node noises are drawn before the chunk is read
+(they are data-independent, and are drawn in the same sizes as on the round-by-round path, so both paths read one
+noise stream), the binary counter's prefixes follow in ⌊log₂k⌋+1 vectorized waves, and the softmin rows use
+float32 exponentials. An adaptive adversary uses ``predict_one``/``learn_one``, which consume the same stream.
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..privacy import check_backend, check_epsilon, make_backend, tree_levels
 from ..privacy.backends import Backend
-from .base import RELATION, ExpertsLearner, PrivacyClaim, softmin
+from .base import (RELATION, ExpertsLearner, PrivacyClaim, Workspace, expected_losses, prefix_rows, sample_rows,
+                   softmin, softmin_rows)
 
 
 def resolve_backend(backend: Any, seed: np.random.SeedSequence) -> Backend:
@@ -117,6 +125,7 @@ class TreeAggregationHedge(ExpertsLearner):
         self._blocks_closed = 0
         self._buffer = np.zeros((0, self.n_experts), dtype=dtype)
         self._p: np.ndarray | None = None
+        self._ws = Workspace()
 
     # ------------------------------------------------------------------ privacy and bounds (parameters only)
     def privacy(self) -> PrivacyClaim:
@@ -137,15 +146,22 @@ class TreeAggregationHedge(ExpertsLearner):
             self._p = softmin(np.asarray(self.noisy_cumulative(), dtype=float), self.eta)
         return self._p
 
+    def _refill(self) -> None:
+        """Append the next rows of node noise, always in the same draw sizes (≤ ``chunk`` rows), so the per-round and
+        the vectorized paths read one and the same noise stream."""
+        drawn = self._blocks_closed + self._buffer.shape[0]
+        k = min(self._chunk, max(1, self.n_blocks - drawn))
+        if self.discrete:
+            z = np.asarray(self.backend.discrete_laplace(self.noise_scale, (k, self.n_experts)),
+                           dtype=np.int64).reshape(k, self.n_experts)
+        else:
+            z = np.asarray(self.backend.laplace(self.noise_scale, (k, self.n_experts)),
+                           dtype=float).reshape(k, self.n_experts)
+        self._buffer = z if self._buffer.shape[0] == 0 else np.concatenate([self._buffer, z])
+
     def _draw_noise(self) -> np.ndarray:
         if self._buffer.shape[0] == 0:
-            k = min(self._chunk, max(1, self.n_blocks - self._blocks_closed))
-            if self.discrete:
-                self._buffer = np.asarray(self.backend.discrete_laplace(self.noise_scale, (k, self.n_experts)),
-                                          dtype=np.int64).reshape(k, self.n_experts)
-            else:
-                self._buffer = np.asarray(self.backend.laplace(self.noise_scale, (k, self.n_experts)),
-                                          dtype=float).reshape(k, self.n_experts)
+            self._refill()
         z, self._buffer = self._buffer[0], self._buffer[1:]
         return z
 
@@ -175,7 +191,75 @@ class TreeAggregationHedge(ExpertsLearner):
         if (self.t + 1) % self.block == 0 or self.t + 1 == self.horizon:
             self._close_block()
 
+    def _draw_noise_rows(self, k: int) -> np.ndarray:
+        """The next k node noises (rows) of the stream (data-independent, so drawing them ahead is allowed)."""
+        while self._buffer.shape[0] < k:
+            self._refill()
+        z, self._buffer = self._buffer[:k], self._buffer[k:]
+        return z
+
+    def _run_chunk_per_round(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """block = 1, all k rounds of the chunk at once.
+
+        Round s plays softmin(η(L_{s−1} + P(s−1))) where P(s) = P(s − lowbit(s)) + Z_s is the binary counter's noise
+        on [1, s] (Z_s the noise of the dyadic node ending at s). The k node noises Z_{b+1..b+k} are drawn before the
+        chunk is read — they do not depend on any loss, so an adaptive adversary gains nothing from the order — and
+        the P(s) follow in ≤ log2 k + 1 vectorized waves (a node's parent is either inside the chunk, one wave
+        earlier, or a prefix point of b, whose P is a suffix sum of the current level nodes)."""
+        k, n = chunk.shape
+        rows_ = self._check(chunk)
+        b0 = self._blocks_closed
+        Z = self._draw_noise_rows(k)
+        suffix = np.cumsum(self._node_noise[::-1], axis=0)[::-1]     # suffix[j] = P(b0 with bits < j cleared)
+        s = np.arange(b0 + 1, b0 + k + 1, dtype=np.int64)
+        low = s & -s
+        parent = s - low
+        level = np.log2(low).astype(np.int64)
+        P = np.empty_like(Z)
+        inside = parent > b0
+        wave = np.zeros(k, dtype=np.int64)
+        for r in np.flatnonzero(inside):                             # parents come first: one pass suffices
+            wave[r] = wave[parent[r] - b0 - 1] + 1
+        first = np.flatnonzero(~inside)
+        lv = level[first] + 1
+        top = np.zeros((1, n), dtype=Z.dtype)
+        base = np.concatenate([suffix, top])[np.minimum(lv, self.levels)]
+        P[first] = base + Z[first]
+        for w in range(1, int(wave.max()) + 1 if k else 1):
+            r = np.flatnonzero(wave == w)
+            P[r] = P[parent[r] - b0 - 1] + Z[r]
+        # new level nodes for b0 + k: level j's node ends at (b0 + k) with bits < j cleared
+        b1 = b0 + k
+        nodes = np.zeros_like(self._node_noise)
+        for j in range(self.levels):
+            if (b1 >> j) & 1:
+                e = (b1 >> j) << j
+                nodes[j] = Z[e - b0 - 1] if e > b0 else self._node_noise[j]
+        # exact L_{s−1}, then the noisy L̃_{s−1} = L_{s−1} + P(s−1), then the softmin rows
+        ws = self._ws
+        incl = prefix_rows(rows_, self.cumulative, out=ws.get("L", (k, n), rows_.dtype))
+        last = incl[-1].copy()
+        W = ws.get("W", (k, n), np.float64)
+        np.subtract(incl, rows_, out=W, casting="unsafe")
+        W[0] += self._noise_prefix
+        W[1:] += P[:-1]
+        Pm = softmin_rows(W, self.eta, ws.get("P", (k, n), np.float32))
+        idx = sample_rows(Pm, self._rng.random(k)).astype(np.int64)
+        realized = float(rows_[np.arange(k), idx].sum())
+        expected = expected_losses(Pm, rows_, ws.get("S", (k, n), np.float32))
+        self.cumulative = last
+        self._released_exact = self.cumulative.copy()
+        self._node_noise = nodes
+        self._noise_prefix = P[-1].copy()
+        self._blocks_closed = b1
+        self.t += k
+        self._p = None
+        self._choice = None
+        return idx, realized, expected
+
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+        if self.block == 1:
+            return self._run_chunk_per_round(chunk)
         k = chunk.shape[0]
         out = np.empty(k, dtype=np.int64)
         realized = expected = 0.0

@@ -1,8 +1,9 @@
 """Counting-query families of a hypothesis class over a finite domain: the queries a sanitizer answers.
 
 A query is a hypothesis h; on a histogram w over the domain its answer is Σ_x w(x)·h(x) (P̂_S(h)·n on the data
-histogram, LWY25 §2.3). Families evaluate all answers at once: an explicit class by a matrix product, thresholds
-by a reversed cumulative sum (2¹⁶ points and 2¹⁶+1 queries in O(|X|)), H^label from its base family
+histogram, LWY25 §2.3). Families evaluate all answers at once: an explicit class by a matrix product, a structured
+class by its counting closed form (thresholds: a reversed cumulative sum, 2¹⁶ points and 2¹⁶+1 queries in O(|X|);
+points: the weights themselves), H^label from its base family
 (h^label(x, y) = h(x) ⊕ y, domain index y·|X| + x).
 """
 
@@ -13,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..classes import FiniteClass, HypothesisClass, LabelClass, Thresholds, to_finite
-from ..classes.base import Hypothesis
+from ..classes import FiniteClass, HypothesisClass, LabelClass, to_finite
+from ..classes.base import CountingForm, Hypothesis
 from ..errors import DomainError, LittlestoneError
 
 
@@ -81,33 +82,32 @@ class MatrixQueries(QueryFamily):
         return self.F.domain.points[i]
 
 
-class ThresholdQueries(QueryFamily):
-    """Thresholds(n): q_t(x) = 1[x ≥ t], t = 0..n, on X = {0..n−1}."""
+class ClosedFormQueries(QueryFamily):
+    """A structured class through its :meth:`~littlestone.classes.base.HypothesisClass.counting_closed_form`
+    (e.g. thresholds: all answers by one reversed cumulative sum, 2¹⁶ points and 2¹⁶+1 queries in O(|X|))."""
 
-    def __init__(self, H: Thresholds):
+    def __init__(self, H: HypothesisClass, form: CountingForm):
         self.H = H
-        self.domain_size = int(H.n)
-        self.size = self.domain_size + 1
+        self.form = form
+        self.size, self.domain_size = int(form.size), int(form.domain_size)
 
     def answers(self, w: np.ndarray) -> np.ndarray:
-        out = np.zeros(self.size)
-        out[:-1] = np.cumsum(w[::-1])[::-1]
-        return out
+        return self.form.answers(w)
 
     def row(self, j: int) -> np.ndarray:
-        return (np.arange(self.domain_size) >= j).astype(float)
+        return self.form.row(int(j))
 
     def hypothesis(self, j: int) -> Hypothesis:
-        return self.H.hypothesis(j)
+        return self.form.hypothesis(int(j))
 
     def columns(self, idx: np.ndarray) -> np.ndarray:
-        return (np.arange(self.size)[None, :] <= np.asarray(idx, dtype=np.int64)[:, None]).astype(float)
+        return self.form.columns(np.asarray(idx, dtype=np.int64))
 
     def index_points(self, X: Any) -> np.ndarray:
-        return np.asarray(self.H.validate_points(X), dtype=np.int64)
+        return self.form.index_points(X)
 
     def point(self, i: int) -> Any:
-        return int(i)
+        return self.form.point(int(i))
 
 
 class LabelQueries(QueryFamily):
@@ -152,13 +152,15 @@ class LabelQueries(QueryFamily):
 
 
 def query_family(H: HypothesisClass) -> QueryFamily:
-    """The query family of a class with a finite domain (closed form for thresholds and H^label)."""
+    """The query family of a class with a finite domain (H^label from its base; the class's counting closed form
+    when it has one; else the explicit twin's matrix)."""
     if isinstance(H, LabelClass):
         return LabelQueries(query_family(H.base), H)
-    if isinstance(H, Thresholds):
-        return ThresholdQueries(H)
     if isinstance(H, FiniteClass):
         return MatrixQueries(H)
+    form = H.counting_closed_form()
+    if form is not None:
+        return ClosedFormQueries(H, form)
     if H.domain_size == float("inf"):
         raise LittlestoneError(f"{H.name} has an infinite domain: these sanitizers need a finite one")
     return MatrixQueries(to_finite(H))

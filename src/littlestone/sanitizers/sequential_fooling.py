@@ -15,6 +15,10 @@ A sequential game between a *generator* and a *discriminator* that holds the pri
     2. h₀ ← a private proper agnostic empirical learner (ε′/3, δ′) for F_j on S labelled all 1 (≈ argmax P̂_S);
     3. output h₀ if P̂_S(h₀) + Lap(3/(ε′n)) − j/k ≥ 3α/5, else "WIN".
   Per round (ε′, δ′) by basic composition of the three parts.
+* vector form: P_t is one NumPy vector over X; P_t(f) for all f ∈ F and n·P̂_S(f) come from the query family's
+  ``answers`` (the complement 1 − h by subtraction), so a round costs O(|X| + |F|) for a class with a counting closed
+  form (thresholds, points: n = 10⁵, |X| = 2¹⁶ in seconds) and one |F| × |X| product for an explicit class; the
+  buckets are found by one comparison per f against the bucket ⌊k·P_t(f)⌋ (and its neighbour near an edge).
 * learner: ``"ggkm21"`` (default, the theorem's) is LWY25 Algorithm 4 over the GGKM21 proper learner
   (:func:`littlestone.pac.agnostic_proper.agnostic_learn`, Cor. D.4) run on the explicit class F_j at target
   (ε′/3, δ′), accuracy α/10; its own claim is checked to stay within that target. ``"exponential"`` (practical) is
@@ -41,6 +45,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..classes import FiniteClass, HypothesisClass
+from ..classes.ops import MAX_ENTRIES
 from ..errors import EmptyDataError, LittlestoneError, PrivacyParameterError
 from ..privacy import check_delta, check_epsilon, check_probability, exponential_mechanism, laplace_mechanism
 from ..privacy.backends import SeededBackend
@@ -124,6 +129,11 @@ class SequentialFoolingSanitizer(HistogramRelease):
         self.rounds = int(rounds)
         if not (callable(learner) or learner in LEARNERS):
             raise LittlestoneError(f"learner must be one of {LEARNERS} or a callable, got {learner!r}")
+        if learner == "ggkm21" and 2 * self.family.size * self.family.domain_size > MAX_ENTRIES:
+            raise LittlestoneError(
+                f"the GGKM21 learner enumerates a bucket F_j ⊆ H ∪ (1 − H) as an explicit class (up to "
+                f"{2 * self.family.size:,} × {self.family.domain_size:,} entries for {hypothesis_class.name}, more than "
+                f"{MAX_ENTRIES:,}); use learner='exponential' on a domain this large")
         self.learner = learner
         self.learner_options = dict(learner_options or {})
         self.backend = backend
@@ -160,32 +170,59 @@ class SequentialFoolingSanitizer(HistogramRelease):
         return self.alpha if n >= self.sample_size() else math.inf
 
     # ------------------------------------------------------------------ the game
-    def _discriminate(self, P: np.ndarray, F: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, backend: Any,
-                      rng: np.random.Generator) -> tuple[int, int, bool]:
-        """Lemma D.7: (bucket j, index of h₀ in F, True if h₀ is returned / False for "WIN")."""
+    def _f_row(self, h: int) -> np.ndarray:
+        """f_h ∈ F = H ∪ (1 − H) as a 0/1 vector over the domain (h < |Q|: q_h, else 1 − q_{h−|Q|})."""
+        m = self.family.size
+        return self.family.row(h) if h < m else 1.0 - self.family.row(h - m)
+
+    def _f_answers(self, w: np.ndarray) -> np.ndarray:
+        """(Σ_x w(x) f(x))_{f ∈ F}: the family's answers and their complements, O(|X| + |F|) for structured classes."""
+        a = self.family.answers(w)
+        return np.concatenate([a, float(np.sum(w)) - a])
+
+    def _discriminate(self, pt: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, backend: Any,
+                      rng: np.random.Generator, frac: np.ndarray | None = None) -> tuple[int, int, bool]:
+        """Lemma D.7 given P_t(f) for every f ∈ F: (bucket j, index of h₀ in F, True if h₀ is returned / False for
+        "WIN"). Buckets F_i = {f : (i−1)/k ≤ P_t(f) ≤ i/k} (closed, so a boundary value lies in two) in vector form:
+        each f is tested against the bucket ⌊k·P_t(f)⌋ and, when it sits within 10⁻⁶ of an edge, its neighbour —
+        with the same comparison for every bucket. ``frac`` = ones/n (passed to spare the division each round)."""
         e3 = self.epsilon_round / 3.0
         k = math.ceil(10.0 / self.alpha)
-        pt = F @ P
-        i = np.arange(1, k + 1)
-        member = (pt[None, :] >= (i[:, None] - 1) / k - 1e-12) & (pt[None, :] <= i[:, None] / k + 1e-12)
-        nonempty = np.flatnonzero(member.any(axis=1))
-        frac = ones / n
-        utility = np.array([frac[member[b]].max() - (b + 1) / k for b in nonempty])
+        frac = ones / n if frac is None else frac
+        lo_edge, hi_edge = np.arange(k) / k - 1e-12, (np.arange(k) + 1) / k + 1e-12
+
+        kp = pt * k
+        base = np.clip(np.floor(kp).astype(np.int64), 0, k - 1)
+        best = np.full(k, -np.inf)
+        ok = (pt >= lo_edge[base]) & (pt <= hi_edge[base])
+        np.maximum.at(best, base[ok], frac[ok])
+        fr = kp - base
+        for off, near in ((-1, fr <= 1e-6), (1, fr >= 1.0 - 1e-6)):
+            sel = np.flatnonzero(near)
+            b = base[sel] + off
+            inside = (b >= 0) & (b < k)
+            sel, b = sel[inside], b[inside]
+            ok = (pt[sel] >= lo_edge[b]) & (pt[sel] <= hi_edge[b])
+            np.maximum.at(best, b[ok], frac[sel[ok]])
+        nonempty = np.flatnonzero(best > -np.inf)
+        utility = best[nonempty] - (nonempty + 1) / k
         b = int(nonempty[self._choose_bucket(utility, e3, n, backend)])
         j = b + 1
-        cand = np.flatnonzero(member[b])
-        h = int(cand[self._learn(F[cand], ones[cand], idx, n, e3, backend, rng)])
+        cand = np.flatnonzero((pt >= lo_edge[b]) & (pt <= hi_edge[b]))
+        h = int(cand[self._learn(cand, ones[cand], idx, n, e3, backend, rng)])
         noisy = laplace_mechanism(float(frac[h]), 1.0 / n, e3, backend=backend)
         return j, h, bool(noisy - j / k >= 3.0 * self.alpha / 5.0)
 
     def _choose_bucket(self, utility: np.ndarray, eps: float, n: int, backend: Any) -> int:
         return exponential_mechanism(utility, eps, sensitivity=1.0 / n, backend=backend)
 
-    def _learn(self, rows: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, eps: float, backend: Any,
+    def _learn(self, cand: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, eps: float, backend: Any,
                rng: np.random.Generator) -> int:
+        """Index into ``cand`` (the members of F_j, indices into F) of the learner's output."""
         if self.learner == "exponential":
             return _exponential_learner(ones, n, eps, backend, rng)
         if self.learner == "ggkm21":
+            rows = np.stack([self._f_row(int(c)) for c in cand])
             return _ggkm21_learner(ones, n, eps, backend, rng, rows=rows, idx=idx, delta=self.delta_round,
                                    alpha=self.alpha / 10.0, beta=self.beta / (3.0 * self.rounds),
                                    options=self.learner_options)
@@ -202,22 +239,21 @@ class SequentialFoolingSanitizer(HistogramRelease):
         backend = resolve_backend(self.backend, s_noise)
         # the learner's secret choices (Algorithm 4's index set I) come from OS entropy unless the backend is seeded
         rng = as_generator(s_learner if isinstance(backend, SeededBackend) else np.random.SeedSequence())
-        Q = np.stack([self.family.row(q) for q in range(self.family.size)])
-        F = np.concatenate([Q, 1.0 - Q])                               # H ∪ (1 − H)
-        hist = np.bincount(idx, minlength=self.family.domain_size).astype(float)
-        ones = F @ hist                                                 # n·P̂_S(f) for every f ∈ F
         N = self.family.domain_size
+        hist = np.bincount(idx, minlength=N).astype(float)
+        ones = self._f_answers(hist)                                    # n·P̂_S(f) for every f ∈ H ∪ (1 − H)
+        frac = ones / n
         logP = np.zeros(N)
         eta = 2.0 * self.alpha
         self.won_, self.transcript_ = False, []
         P = np.full(N, 1.0 / N)
         for _ in range(self.rounds):
-            j, h, found = self._discriminate(P, F, ones, idx, n, backend, rng)
+            j, h, found = self._discriminate(self._f_answers(P), ones, idx, n, backend, rng, frac)
             self.transcript_.append((j, h, found))
             if not found:
                 self.won_ = True
                 break
-            logP += eta * F[h]
+            logP += eta * self._f_row(h)
             P = np.exp(logP - logP.max())
             P /= P.sum()
         self.rounds_ = len(self.transcript_)
