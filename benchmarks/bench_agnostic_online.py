@@ -52,8 +52,11 @@ def main() -> None:
         rows.append((label + " (ε = 1)", T, alg.batch, time.perf_counter() - t0, alg.mistakes - best))
         print(rows[-1], flush=True)
     if not a.skip_experts:
-        from littlestone.agnostic_online.constructed_experts import largest_T_within
-        rows.extend(largest_T_within(300.0 if not a.quick else 20.0))
+        from bench_experts_learner import largest_T_within  # full table: bench_experts_learner.py
+
+        for r in largest_T_within(300.0 if not a.quick else 20.0, [16, 32, 64, 96, 128, 160, 192, 224]):
+            rows.append((f"Thm E.10 learner, online (MWEM windows, batched OPE; N = {r['N']:,}, "
+                         f"{r['states']} states)", r["T"], "—", r["private_s"], r["private_regret"]))
     base = rows[0][3]
     lines = [f"## Private agnostic online learning (thresholds over {n} points, η = 0.1)", "",
              f"`.venv/bin/python benchmarks/bench_agnostic_online.py{' --quick' if a.quick else ''}` — "

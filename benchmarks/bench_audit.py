@@ -19,7 +19,6 @@ import numpy as np
 
 from littlestone.audit import audit_mechanism, builtin_audits
 from littlestone.audit.broken import broken_audits
-from littlestone.audit.builtin import _backend_and_generator
 from littlestone.audit.toy import RandomizedResponse
 from littlestone.privacy import SeededBackend
 
@@ -29,13 +28,13 @@ OUT = Path(__file__).resolve().parent / "results" / "audit.md"
 def bare_loop(audit, calls: int, repeats: int = 3) -> float:
     """Mechanism calls per second in a plain loop on D (the baseline): best of ``repeats`` after a warm-up call."""
     seq = np.random.SeedSequence(0)
-    source = _backend_and_generator("seeded", seq) if audit.extra.get("needs_generator") else SeededBackend(seq)
-    audit.mechanism(audit.D, source)
+    source = SeededBackend(seq)
+    audit.mechanism(audit.D, backend=source)
     best = 0.0
     for _ in range(repeats):
         start = time.perf_counter()
         for _ in range(calls):
-            audit.mechanism(audit.D, source)
+            audit.mechanism(audit.D, backend=source)
         best = max(best, calls / (time.perf_counter() - start))
     return best
 
@@ -63,7 +62,7 @@ def main() -> int:
     backend = SecureBackend()
     start = time.perf_counter()
     for _ in range(1000):
-        secure_base_audit.mechanism(secure_base_audit.D, backend)
+        secure_base_audit.mechanism(secure_base_audit.D, backend=backend)
     secure_base = 1000 / (time.perf_counter() - start)
 
     rr = RandomizedResponse(1.0)

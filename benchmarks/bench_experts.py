@@ -77,7 +77,7 @@ def main() -> None:
         rows.append((name, wall, cpu, exp_reg, learner.regret_bound()))
         print(f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, expected regret {exp_reg:.0f}, "
               f"bound {learner.regret_bound():.3g}", flush=True)
-    base_wall, base_cpu = rows[0][1], rows[0][2]
+    base_cpu = rows[0][2]
     lines = [f"## Private prediction from experts (N = {N:,}, T = {T:,})", "",
              f"`.venv/bin/python benchmarks/bench_experts.py{' --quick' if a.quick else ''}` — "
              f"{platform.python_version()}, numpy {np.__version__}, one process; learner time only (loss generation "

@@ -131,7 +131,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
         raise ValueError(f"atomic_write mode must be 'w' or 'wb', not {mode!r}")
     target = output_target(path)
     if target.kind != "file":
-        buf: IO[Any] = io.BytesIO() if mode == "wb" else io.StringIO()
+        buf: io.BytesIO | io.StringIO = io.BytesIO() if mode == "wb" else io.StringIO()
         yield buf
         _write_through(target, buf.getvalue(), mode, encoding)
         return

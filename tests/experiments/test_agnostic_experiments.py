@@ -23,7 +23,8 @@ def test_agnostic_online_tiny(tmp_path):
     learners = {r["learner"] for r in rows}
     assert {"Algorithm 3 (MWEM)", "Algorithm 3 (sequential fooling)", "constructed experts (Thm E.10)",
             "BDPS SOA experts", "Hedge over H",
-            "private OPE (tree)", "private OPE (batched)"} <= learners
+            "private OPE (tree)", "private OPE (batched)", "Algorithm 3, thresholds(2^60)"} <= learners
+    assert {r["data"] for r in rows if r["panel"] == "C"} == {"eta=0.2", "adaptive"}
     assert {r["data"] for r in rows} == {"eta=0.2", "adaptive"}
     assert "slopes" in res.verdict
 

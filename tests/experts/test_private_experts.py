@@ -52,7 +52,8 @@ def test_batched_hedge_regret_within_bound(seed):
     bound = learner.regret_bound()
     assert bound < T
     assert learner.run(L).expected_regret <= bound
-    eps, delta, _ = learner.privacy()
+    eps, delta = learner.privacy()
+    assert learner.privacy().relation == "replace-one-round"
     assert eps <= 1.0 + 1e-9 and delta <= 1e-6
 
 

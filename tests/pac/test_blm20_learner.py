@@ -125,9 +125,9 @@ def test_too_few_examples_says_how_many():
 
 @pytest.mark.parametrize("kw, err, msg", [
     (dict(delta=0.0), PrivacyParameterError, "needs δ > 0"),
-    (dict(delta=1.0), PrivacyParameterError, "0 ≤ δ < 1"),
+    (dict(delta=1.0), PrivacyParameterError, "delta must satisfy 0 <= delta < 1"),
     (dict(epsilon=0.0), PrivacyParameterError, "epsilon must be"),
-    (dict(epsilon=float("nan")), PrivacyParameterError, "epsilon must be"),
+    (dict(epsilon=float("nan")), PrivacyParameterError, "epsilon is NaN"),
     (dict(alpha=1.5), LittlestoneError, "alpha must lie in"),
     (dict(backend="fast"), PrivacyParameterError, "backend must be"),
     (dict(ldim=0), LittlestoneError, r"ldim \(the Littlestone dimension used for the sizes\) must be an integer ≥ 1, got 0"),

@@ -20,7 +20,7 @@ def test_twins_and_honest_learners_play_the_same_game():
     twins, honest = broken_audits(), builtin_audits()
     for twin, fair in PAIRS.items():
         t, h = twins[twin], honest[fair]
-        assert t.mechanism.keywords["T"] == h.mechanism.keywords["T"]
+        assert t.mechanism.T == h.mechanism.T and t.twin_of == fair and t.D == h.D and t.D_prime == h.D_prime
         assert t.claim("seeded") == h.claim("seeded")  # the twin keeps the real claim
 
 

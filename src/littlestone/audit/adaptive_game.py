@@ -16,7 +16,6 @@ are mistakes of the released hypothesis, so the AboveThreshold counts agree and 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
 
@@ -26,6 +25,7 @@ from ..classes.base import Hypothesis
 from ..classes.thresholds import Threshold, Thresholds
 from ..private_online import GL21, LWY25, GL21Setting, LWY25Setting
 from ..private_online.base import BOT
+from ..privacy import Mechanism, PrivacyClaim
 
 #: a game adversary: (t, released hypotheses so far) -> ("example", x, y) or ("special", (x0, y0), (x1, y1))
 GameAdversary = Callable[[int, tuple], tuple]
@@ -113,29 +113,35 @@ class GL21ExactHistogram(GL21):
 # ------------------------------------------------------------------------------------------------ mechanisms
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """One audited game: learner factory, its claim, the adversary, T."""
+class LearnerInGame(Mechanism):
+    """The mechanism audited: the secret bit b (the data) ↦ the released stream of the learner ``make(backend)`` in
+    the game. Its claim is the learner's own composed claim (``learner.privacy()``, parameters only)."""
 
-    name: str
-    description: str
-    make: Callable[[Any], Any]
-    T: int
+    name = "learner in the adaptive game"
+
+    def __init__(self, make: Callable[[Any], Any], T: int):
+        self.make, self.T = make, int(T)
+
+    def privacy(self) -> PrivacyClaim:
+        from ..privacy import make_backend
+
+        c = self.make(make_backend("seeded", seed=0)).privacy()
+        return PrivacyClaim(c.epsilon, c.delta, "replace-one", f"{self.name} ({c.relation}, {c.composition})")
+
+    def __call__(self, data: Any, *, backend: Any) -> tuple:
+        return play_adaptive_game(self.make(backend), first_h1_then_mistakes, int(data), self.T)
 
 
-def _lwy(cls: type, N0: int, backend: Any, *, T: int, epsilon: float, delta: float) -> Any:
-    return cls(Thresholds(2), T=T, epsilon=epsilon, delta=delta, backend=backend,
-               setting=LWY25Setting(N0, 128.0, 6.0, "audit"))
+class BrokenLearnerInGame(LearnerInGame):
+    """BROKEN: the same game and claim (the honest learner's), played by a broken subclass of the learner."""
 
+    def __init__(self, make: Callable[[Any], Any], T: int, broken: type):
+        super().__init__(make, T)
+        self.broken = broken
 
-def _gl21(cls: type, k2: int, backend: Any, *, T: int, epsilon: float, delta: float) -> Any:
-    return cls(Thresholds(2), T=T, epsilon=epsilon, delta=delta, backend=backend,
-               setting=GL21Setting(2, k2, 0.25, 4, "audit"))
-
-
-def game_view(b: int, backend: Any, *, make: Callable[[Any], Any], T: int) -> tuple:
-    """The mechanism audited: the bit b ↦ the learner's released stream in the game (seeded backend)."""
-    return play_adaptive_game(make(backend), first_h1_then_mistakes, int(b), T)
+    def __call__(self, data: Any, *, backend: Any) -> tuple:
+        learner = self.make(backend, cls=self.broken)
+        return play_adaptive_game(learner, first_h1_then_mistakes, int(data), self.T)
 
 
 def final_hypothesis(view: tuple) -> Any:
@@ -146,55 +152,38 @@ def final_hypothesis(view: tuple) -> Any:
 EPS, DELTA = 2.0, 1e-3
 
 
-def _claim_of(make: Callable[[Any], Any]) -> Callable[[str], tuple[float, float]]:
-    def claim(kind: str) -> tuple[float, float]:
-        from ..privacy import make_backend
-
-        c = make(make_backend("seeded", seed=0)).privacy()
-        return (c.epsilon, c.delta)
-
-    return claim
+def _lwy(backend: Any, *, N0: int, T: int, cls: type = LWY25) -> Any:
+    return cls(Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend,
+               setting=LWY25Setting(N0, 128.0, 6.0, "audit"))
 
 
-def _games() -> dict[str, tuple[Callable[[Any], Any], int, str, int]]:
-    kw = {"epsilon": EPS, "delta": DELTA}
-    T_small, T_big = 200, 480
-    return {
-        "lwy25_adaptive_game": (partial(_lwy, LWY25, 4, T=T_small, **kw), T_small,
-                                "LWY25 (N0=4) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)", 300),
-        "lwy25_adaptive_game_n256": (partial(_lwy, LWY25, 256, T=T_big, **kw), T_big,
-                                     "LWY25 (N0=256) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)", 300),
-        "gl21_adaptive_game": (partial(_gl21, GL21, 1, T=T_small, **kw), T_small,
-                               "GL21 DP-SOA (one tree, k1=2) in the adaptive game of LWY25 Def. 2.4", 300),
-    }
+def _gl21(backend: Any, *, k2: int, T: int, cls: type = GL21) -> Any:
+    return cls(Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend,
+               setting=GL21Setting(2, k2, 0.25, 4, "audit"))
 
 
-def _twins() -> dict[str, tuple[Callable[[Any], Any], int, str, int]]:
-    kw = {"epsilon": EPS, "delta": DELTA}
-    T_small, T_big = 200, 480
-    return {
-        "lwy25_histogram_not_charged": (partial(_lwy, LWY25UnchargedHistogram, 4, T=T_small, **kw), T_small,
-                                        "LWY25 whose layer histogram is not run (exact counts); N0=4", 1000),
-        "lwy25_sequence_shared_across_pairs": (partial(_lwy, LWY25SharedSequence, 256, T=T_big, **kw), T_big,
-                                               "LWY25 inserting each example into every agreeing pair; N0=256", 400),
-        "gl21_histogram_without_noise": (partial(_gl21, GL21ExactHistogram, 1, T=T_small, **kw), T_small,
-                                         "GL21 whose HistSparse histogram adds no noise; one tree", 1000),
-    }
-
-
-def _audit(name: str, make: Callable[[Any], Any], T: int, description: str, runs: int) -> Any:
+def private_online_audits() -> list[tuple[Any, list[Any]]]:
+    """(honest audit, its broken twins) for the private online learners in the adaptive game: one set-up each."""
     from .builtin import BuiltinAudit
 
-    return BuiltinAudit(name, f"{description}: b=0 gets (0,1), b=1 gets (1,0) at t*; ε={EPS:g}, δ={DELTA:g}",
-                        partial(game_view, make=make, T=T), 0, 1, _claim_of(make),
-                        featurize=final_hypothesis, runs=runs)
-
-
-def private_online_audits() -> list:
-    """Honest audits of the private online learners in the adaptive game (registered with the built-in audits)."""
-    return [_audit(n, m, T, d, r) for n, (m, T, d, r) in _games().items()]
-
-
-def private_online_twins() -> list:
-    """Broken twins (registered with the broken audits): each must be caught."""
-    return [_audit(n, m, T, d, r) for n, (m, T, d, r) in _twins().items()]
+    T_small, T_big = 200, 480
+    games = [("lwy25_adaptive_game", partial(_lwy, N0=4, T=T_small), T_small,
+              "LWY25 (N0=4) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
+              [("lwy25_histogram_not_charged", LWY25UnchargedHistogram,
+                "LWY25 whose layer histogram is not run (exact counts); N0=4", 1000)]),
+             ("lwy25_adaptive_game_n256", partial(_lwy, N0=256, T=T_big), T_big,
+              "LWY25 (N0=256) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
+              [("lwy25_sequence_shared_across_pairs", LWY25SharedSequence,
+                "LWY25 inserting each example into every agreeing pair; N0=256", 400)]),
+             ("gl21_adaptive_game", partial(_gl21, k2=1, T=T_small), T_small,
+              "GL21 DP-SOA (one tree, k1=2) in the adaptive game of LWY25 Def. 2.4",
+              [("gl21_histogram_without_noise", GL21ExactHistogram,
+                "GL21 whose HistSparse histogram adds no noise; one tree", 1000)])]
+    game = f": b=0 gets (0,1), b=1 gets (1,0) at t*; ε={EPS:g}, δ={DELTA:g}"
+    out = []
+    for name, make, T, description, twins in games:
+        honest = BuiltinAudit(name, description + game, LearnerInGame(make, T), 0, 1, featurize=final_hypothesis,
+                              runs=300)
+        out.append((honest, [honest.twin(tname, tdesc + game, BrokenLearnerInGame(make, T, cls), runs=runs)
+                             for tname, cls, tdesc, runs in twins]))
+    return out

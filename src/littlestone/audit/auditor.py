@@ -137,9 +137,11 @@ def _run_chunk(
     return classify(outputs)
 
 
-def _call_mechanism(mechanism: Any, dataset: Any, backend: Any) -> Any:
-    """Run a littlestone.privacy Mechanism object with the audit's backend."""
-    return mechanism(dataset, backend=backend)
+def _call_mechanism(mechanism: Any, dataset: Any, backend: Any, size: int | None = None) -> Any:
+    """Run a littlestone.privacy Mechanism object with the audit's backend (``size`` runs at once when vectorized)."""
+    if size is None:
+        return mechanism(dataset, backend=backend)
+    return mechanism(dataset, backend=backend, size=size)
 
 
 def _run_task(mechanism: Mechanism, datasets: tuple[Any, Any], randomness: Any, featurize: Callable[[Any], Any] | None,
@@ -201,7 +203,8 @@ def audit_mechanism(
 
     ``mechanism(dataset, source)`` returns one output, where ``source`` is a numpy Generator (``randomness=
     "generator"``), a littlestone.privacy backend (``"seeded"``/``"secure"``) or ``randomness(SeedSequence)``;
-    with ``vectorized=True`` it is called as ``mechanism(dataset, source, n)`` and returns n outputs.
+    with ``vectorized=True`` it is called as ``mechanism(dataset, source, n)`` (a Mechanism object as
+    ``mechanism(dataset, backend=source, size=n)``) and returns n outputs.
     Phase 1 runs ``selection_runs`` (default runs // 4) times on each dataset and picks the event E and direction
     maximizing the certified loss; phase 2 runs ``runs`` fresh times on each and reports
     ε_lb = max(0, ln((p_lb − δ)/q_ub)), with p_lb, q_ub one-sided Clopper–Pearson bounds at (1 − confidence)/2 each,
@@ -211,14 +214,17 @@ def audit_mechanism(
     from ..privacy.mechanism import Mechanism as _MechanismObject
 
     if isinstance(mechanism, _MechanismObject):
-        # a Mechanism object carries its claim: audit against it unless the caller states another one
+        # a Mechanism object carries its claim: audit against it (fixed for the backend it runs on: a histogram's
+        # exact δ depends on the noise) unless the caller states another one
+        if randomness == "generator":
+            randomness = "seeded"
+        if randomness in ("seeded", "secure"):
+            mechanism = mechanism.resolve(randomness == "secure")
         claim = mechanism.privacy()
         if claimed_epsilon is None:
             claimed_epsilon, claimed_delta = claim.epsilon, claim.delta if claimed_delta is None else claimed_delta
             delta = claim.delta if delta == 0.0 else delta
         name = name or f"{type(mechanism).__name__} ({claim})"
-        if randomness == "generator":
-            randomness = "seeded"
         mechanism = partial(_call_mechanism, mechanism)
     if not callable(mechanism):
         raise LittlestoneError("mechanism must be a callable mechanism(dataset, randomness_source)")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from .._search import least_true
 from ..errors import LittlestoneError, PrivacyParameterError
@@ -185,7 +186,7 @@ class ProperPlan:
 
 def polypriproplearn_plan(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
                           candidates_bound: int | None = None, n_generic: int | None = None,
-                          convergence: str = "additive", **inner: int | float | None) -> ProperPlan:
+                          convergence: str = "additive", **inner: Any) -> ProperPlan:
     """Theorem 6.4's sizes (module docstring). ``candidates_bound``: an upper bound on |𝒦| known from the class
     (≤ |X|+1 for a basic LP solution on a finite domain, ≤ |H|); default the dual-VC sampling size r."""
     _check(d, alpha, epsilon, delta, beta)

@@ -35,13 +35,13 @@ def _is_prime(q: int) -> bool:
 
 def _reduce(basis: tuple, v: tuple, q: int) -> tuple:
     """v reduced against an RREF basis (rows with leading 1s at distinct pivots)."""
-    v = list(v)
+    w = list(v)
     for row in basis:
         piv = next(i for i, a in enumerate(row) if a)
-        c = v[piv]
+        c = w[piv]
         if c:
-            v = [(a - c * b) % q for a, b in zip(v, row)]
-    return tuple(v)
+            w = [(a - c * b) % q for a, b in zip(w, row)]
+    return tuple(w)
 
 
 def _add_to_basis(basis: tuple, v: tuple, q: int) -> tuple | None:
@@ -108,11 +108,11 @@ class AffineFlat(Hypothesis):
         arr = np.asarray(X)
         if arr.ndim != 2:
             return np.fromiter((self(x) for x in X), dtype=np.int8, count=len(X))
-        D = (arr.astype(np.int64) - np.array(self.offset, dtype=np.int64)) % self.q
+        D: np.ndarray = (arr.astype(np.int64) - np.array(self.offset, dtype=np.int64)) % self.q
         for row in self.basis:
             piv = next(i for i, a in enumerate(row) if a)
             D = (D - np.outer(D[:, piv], np.array(row, dtype=np.int64))) % self.q
-        return (~D.any(axis=1)).astype(np.int8)
+        return (~np.asarray(D.any(axis=1))).astype(np.int8)
 
     def __repr__(self) -> str:
         return f"AffineFlat(q={self.q}, offset={self.offset}, dim={self.dim})"
@@ -306,7 +306,7 @@ class AffineVersionSpace(VersionSpace):
         if self.is_empty():
             return 0
         if self._cls.q**self._cls.n <= TWIN_MAX_POINTS:
-            return self._twin_vs().size()
+            return int(self._twin_vs().size())
         raise TypeError("size of an affine-subspace version space is only computed for small domains")
 
     def contains(self, h: Hypothesis) -> bool:

@@ -116,7 +116,7 @@ class AllFunctions(HypothesisClass):
         return AllFunctionsVersionSpace(self, ())
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.m
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and bool(0 <= x < self.m)
 
     @property
     def domain_size(self) -> int:

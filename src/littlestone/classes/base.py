@@ -11,13 +11,18 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from ..errors import DomainError
 
-Point = Hashable
+if TYPE_CHECKING:
+    from .empirical import EmpiricalErrors
+
+#: a domain point: a hashable value whose type is the class's (ints for thresholds, tuples for conjunctions and
+#: affine subspaces, any hashable for points) — hence Any for the type checker; classes validate their own points
+Point = Any
 
 
 def point_key(x: Any) -> tuple:
@@ -323,6 +328,37 @@ class VersionSpace(ABC):
         dfs(self, 0, ())
         return np.array(out, dtype=np.uint8).reshape(-1, r)
 
+    # -------------------------------------------------------------- optional closed forms (None: "not here")
+    # Algorithms ask a version space for these instead of testing its type; the defaults say "no closed form" and
+    # the callers then run the generic computation. A structured class implements the ones that fit its shape;
+    # littlestone.testing.check_hypothesis_class checks every closed form a class offers against the generic one.
+
+    def online_run(self, X: list, y: list, rule: str) -> "tuple[list[int], VersionSpace, int] | None":
+        """Closed-form online rounds from V on validated points X and 0/1 labels y: ``rule`` "soa" predicts
+        1 iff Ldim(V|(x,1)) > Ldim(V|(x,0)) (ties → 0), "halving" 1 iff |V|(x,1)| > |V|(x,0)|; then V ← V|(x,y).
+        Returns (predictions, version space after the realizable prefix, its length k), stopping before the first
+        example that would empty V — the same rounds as ``soa_predict``/``restrict`` one at a time — or None when
+        the class has no closed form (the default; the online learners' batch path then runs round by round)."""
+        return None
+
+    def chain(self) -> "tuple[int, Callable[[int], Point]] | None":
+        """(size c, kth) when V is a *chain* ordered so that V|(kth(j), 1) is exactly its j smallest elements
+        (j = 1…c) — thresholds and any subset of them — else None (the default). Irreducibility and reducing
+        arrays of chains have closed forms (:mod:`littlestone.dimensions.irreducibility`)."""
+        return None
+
+    def threshold_interval(self) -> "tuple[int, int, int] | None":
+        """(lo, hi, n) when V = {h_t : lo ≤ t ≤ hi} of the thresholds h_t(x) = 1[x ≥ t] on {0, …, n−1}, with
+        restriction, SOA and :meth:`with_threshold_interval` in that closed form (V|(x,1) keeps t ≤ x, V|(x,0) keeps
+        t ≥ x + 1; SOA_V = Threshold(t*) by binary search), else None (the default). The compiled kernels of the
+        BLM20 tournament (:mod:`littlestone.pac.tournament`) run on this form."""
+        return None
+
+    def with_threshold_interval(self, lo: int, hi: int) -> "VersionSpace":
+        """The version space {h_t : lo ≤ t ≤ hi} of the same class and representation as V (only for version spaces
+        whose :meth:`threshold_interval` is not None)."""
+        raise TypeError(f"{type(self).__name__} has no threshold-interval form")
+
     def soa_block_keys(self, X: Any, y: Any, n: int) -> list | None:
         """For consecutive blocks of ``n`` examples (X, y of length a multiple of n): keys such that equal keys imply
         equal SOA classifiers of V restricted by the blocks, with None for a block the shortcut does not cover — or
@@ -368,6 +404,9 @@ class HypothesisClass(ABC):
 
     #: a short human name, e.g. ``thresholds(1000)``
     name: str = "class"
+    #: a class spec string that rebuilds an equal class (:mod:`littlestone.classes.spec`, e.g. ``thresholds:1000``;
+    #: saved models name their class by it), or None when the class has none
+    spec: str | None = None
 
     @abstractmethod
     def version_space(self) -> VersionSpace:
@@ -471,6 +510,26 @@ class HypothesisClass(ABC):
     def counting_closed_form(self) -> "CountingForm | None":
         """The class as counting queries over its finite domain in closed form (sanitizers answer all of them in
         O(|X|) this way), or None: they then use the explicit twin's matrix."""
+        return None
+
+    # -------------------------------------------------------------- optional closed forms for learners
+    # As for version spaces: the defaults say "no closed form" and callers run the generic computation.
+
+    def soa_is_proper(self) -> bool:
+        """True when SOA_V ∈ H for every version space V of the class (the SOA is then a proper learner and
+        Lemma 6.2's minimax set of an SOA output is the output itself, GGKM21 §6); False when not known."""
+        return False
+
+    def mistake_counts(self, hypotheses: Sequence[Hypothesis], X: Any, y: Any) -> "np.ndarray | None":
+        """#{i : h(x_i) ≠ y_i} for each of ``hypotheses`` (int64 array) on validated points X and 0/1 labels y, in
+        closed form (vectorized over the hypotheses), or None (the default) when the class has none for these
+        hypotheses — callers then evaluate each one."""
+        return None
+
+    def empirical_errors(self, batches: Iterable[tuple[Any, Any]]) -> "EmpiricalErrors | None":
+        """The class's error table on a sample given block by block (validated points, labels 0/1), in closed form
+        (:mod:`littlestone.classes.empirical`), or None (the default: the explicit twin is used) — returned before
+        reading ``batches``, which may be a one-pass iterator."""
         return None
 
     def evaluate(self, h: Hypothesis, X: Any) -> np.ndarray:

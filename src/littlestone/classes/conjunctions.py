@@ -339,7 +339,9 @@ class ConjunctionsVersionSpace(VersionSpace):
             return None
         s, n = self.state, self._cls.n_vars
         if s[0] == "pre":
-            return self._tau()[1]  # type: ignore[index]
+            tau = self._tau()
+            assert tau is not None and isinstance(tau[1], tuple), "the pre state's τ is a free pattern"
+            return tau[1]
         A = s[1]
         _, S0 = self._tau()  # type: ignore[misc]
         j, v = next(lit for lit in A if lit not in S0)
@@ -377,7 +379,9 @@ class _TwinVersionSpace(VersionSpace):
     def contains(self, h: Hypothesis) -> bool:
         pts = self._cls.domain_points()
         vals = np.asarray(h.predict(np.array(pts)), dtype=np.uint8)
-        r = self._cls._twin._row_of.get(vals.tobytes())
+        twin = self._cls._twin
+        assert twin is not None, "a twin version space exists only once the twin is built"
+        r = twin._row_of.get(vals.tobytes())
         return r is not None and (self.inner.mask >> r) & 1 == 1
 
     def soa(self) -> Hypothesis:

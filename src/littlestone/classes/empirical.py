@@ -136,6 +136,17 @@ class ChainVersionSpace(VersionSpace):
         L = self.ldim()
         return None if L < 1 else self.kth(1 << (L - 1))
 
+    def threshold_interval(self) -> tuple[int, int, int] | None:
+        """One segment [a, b] (or none) is the interval {h_t : a ≤ t ≤ b}; several segments are not an interval."""
+        if len(self.starts) > 1:
+            return None
+        if len(self.starts) == 0:
+            return 1, 0, self._cls.n
+        return int(self.starts[0]), int(self.ends[0]), self._cls.n
+
+    def with_threshold_interval(self, lo: int, hi: int) -> "ChainVersionSpace":
+        return ChainVersionSpace(self._cls, np.array([lo], dtype=np.int64), np.array([hi], dtype=np.int64))
+
 
 def _bisect(cum: list, j: int) -> int:
     lo, hi = 0, len(cum)
@@ -228,6 +239,8 @@ class EmpiricalErrors(ABC):
 class FiniteEmpirical(EmpiricalErrors):
     """Explicit class: per-column counts of labels 0 and 1 → mistakes of every row (no per-row scan of the data)."""
 
+    hclass: FiniteClass
+
     def __init__(self, cls: FiniteClass, counts0: np.ndarray, counts1: np.ndarray):
         self.hclass = cls
         self.n = int(counts0.sum() + counts1.sum())
@@ -268,6 +281,8 @@ class ThresholdEmpirical(EmpiricalErrors):
     """Thresholds: distinct sample values u_1 < … < u_r with their label counts; segment j = [u_j + 1, u_{j+1}]
     (segment 0 = [0, u_1], segment r = [u_r + 1, n]) has mistakes pos(u_1..u_j) + neg(u_{j+1}..u_r)."""
 
+    hclass: Thresholds
+
     def __init__(self, cls: Thresholds, values: np.ndarray, pos: np.ndarray, neg: np.ndarray):
         self.hclass = cls
         self.values = values
@@ -298,12 +313,16 @@ class ThresholdEmpirical(EmpiricalErrors):
         return ChainVersionSpace(self.hclass, self.seg_starts[ok], self.seg_ends[ok])
 
     def mistakes(self, h: Hypothesis) -> int:
+        if not isinstance(h, Threshold):
+            raise TypeError(f"{h!r} is not a threshold: this error table counts the mistakes of thresholds")
         i = int(np.searchsorted(self.values, h.t, side="left"))  # number of sample values < t
         return int(self.seg_mistakes[i])
 
 
 class PointsEmpirical(EmpiricalErrors):
     """Points: P positives in total; for each sample value its positive and negative counts."""
+
+    hclass: Points
 
     def __init__(self, cls: Points, values: list, pos: np.ndarray, neg: np.ndarray):
         self.hclass = cls
@@ -312,6 +331,7 @@ class PointsEmpirical(EmpiricalErrors):
         self.P = int(pos.sum())
         self.n = int(pos.sum() + neg.sum())
         self.value_mistakes = self.P - pos + neg
+        self._index: dict | None = None
 
     def level(self, theta: float) -> VersionSpace:
         b = mistake_budget(theta, self.n)
@@ -327,12 +347,10 @@ class PointsEmpirical(EmpiricalErrors):
         pts = getattr(h, "points", ())
         if not pts:
             return self.P
-        p = pts[0]
-        try:
-            i = self.values.index(p)
-        except ValueError:
-            return self.P
-        return int(self.value_mistakes[i])
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.values)}
+        i = self._index.get(pts[0])
+        return self.P if i is None else int(self.value_mistakes[i])
 
 
 def _finite_points_level(cls: Points, emp: PointsEmpirical, b: int) -> VersionSpace:
@@ -359,7 +377,7 @@ def _points_tally(X: Any, y: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
     return keys, np.array([table[k][0] for k in keys], np.int64), np.array([table[k][1] for k in keys], np.int64)
 
 
-def _merge(parts: list[tuple[list, np.ndarray, np.ndarray]], numeric: bool) -> tuple[Any, np.ndarray, np.ndarray]:
+def _merge(parts: list[tuple[Any, np.ndarray, np.ndarray]], numeric: bool) -> tuple[Any, np.ndarray, np.ndarray]:
     if numeric:
         vals = np.concatenate([np.asarray(p[0], dtype=np.int64) for p in parts])
         pos = np.concatenate([p[1] for p in parts])
@@ -368,8 +386,8 @@ def _merge(parts: list[tuple[list, np.ndarray, np.ndarray]], numeric: bool) -> t
         return u, np.bincount(inv, weights=pos, minlength=len(u)).astype(np.int64), \
             np.bincount(inv, weights=neg, minlength=len(u)).astype(np.int64)
     table: dict = {}
-    for vals, pos, neg in parts:
-        for v, a, b in zip(vals, pos.tolist(), neg.tolist()):
+    for values, counts1, counts0 in parts:
+        for v, a, b in zip(values, counts1.tolist(), counts0.tolist()):
             c = table.setdefault(v, [0, 0])
             c[0] += a
             c[1] += b
@@ -394,21 +412,9 @@ def empirical_errors_from_batches(hclass: HypothesisClass, batches: Iterable[tup
         if c0.sum() + c1.sum() == 0:
             raise LittlestoneError("an empirical class needs at least one example")
         return FiniteEmpirical(hclass, c0, c1)
-    if type(hclass) is Thresholds:
-        if hclass.n > np.iinfo(np.int64).max - 1:
-            raise DomainError(f"{hclass.name}: empirical classes need a domain within int64")
-        parts = [ThresholdEmpirical.tally(X, y) for X, y in batches]
-        if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
-            raise LittlestoneError("an empirical class needs at least one example")
-        vals, pos, neg = _merge([(p[0], p[1], p[2]) for p in parts], True)
-        return ThresholdEmpirical(hclass, np.asarray(vals, np.int64), pos, neg)
-    if type(hclass) is Points:
-        parts = [_points_tally(X, y) for X, y in batches]
-        if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
-            raise LittlestoneError("an empirical class needs at least one example")
-        numeric = all(isinstance(v, int) for p in parts for v in p[0][:1])
-        vals, pos, neg = _merge(parts, numeric and all(all(isinstance(v, int) for v in p[0]) for p in parts))
-        return PointsEmpirical(hclass, list(vals.tolist() if isinstance(vals, np.ndarray) else vals), pos, neg)
+    table = hclass.empirical_errors(batches)  # closed forms: thresholds, points (HypothesisClass.empirical_errors)
+    if table is not None:
+        return table
     try:
         from .ops import to_finite
 
@@ -417,3 +423,24 @@ def empirical_errors_from_batches(hclass: HypothesisClass, batches: Iterable[tup
         raise LittlestoneError(f"empirical-error classes of {hclass.name} are not available: no closed form and no "
                                f"explicit twin ({exc})") from None
     return empirical_errors_from_batches(twin, batches)
+
+
+def threshold_empirical(hclass: Thresholds, batches: Iterable[tuple[Any, Any]]) -> ThresholdEmpirical:
+    """:meth:`Thresholds.empirical_errors`: the sample's distinct values with their label counts, merged over blocks."""
+    if hclass.n > np.iinfo(np.int64).max - 1:
+        raise DomainError(f"{hclass.name}: empirical classes need a domain within int64")
+    parts = [ThresholdEmpirical.tally(X, y) for X, y in batches]
+    if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
+        raise LittlestoneError("an empirical class needs at least one example")
+    vals, pos, neg = _merge([(p[0], p[1], p[2]) for p in parts], True)
+    return ThresholdEmpirical(hclass, np.asarray(vals, np.int64), pos, neg)
+
+
+def points_empirical(hclass: Points, batches: Iterable[tuple[Any, Any]]) -> PointsEmpirical:
+    """:meth:`Points.empirical_errors`: per sample value its positive and negative counts, merged over blocks."""
+    parts = [_points_tally(X, y) for X, y in batches]
+    if not parts or sum(int(p[1].sum() + p[2].sum()) for p in parts) == 0:
+        raise LittlestoneError("an empirical class needs at least one example")
+    numeric = all(isinstance(v, int) for p in parts for v in p[0][:1])
+    vals, pos, neg = _merge(parts, numeric and all(all(isinstance(v, int) for v in p[0]) for p in parts))
+    return PointsEmpirical(hclass, list(vals.tolist() if isinstance(vals, np.ndarray) else vals), pos, neg)

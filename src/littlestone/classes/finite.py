@@ -32,7 +32,7 @@ class FiniteDomain:
 
     def __contains__(self, x: Any) -> bool:
         if self._index is None:
-            return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+            return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and bool(0 <= x < self.n)
         try:
             return x in self._index
         except TypeError:

@@ -572,7 +572,7 @@ class IntervalsVersionSpace(VersionSpace):
             return b_hi - (1 << (dv - 1)) + 1
         ws = self._top_key()
         first = _greedy(ws[: _cap(ws[0]) + 1], d, trace=True)
-        assert first is not None, "inconsistent gap-family Ldim"
+        assert isinstance(first, tuple), "inconsistent gap-family Ldim"
         w, b = first
         for start, L in self._gaps():  # any gap of that weight; split off 2^b on its left
             if L + 1 == w:
@@ -580,7 +580,7 @@ class IntervalsVersionSpace(VersionSpace):
         raise AssertionError("unreachable")
 
     # ----------------------------------------------------------------------------------------------- samples
-    def restrict_sample(self, X: Any, y: Any) -> tuple["IntervalsVersionSpace", int]:
+    def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         y = np.asarray(y)
         n = len(y)
         if self.is_empty() or n == 0:
@@ -638,7 +638,7 @@ class Intervals(HypothesisClass):
         return IntervalsVersionSpace(self, ("neg", SortedNegatives()))
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and bool(0 <= x < self.n)
 
     @property
     def domain_size(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -228,6 +228,7 @@ class PointsVersionSpace(VersionSpace):
         self._cls = cls
         if not isinstance(negatives, GrowingSet):
             negatives = GrowingSet(negatives)
+        free: float  # the number of free points (math.inf on an infinite domain)
         if empty:
             positive, negatives, zero = None, GrowingSet(), False
             free = 0
@@ -426,6 +427,29 @@ class Points(HypothesisClass):
             raise DomainError(f"points contain NaN; {self.name} needs points of {self.domain.description}")
         seq = X if isinstance(X, (list, tuple)) else list(X)
         return [self.validate_point(x) for x in seq]
+
+    def soa_is_proper(self) -> bool:
+        """The SOA of a version space is the zero function or a point function: in H iff H includes zero."""
+        return self.include_zero
+
+    def mistake_counts(self, hypotheses: Sequence[Hypothesis], X: Any, y: Any) -> np.ndarray | None:
+        """Closed form: with P positives in the sample, err(h_p) = P − pos(p) + neg(p) and err(0) = P — one tally of
+        the sample for all hypotheses (None unless every hypothesis is a point function or zero)."""
+        if not all(type(h) is FiniteSet and len(h.points) <= 1 for h in hypotheses):  # type: ignore[attr-defined]
+            return None
+        if len(y) == 0:
+            return np.zeros(len(hypotheses), dtype=np.int64)
+        from .empirical import points_empirical
+
+        table = points_empirical(self, [(X, y)])
+        return np.fromiter((table.mistakes(h) for h in hypotheses), dtype=np.int64, count=len(hypotheses))
+
+    def empirical_errors(self, batches: Iterable[tuple[Any, Any]]) -> Any:
+        """Closed form (:class:`~littlestone.classes.empirical.PointsEmpirical`): per sample value its label counts;
+        a level is cofinite or a finite set of point functions, on any domain."""
+        from .empirical import points_empirical
+
+        return points_empirical(self, batches)
 
     def hypothesis(self, p: Any = None) -> FiniteSet:
         """h_p (or the zero function for ``p=None`` when the class includes it)."""

@@ -150,6 +150,10 @@ class PointsNegationsVersionSpace(VersionSpace):
             return sum(1 for v in small if v in big)
 
         N = self._cls.domain.size
+        c11: float  # the four cell sizes (math.inf on an infinite domain)
+        c10: float
+        c01: float
+        rest: float
         if not ca and not cb:  # S_A = la, S_B = lb (finite)
             c11 = common(la, lb)
             c10, c01, rest = len(la) - c11, len(lb) - c11, N - (len(la) + len(lb) - c11)

@@ -49,7 +49,7 @@ class GeneralizedTree:
             yield prefix, self
             return
         for row, child in zip(self.rows, self.children):
-            yield from child.leaves(prefix + tuple(zip(self.points, row)))
+            yield from child.leaves(prefix + tuple(zip(self.points or (), row)))
 
     @staticmethod
     def ancestor_set(path: Examples) -> frozenset:
@@ -72,14 +72,15 @@ class GeneralizedTree:
         """The binary tree obtained by expanding every node into its caterpillar (off-spine label at x_j → child j)."""
         if self.is_leaf:
             return MistakeTree.leaf(self.hypothesis)
-        k = len(self.points)
+        points = self.points or ()
+        k = len(points)
         spine = self.rows[k]
         sub = [c.to_mistake_tree() for c in self.children]
         node = sub[k]  # the spine's child, below x_k
         for j in range(k - 1, -1, -1):
             on, off = node, sub[j]
             zero, one = (on, off) if spine[j] == 0 else (off, on)
-            node = MistakeTree.node(self.points[j], zero, one)
+            node = MistakeTree.node(points[j], zero, one)
         return node
 
     def to_text(self, max_depth: int | None = None) -> str:

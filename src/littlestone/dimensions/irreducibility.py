@@ -33,7 +33,7 @@ from ..classes.base import Point, VersionSpace
 from ..classes.finite import FiniteVersionSpace
 from ..classes.points import PointsVersionSpace
 from ..classes.resolve import as_version_space
-from ..classes.thresholds import ThresholdsVersionSpace, chain_ldim
+from ..classes.thresholds import chain_ldim
 from ..errors import IrreducibilityError, LittlestoneError
 
 INF = math.inf
@@ -52,13 +52,9 @@ SEARCH_LIMIT = 4_000_000
 
 
 def _chain_of(V: VersionSpace) -> tuple[int, Any] | None:
-    """(size c, kth) when V is a chain ordered so that V|(kth(j), 1) = its j smallest elements; else None."""
-    if isinstance(V, ThresholdsVersionSpace):
-        return V.size(), (lambda j, lo=V.lo: lo + j - 1)
-    chain = getattr(V, "chain", None)  # empirical chains of littlestone.classes.empirical
-    if chain is not None:
-        return chain()
-    return None
+    """(size c, kth) when V is a chain ordered so that V|(kth(j), 1) = its j smallest elements
+    (:meth:`VersionSpace.chain`: thresholds, empirical chains); else None."""
+    return V.chain()
 
 
 def chain_irreducibility(c: int) -> float:
@@ -80,9 +76,9 @@ def _points_free(V: Any) -> tuple[float, bool, Any]:
         dom = V.hclass.domain
         pts = iter(()) if dom.finite is None else (p for p in dom.finite if p not in V.negatives)
         return free, bool(V.zero), pts
-    pts = getattr(V, "point_set", None)  # PointSetVersionSpace of littlestone.classes.empirical
-    if pts is not None:
-        return len(pts), False, iter(pts)
+    point_set = getattr(V, "point_set", None)  # PointSetVersionSpace of littlestone.classes.empirical
+    if point_set is not None:
+        return len(point_set), False, iter(point_set)
     return -1, False, iter(())
 
 
@@ -383,7 +379,7 @@ def check_reducing_array(H: Any, array: ReducingArray) -> bool:
         if G.ldim() >= L:
             raise LittlestoneError(f"row {j + 1} = {r} keeps Ldim {G.ldim()} = Ldim(H) (not reducing)")
     if V.size() != INF:
-        total = 0
+        total: float = 0
         for r in rows:
             G = V
             for x, y in zip(array.points, r):

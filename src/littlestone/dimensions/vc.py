@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -74,6 +74,14 @@ def _find_shattered(M: np.ndarray, cols: list[int], target: int, budget: _Budget
 
 #: default cap on candidate sets visited by the exact search (tens of seconds of work)
 MAX_NODES = 5_000_000
+
+
+@overload
+def vc_dim(H: Any, witness: Literal[False] = False, *, max_nodes: int | None = MAX_NODES) -> int: ...
+
+
+@overload
+def vc_dim(H: Any, witness: Literal[True], *, max_nodes: int | None = MAX_NODES) -> tuple[int, list[Point]]: ...
 
 
 def vc_dim(H: Any, witness: bool = False, *, max_nodes: int | None = MAX_NODES) -> int | tuple[int, list[Point]]:

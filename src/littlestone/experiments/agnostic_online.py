@@ -44,6 +44,9 @@ def _algorithm3(H: Thresholds, T: int, learner: str, ss: np.random.SeedSequence,
                                          backend=backend)
     return Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss, sanitizer=san)
 PANEL_B = ("constructed experts (Thm E.10)", "BDPS SOA experts", "Hedge over H")
+#: panel C (``infinite=True``): Algorithm 3 on Thresholds(2^60) — structured sanitizer, Hedge over thresholds, ε = 1,
+#: B from Thm 4.1's bound (littlestone.agnostic_online.ThresholdsAlgorithm3); y = 1[x ≥ n/2] as in panel A
+PANEL_C = ("Algorithm 3, thresholds(2^60)",)
 
 
 def _noisy(n: int, T: int, eta: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +69,7 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
     if learner in ALG3_SANITIZERS.values():
         alg = _algorithm3(H, T, learner, ss, backend)
     elif learner == "constructed experts (Thm E.10)":
-        P, alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss).prepare(X)
+        alg = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss)  # online: sees x_t at round t
     elif learner == "BDPS SOA experts":
         P, _ = bdps_expert_predictions(H, X)
         alg = Hedge(P.shape[0], T, seed=ss)
@@ -76,7 +79,7 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
                "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
     for t in range(T):
         y[t] = target[t] ^ int(last_ok and rng.random() < 0.2)
-        if learner in ALG3_SANITIZERS.values():
+        if learner in ALG3_SANITIZERS.values() or learner == "constructed experts (Thm E.10)":
             p = alg.predict_one(int(X[t]))
             alg.learn_one(int(X[t]), int(y[t]))
         elif P is not None:
@@ -90,8 +93,31 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
     return float(mistakes - best_in_class(H, X, y))
 
 
+def _infinite_cell(data: str, T: int, n: int, ss: np.random.SeedSequence, backend: str) -> float:
+    """Regret of Algorithm 3 on Thresholds(n) (panel C): noisy data, or the contrarian adversary round by round."""
+    from ..agnostic_online import ThresholdsAlgorithm3
+    from ..agnostic_online.algorithm3_thresholds import best_threshold_mistakes
+
+    alg = ThresholdsAlgorithm3(Thresholds(n), T, 1.0, backend=backend, seed=ss)
+    rng = np.random.default_rng(ss.spawn(1)[0])
+    if data != "adaptive":
+        X, y = _noisy(n, T, float(data.split("=")[1]), rng)
+        return float(int((alg.run(X, y) != y).sum()) - best_threshold_mistakes(X, y))
+    X = rng.integers(0, n, T)
+    y = np.empty(T, dtype=np.int8)
+    last_ok = False
+    for t in range(T):
+        y[t] = int(X[t] >= n // 2) ^ int(last_ok and rng.random() < 0.2)
+        last_ok = alg.predict_one(int(X[t])) == y[t]
+        alg.learn_one(int(X[t]), int(y[t]))
+    return float(alg.mistakes - best_threshold_mistakes(X, y))
+
+
 def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
     panel, data, learner, T, n, backend = spec
+    if panel == "C":
+        return {"panel": panel, "data": data, "learner": learner, "T": T,
+                "regret": _infinite_cell(data, T, n, ss, backend)}
     H = Thresholds(n)
     if data == "adaptive":
         return {"panel": panel, "data": data, "learner": learner, "T": T, "regret": _adaptive(H, learner, T, ss,
@@ -105,7 +131,7 @@ def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
     elif learner == "constructed experts (Thm E.10)":
         lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, backend=backend, seed=ss)
         lrn.run(X, y)
-        mistakes = int((lrn.predictions_ != y).sum())
+        mistakes = int((np.asarray(lrn.predictions_) != y).sum())
     elif learner == "BDPS SOA experts":
         res = bdps_soa_experts(H, X, y, seed=ss)
         mistakes = res.realized_loss
@@ -127,11 +153,13 @@ def fitted_slope(Ts: Sequence[int], regrets: Sequence[float]) -> float:
 
 
 def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adaptive: Sequence[int] = (1000, 3000,
-        10_000), T_small: Sequence[int] = (8, 16, 32, 64), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
+        10_000), T_small: Sequence[int] = (8, 16, 32, 64, 128), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
         n_large: int = 16, n_small: int = 4, sanitizer: Sequence[str] = ("mwem", "sequential_fooling"), *,
-        seed: Any = 0, jobs: int = 1, out_dir: Any = None, backend: str = "seeded") -> ExperimentResult:
+        seed: Any = 0, jobs: int = 1, out_dir: Any = None, backend: str = "seeded", infinite: bool = True,
+        n_infinite: int = 2**60) -> ExperimentResult:
     """Regret vs T, log–log, with fitted slopes against ¾ (Algorithm 3) and ½ (Thm E.10 / OPE); Algorithm 3 runs
-    once per sanitizer of H^label in ``sanitizer`` ("mwem", "sequential_fooling")."""
+    once per sanitizer of H^label in ``sanitizer`` ("mwem", "sequential_fooling"); ``infinite`` adds panel C
+    (Algorithm 3 on Thresholds(``n_infinite``))."""
     for name, Ts in (("T_large", T_large), ("T_adaptive", T_adaptive), ("T_small", T_small)):
         if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 2 for t in Ts):
             raise LittlestoneError(f"{name} must be integers >= 2 (horizons), got {list(Ts)!r}")
@@ -158,6 +186,11 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
     for eta in etas:
         specs += [("A", f"eta={eta:g}", lrn, int(T), n_large, backend) for lrn in later for T in T_large]
     specs += [("A", "adaptive", lrn, int(T), n_large, backend) for lrn in later for T in T_adaptive]
+    if infinite:
+        if isinstance(n_infinite, bool) or not isinstance(n_infinite, int) or not 2 <= n_infinite <= 2**62:
+            raise LittlestoneError(f"n_infinite must be an integer in [2, 2^62], got {n_infinite!r}")
+        specs += [("C", f"eta={eta:g}", PANEL_C[0], int(T), n_infinite, backend) for eta in etas for T in T_large]
+        specs += [("C", "adaptive", PANEL_C[0], int(T), n_infinite, backend) for T in T_adaptive]
     cells = [(s, r) for s in specs for r in range(int(seeds))]
     raw = map_seeded(_cell, [s for s, _ in cells], seed=seed, n_jobs=jobs, progress="agnostic_online runs")
     rows: list[dict] = []

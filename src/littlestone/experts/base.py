@@ -14,22 +14,15 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
+from ..privacy.mechanism import PrivacyClaim  # the one claim type (ε, δ, relation); re-exported here
 
 RELATION = "replace-one-round"
-
-
-class PrivacyClaim(NamedTuple):
-    """(ε, δ) and the neighbouring relation: computed from parameters only, never from data."""
-
-    epsilon: float
-    delta: float
-    relation: str
 
 
 def check_n_experts(n: Any) -> int:

@@ -40,11 +40,12 @@ class Halving(OnlineLearner):
         self.version_space = W
 
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
-        """Batch path: the version space's closed-form ``online_run`` when it has one (else the per-round hooks)."""
-        run = getattr(self.version_space, "online_run", None)
+        """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
+        when it has one (else the per-round hooks)."""
+        run = self.version_space.online_run(pts, y01.tolist(), "halving")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
-        p, V, k = run(pts, y01.tolist(), "halving")
+        p, V, k = run
         preds[:k] = p
         self.version_space = V
         if k == len(pts):

@@ -73,12 +73,12 @@ class SOA(OnlineLearner):
         self._patches[x] = y
 
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
-        """Batch path: the version space's closed-form ``online_run`` for the realizable prefix (when it has one),
-        then the per-round hooks from the first unrealizable example on."""
-        run = getattr(self.version_space, "online_run", None)
-        if run is None or not self._realizable:
+        """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
+        for the realizable prefix (when it has one), then the per-round hooks from the first unrealizable example."""
+        run = self.version_space.online_run(pts, y01.tolist(), "soa") if self._realizable else None
+        if run is None:
             return super()._learn_many01(pts, y01, preds)
-        p, V, k = run(pts, y01.tolist(), "soa")
+        p, V, k = run
         preds[:k] = p
         self.version_space = V
         self.realizable_prefix_length += k

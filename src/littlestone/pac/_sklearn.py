@@ -7,7 +7,7 @@ import importlib
 import json
 import math
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -19,7 +19,7 @@ from .._random import as_generator
 from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_python_point
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
 from ..classes.resolve import resolve_class as _resolve
-from ..classes.thresholds import Threshold, Thresholds
+from ..classes.thresholds import Threshold
 from ..errors import ClassSpecError, DomainError, LabelError, LittlestoneError
 
 JSON_FORMAT = "littlestone-model/1"
@@ -40,11 +40,8 @@ def class_to_json(hclass: HypothesisClass | str | None) -> Any:
     """A JSON form of a class: its spec string, or an inline matrix for explicit finite classes."""
     if hclass is None or isinstance(hclass, str):
         return hclass
-    spec = getattr(hclass, "spec", None)
-    if isinstance(spec, str):
-        return spec
-    if type(hclass) is Thresholds:
-        return f"thresholds:{hclass.n}"
+    if isinstance(hclass.spec, str):  # HypothesisClass.spec: the spec string that rebuilds the class
+        return hclass.spec
     if isinstance(hclass, FiniteClass):
         labels = None if hclass.domain._index is None else [point_to_json(p) for p in hclass.domain.points]
         return {"kind": "finite", "name": hclass.name, "points": labels,
@@ -93,17 +90,18 @@ def point_from_json(x: Any) -> Any:
     return x
 
 
-Encoder = Callable[[Hypothesis], dict]
+H = TypeVar("H", bound=Hypothesis)
+Encoder = Callable[[H], dict]
 Decoder = Callable[[dict, "HypothesisClass | None"], Hypothesis]
-_CODECS: dict[str, tuple[type, Callable[[Hypothesis, "HypothesisClass | None"], dict], Decoder]] = {}
+_CODECS: dict[str, tuple[type, Callable[[Any, "HypothesisClass | None"], dict], Decoder]] = {}
 
 
-def register_hypothesis_codec(kind: str, cls: type, encode: Encoder, decode: Decoder) -> None:
+def register_hypothesis_codec(kind: str, cls: type[H], encode: Encoder[H], decode: Decoder) -> None:
     """Teach model JSON a hypothesis type: ``encode(h) -> dict`` and ``decode(dict, hclass) -> h``."""
     _CODECS[kind] = (cls, lambda h, hclass: encode(h), decode)
 
 
-def _register_with_class(kind: str, cls: type, encode: Callable[[Hypothesis, "HypothesisClass | None"], dict],
+def _register_with_class(kind: str, cls: type[H], encode: Callable[[H, "HypothesisClass | None"], dict],
                          decode: Decoder) -> None:
     """Like :func:`register_hypothesis_codec`, for wrappers whose parts need the class (patched hypotheses)."""
     _CODECS[kind] = (cls, encode, decode)
@@ -196,6 +194,16 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
                                      "such as 'thresholds:1000')")
             return None
         return resolve_class(self.hypothesis_class)
+
+    def _the_class(self) -> HypothesisClass:
+        """``hclass_`` of an estimator that needs its class (resolved by fit; ClassSpecError before)."""
+        hclass = getattr(self, "hclass_", None)
+        if hclass is None:  # not fitted yet (e.g. privacy() before fit): resolve without storing
+            hclass = self._resolve_class()
+        if hclass is None:
+            raise ClassSpecError(f"{type(self).__name__} needs hypothesis_class (a class or a spec string "
+                                 "such as 'thresholds:1000')")
+        return hclass
 
     def _wants_rows(self) -> bool:
         """Whether hypotheses take whole rows of X (2-D array) rather than scalar / tuple points."""
@@ -309,7 +317,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     def to_dict(self) -> dict:
         """A JSON-ready description: estimator type, parameters, labels and the learned hypothesis."""
         check_is_fitted(self, "hypothesis_")
-        params, skipped = {}, []
+        params: dict[str, Any] = {}
+        skipped: list[str] = []
         for k, v in self.get_params(deep=False).items():
             if k == "hypothesis_class":
                 continue
@@ -348,8 +357,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     def from_json(cls, source: str | Path) -> "LittlestoneClassifier":
         """Load a model saved with :meth:`to_json` (JSON text or a path to a file); ``result_`` comes back as the
         saved plain dict (non-JSON parameters such as candidate lists or backend objects are not restored)."""
-        text = source
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        text = str(source)
+        if isinstance(source, Path) or not text.lstrip().startswith("{"):
             try:
                 text = Path(source).read_text(encoding="utf-8")
             except OSError as exc:

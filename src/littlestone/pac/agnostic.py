@@ -206,7 +206,7 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.n_jobs = n_jobs
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
-        res = agnostic_learn(self.hclass_, points, y01, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
+        res = agnostic_learn(self._the_class(), points, y01, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
                              beta=self.beta, d=self.ldim, vc=self.vc, subsample_size=self.subsample_size,
                              inner_sizes=self.inner_sizes, backend=self.backend, seed=rng, n_jobs=self.n_jobs,
                              max_labelings=self.max_labelings)

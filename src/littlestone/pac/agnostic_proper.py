@@ -35,7 +35,7 @@ from .._random import SeedLike, as_generator
 from .._search import least_true
 from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan, uniform_size
 from ..classes.base import Hypothesis, HypothesisClass
-from ..errors import InsufficientSampleError, PrivacyParameterError
+from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import PrivacyBudget, exponential_mechanism
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
@@ -140,7 +140,9 @@ def agnostic_plan(d: int, vc: int, epsilon: float, delta: float, alpha: float, b
         m_priv = least_true(lambda k: resampling_privacy(eps_a, 0.0, n_draws, k)[0] <= 1.0, start=2)
         m_acc = least_true(lambda k: math.log(4) + 2 * v * math.log(2 * math.e * k / v) - a * k / 24
                            <= math.log(b), start=v)
-        m_req = max(int(m_priv), int(m_acc))
+        if m_priv is None or m_acc is None:
+            raise LittlestoneError("Algorithm 4's subsample size exceeds 2^62 at these parameters")
+        m_req = max(m_priv, m_acc)
         if n_fixed is None:
             # n: |I| = ⌈ε₀n⌉ ≥ m_req; the exponential mechanism within α of the best (|R| ≤ min(|H|, (em/v)^v));
             # uniform convergence over H between S and P (additive, α)
@@ -307,7 +309,7 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
 
     def privacy(self) -> tuple[float, float, str]:
         """The claim (ε, δ, relation) of Claim D.5 at this estimator's parameters (no data read)."""
-        F = explicit_class(self._resolve_class(), "the agnostic learner")
+        F = explicit_class(self._the_class(), "the agnostic learner")
         from ..dimensions import vc_dim
 
         d = resolve_d(F, self.ldim, "the agnostic GGKM21 learner")
@@ -318,7 +320,7 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         return eps, dlt, "replace-one"
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
-        res = agnostic_learn(self.hclass_, ArraySource(points, y01), epsilon=self.epsilon, delta=self.delta,
+        res = agnostic_learn(self._the_class(), ArraySource(points, y01), epsilon=self.epsilon, delta=self.delta,
                              alpha=self.alpha, beta=self.beta, d=self.ldim, n=self.n, backend=self.backend,
                              seed=rng, n_jobs=self.n_jobs, inner_sizes=self._inner_sizes())
         return res.chosen, res

@@ -53,6 +53,6 @@ class SOAClassifier(LittlestoneClassifier):
         self.random_state = random_state
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BaselineResult]:
-        h = extended_soa(self.hclass_.version_space(), points, y01)
+        h = extended_soa(self._the_class().version_space(), points, y01)
         errs = int(np.sum(np.asarray(h.predict(points)) != y01))
         return h, BaselineResult("soa", len(y01), errs)

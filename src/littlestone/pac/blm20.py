@@ -27,6 +27,7 @@ from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, Stable
                        exponential_mechanism, make_backend, stable_histogram)
 from ..privacy.backends import Backend
 from ..privacy.budget import Charge
+from ..validation import check_delta, check_epsilon
 from .result import PrivateFitResult
 from ._sklearn import LittlestoneClassifier
 from .global_stable import GlobalStableLearner, GRun, run_batches
@@ -121,14 +122,8 @@ class BLM20Result(PrivateFitResult):
 
 
 def _check_privacy(epsilon: float, delta: float) -> tuple[float, float]:
-    try:
-        eps, dlt = float(epsilon), float(delta)
-    except (TypeError, ValueError):
-        raise PrivacyParameterError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
-    if not eps > 0 or not np.isfinite(eps):
-        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    if not 0.0 <= dlt < 1.0:
-        raise PrivacyParameterError(f"delta must satisfy 0 ≤ δ < 1, got {delta!r}")
+    eps = check_epsilon(epsilon, error=PrivacyParameterError)
+    dlt = check_delta(delta, error=PrivacyParameterError)
     if dlt == 0.0:
         raise PrivacyParameterError("the BLM20 learner needs δ > 0 (its stable histogram is (ε/2, δ)-DP); "
                                     "use the pure-DP generic learner for δ = 0")
@@ -291,7 +286,7 @@ class BLM20Classifier(LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
-        return self._learn(self.hclass_, ArraySource(points, y01), rng)
+        return self._learn(self._the_class(), ArraySource(points, y01), rng)
 
     def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":
         """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
@@ -300,11 +295,12 @@ class BLM20Classifier(LittlestoneClassifier):
         from ._sklearn import _to_generator
 
         self.hclass_ = self._resolve_class()
-        src = ValidatedSource(source, self.hclass_) if validate else source
+        hclass = self._the_class()
+        src = ValidatedSource(source, hclass) if validate else source
         from .._labels import declared_coding
 
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(self.hclass_, src, _to_generator(self.random_state))
+        self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
         return self

@@ -1,5 +1,5 @@
 """Finite candidate lists for the generic learner and ERM: a class's hypotheses (vectorized error counts for explicit
-and threshold classes), a user list, or data-independent decision stumps on a fixed grid over R^k."""
+classes and for classes with a closed form, :meth:`HypothesisClass.mistake_counts`), a user list, or data-independent decision stumps on a fixed grid over R^k."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import numpy as np
 
 from ..classes.base import Hypothesis, HypothesisClass
 from ..classes.finite import FiniteClass
-from ..classes.thresholds import Threshold, Thresholds
 from ..errors import EmptyDataError, LittlestoneError
 
 #: largest class the generic learner enumerates
@@ -62,7 +61,7 @@ def uses_rows(hclass: HypothesisClass | None, candidates: Sequence[Hypothesis] |
 class CandidateSet:
     """A finite list of hypotheses with a (vectorized where possible) count of training errors for each."""
 
-    hypotheses: list[Hypothesis]
+    hypotheses: Sequence[Hypothesis]
     hclass: HypothesisClass | None = None
     kind: str = "list"
 
@@ -82,12 +81,10 @@ class CandidateSet:
             ones = np.bincount(idx, weights=y01, minlength=cls.n_points)
             zeros = np.bincount(idx, minlength=cls.n_points) - ones
             return np.rint(cls.matrix @ (zeros - ones) + ones.sum()).astype(np.int64)
-        if self.kind == "thresholds":
-            x = np.asarray(points, dtype=np.int64)
-            ts = np.fromiter((h.t for h in self.hypotheses), dtype=np.int64, count=len(self.hypotheses))
-            x1, x0 = np.sort(x[y01 == 1]), np.sort(x[y01 == 0])
-            # h_t errs on positives with x < t and on negatives with x ≥ t
-            return np.searchsorted(x1, ts, "left") + (len(x0) - np.searchsorted(x0, ts, "left"))
+        if self.hclass is not None:
+            counts = self.hclass.mistake_counts(self.hypotheses, points, y01)  # the class's closed form, if any
+            if counts is not None:
+                return np.asarray(counts, dtype=np.int64)
         if self.kind == "stumps":
             X = np.asarray(points, dtype=float)
             return np.fromiter((np.count_nonzero(h.predict(X) != y01) for h in self.hypotheses),
@@ -111,11 +108,6 @@ def candidate_list(hclass: HypothesisClass | None, candidates: Sequence[Hypothes
         return CandidateSet(list(stump_candidates(n_features)), None, "stumps")
     if isinstance(hclass, FiniteClass):
         return CandidateSet(hclass.hypotheses(), hclass, "finite")
-    if type(hclass) is Thresholds:
-        if hclass.n + 1 > MAX_CANDIDATES:
-            raise LittlestoneError(f"{hclass.name} has {hclass.n + 1} hypotheses, more than the generic learner "
-                                   f"enumerates ({MAX_CANDIDATES}); pass a candidate list")
-        return CandidateSet([Threshold(t) for t in range(hclass.n + 1)], hclass, "thresholds")
     V = hclass.version_space()
     size = V.size()
     if not math.isfinite(size) or size > MAX_CANDIDATES:

@@ -57,7 +57,7 @@ def grid_stumps(bins: int, n_features: int = 1) -> FiniteClass:
     if bins ** n_features > 1 << 16:
         raise LittlestoneError(f"a {bins}^{n_features} grid is too large for an explicit class (at most 65536 points)")
     grids = np.indices((bins,) * n_features).reshape(n_features, -1).T  # rows = grid points, lexicographic
-    rows = []
+    rows: list[np.ndarray] = []
     for f in range(n_features):
         for t in range(bins + 1):
             above = (grids[:, f] >= t).astype(np.uint8)

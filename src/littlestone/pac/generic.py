@@ -11,8 +11,10 @@ import numpy as np
 
 from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
-from ..errors import LittlestoneError
-from ..privacy.mechanism import ExponentialMechanism, PrivacyClaim
+from ..errors import LittlestoneError, PrivacyParameterError
+from ..privacy.exponential import ExponentialMechanism
+from ..privacy.mechanism import PrivacyClaim
+from ..validation import check_epsilon
 from ._sklearn import LittlestoneClassifier
 from .result import PrivateFitResult
 from .candidates import candidate_list, uses_rows
@@ -101,12 +103,13 @@ class GenericLearnerClassifier(LittlestoneClassifier):
             else:
                 from ._sklearn import resolve_class
 
-                n_candidates = resolve_class(self.hypothesis_class).version_space().size()
+                return sample_size(resolve_class(self.hypothesis_class).version_space().size(), self.alpha,
+                                   self.epsilon, self.beta, self.mode)
         return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
         privacy = importlib.import_module("littlestone.privacy")
-        privacy.check_epsilon(self.epsilon)
+        check_epsilon(self.epsilon, error=PrivacyParameterError)
         if self.mode not in MODES:
             raise LittlestoneError(f"mode must be 'realizable' or 'agnostic', not {self.mode!r}")
         if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input

@@ -26,6 +26,7 @@ from ..bounds.ggkm21 import PolyPriLearnPlan, polyprilearn_plan
 from ..classes.base import Hypothesis, HypothesisClass
 from ..classes.empirical import empirical_errors_from_batches
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
+from ..validation import check_delta, check_epsilon
 from ..privacy import BOTTOM, PrivacyBudget, sparse_selection
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
@@ -64,14 +65,8 @@ def polyprilearn_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
 
 
 def check_privacy(epsilon: Any, delta: Any) -> tuple[float, float]:
-    try:
-        eps, dlt = float(epsilon), float(delta)
-    except (TypeError, ValueError):
-        raise PrivacyParameterError(f"epsilon and delta must be numbers, got {epsilon!r}, {delta!r}") from None
-    if not (eps > 0 and np.isfinite(eps)):
-        raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
-    if not 0.0 < dlt < 1.0:
-        raise PrivacyParameterError(f"delta must satisfy 0 < δ < 1 (sparse selection needs δ > 0), got {delta!r}")
+    eps = check_epsilon(epsilon, error=PrivacyParameterError)
+    dlt = check_delta(delta, positive=True, error=PrivacyParameterError)
     return eps, dlt
 
 

@@ -27,7 +27,6 @@ from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan
 from ..classes.base import Hypothesis, HypothesisClass
 from ..classes.finite import FiniteClass
 from ..classes.points import Points, ZERO
-from ..classes.thresholds import Thresholds
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import PrivacyBudget, exponential_mechanism
 from ..privacy.backends import Backend
@@ -82,10 +81,10 @@ def explicit_class(hclass: HypothesisClass, why: str = "the minimax set of Lemma
 
 def candidates_bound(hclass: HypothesisClass, alpha_prime: float) -> int:
     """A data-independent bound on |𝒦| for this class (sizes n′ of the generic stage)."""
-    if isinstance(hclass, Thresholds):
+    if hclass.soa_is_proper():  # f = SOA_G ∈ H, so 𝒦 = {f} (thresholds, points with the zero function, …)
         return 1
-    if isinstance(hclass, Points):
-        return 1 if hclass.include_zero else max(1, math.ceil(1 / alpha_prime))
+    if isinstance(hclass, Points):  # f ∈ H or f = 0: at most ⌈1/α'⌉ point functions (minimax_set)
+        return max(1, math.ceil(1 / alpha_prime))
     F = explicit_class(hclass)
     return int(min(F.n_hypotheses, F.n_points + 1))
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, sortable_key,
                            as_python_point, patch)
-from ..classes.thresholds import Threshold, ThresholdsVersionSpace
+from ..classes.thresholds import Threshold
 from ..errors import LittlestoneError
 from .sources import Cursor
 
@@ -92,7 +92,7 @@ def canonical(h: Hypothesis) -> Hypothesis:
             vals[base.domain.index(x)] = v
         return VectorHypothesis(bytes(vals), base.domain)
     if type(base) is Threshold and all(isinstance(x, int) for x, _ in h.patches):
-        xs = [x for x, _ in h.patches]            # sorted; patches are exactly the points where h ≠ base
+        xs = [x for x, _ in h.patches if isinstance(x, int)]  # sorted; patches are exactly where h ≠ base
         vs = {v for _, v in h.patches}
         if xs[-1] - xs[0] + 1 == len(xs) and len(vs) == 1:
             if vs == {1} and xs[-1] + 1 == base.t:
@@ -110,12 +110,12 @@ def _restrict(V: VersionSpace, X: Any, y: np.ndarray) -> tuple[VersionSpace, int
     if isinstance(X, list) and len(X) == 1 and type(X[0]) is int and -_INT64_MAX <= X[0] < _INT64_MAX:
         lo, hi = b[0], b[1]   # one tournament example: h_t(x) = 1 ⇔ t ≤ x
         lo, hi = (lo, min(hi, X[0])) if y[0] == 1 else (max(lo, X[0] + 1), hi)
-        return (V, 0) if lo > hi else (type(V)(V.hclass, lo, hi), 1)
+        return (V, 0) if lo > hi else (V.with_threshold_interval(lo, hi), 1)
     if not (isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu"):
         return V.restrict_sample(X, y)
     out = np.empty(2, dtype=np.int64)
     k = int(_kernels().restrict_thresholds(np.ascontiguousarray(X, dtype=np.int64), y, b[0], b[1], out))
-    return (V if k == 0 else type(V)(V.hclass, int(out[0]), int(out[1]))), k
+    return (V if k == 0 else V.with_threshold_interval(int(out[0]), int(out[1]))), k
 
 
 def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
@@ -294,7 +294,7 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
 
 def _realizable_sample(V: VersionSpace, lo: int, hi: int, start: int, stop: int) -> TournamentSample:
     """``empty_sample(V).then(block)`` for a realizable thresholds block whose version space is [lo, hi]."""
-    return TournamentSample(SOAState(type(V)(V.hclass, lo, hi)), (("D", start, stop),))
+    return TournamentSample(SOAState(V.with_threshold_interval(lo, hi)), (("D", start, stop),))
 
 
 def _level1_round(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample,
@@ -321,9 +321,11 @@ _INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def _threshold_bounds(V: VersionSpace) -> tuple[int, int, int] | None:
-    """(lo, hi, n) of a thresholds version space whose closed-form keys fit in int64, else None."""
-    if type(V) is ThresholdsVersionSpace and V.hi < _INT64_MAX and V.hclass.n < _INT64_MAX:
-        return int(V.lo), int(V.hi), int(V.hclass.n)
+    """(lo, hi, n) of a version space in threshold-interval form (:meth:`VersionSpace.threshold_interval`) whose
+    closed-form keys fit in int64 (the compiled kernels' integers), else None."""
+    form = V.threshold_interval()
+    if form is not None and form[1] < _INT64_MAX and form[2] < _INT64_MAX:
+        return int(form[0]), int(form[1]), int(form[2])
     return None
 
 

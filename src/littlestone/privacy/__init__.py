@@ -8,7 +8,7 @@ Where things are (one idea per module):
   backends.py          SecureBackend / SeededBackend / make_backend (which OpenDP call each sampler maps to)
   params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
   composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
-  laplace.py           Laplace mechanism
+  laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it)
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
   stable_histogram.py  stable histogram, exact δ per backend (BLM20 Lemma 15, BNS16 Prop 2.20)
   bounded_histogram.py histogram with a deterministic error bound (LWY25 Thm 2.6)
@@ -17,42 +17,41 @@ Where things are (one idea per module):
   tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (LWY25 Fact E.6)
   subsampling.py       subsample, amplified_epsilon (BLM20 §1.1 "secrecy of the sample")
   mechanism.py         PrivacyClaim, Mechanism, compose, subsampled: mechanisms as objects carrying their claim
+Every mechanism is a Mechanism class in its module (LaplaceMechanism, ExponentialMechanism, ReportNoisyMax,
+StableHistogram, BoundedHistogram, SparseSelection, BinaryMechanismRelease, AboveThresholdRun, SparseVectorRun,
+RunningSumAboveThresholdRun, SubsampledMechanism); the functions are thin wrappers that build the object and call it.
 """
 
-from .above_threshold import AboveThreshold, RunningSumAboveThreshold, SparseVector, above_threshold_accuracy
+from .above_threshold import (
+    AboveThreshold,
+    AboveThresholdRun,
+    RunningSumAboveThreshold,
+    RunningSumAboveThresholdRun,
+    SparseVector,
+    SparseVectorRun,
+    above_threshold_accuracy,
+)
 from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
-from .bounded_histogram import bounded_histogram, bounded_histogram_error_bound, truncation_bound
+from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound
 from .budget import Charge, PrivacyBudget
 from .composition import advanced_composition, basic_composition, heterogeneous_advanced_composition, per_step_epsilon
-from .exponential import exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
+from .exponential import ExponentialMechanism, ReportNoisyMax, exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
 from .histogram_release import HistogramRelease
-from .mechanism import (
-    AboveThresholdRun,
-    BinaryMechanismRelease,
-    BoundedHistogram,
-    ExponentialMechanism,
-    LaplaceMechanism,
-    Mechanism,
-    PrivacyClaim,
-    ReportNoisyMax,
-    SparseSelection,
-    StableHistogram,
-    claim_of,
-    compose,
-    subsampled,
-)
-from .laplace import laplace_error_bound, laplace_mechanism
+from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
+from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism
 from .params import check_delta, check_epsilon, check_probability, check_sensitivity
 from .sparse_selection import (
     BOTTOM,
+    SparseSelection,
     sparse_selection,
     sparse_selection_bottom_score,
     sparse_selection_error_bound,
     sparse_selection_probabilities,
 )
-from .subsampling import amplified_epsilon, sampling_rate_for, secret_generator, subsample
-from .tree_mechanism import BinaryMechanism, dyadic_decomposition, dyadic_intervals, tree_levels
+from .subsampling import SubsampledMechanism, amplified_epsilon, sampling_rate_for, secret_generator, subsample
+from .tree_mechanism import BinaryMechanism, BinaryMechanismRelease, dyadic_decomposition, dyadic_intervals, tree_levels
 from .stable_histogram import (
+    StableHistogram,
     stable_histogram,
     stable_histogram_accuracy,
     stable_histogram_delta,
@@ -69,6 +68,9 @@ __all__ = [
     "Mechanism",
     "PrivacyClaim",
     "ReportNoisyMax",
+    "RunningSumAboveThresholdRun",
+    "SparseVectorRun",
+    "SubsampledMechanism",
     "SparseSelection",
     "StableHistogram",
     "claim_of",

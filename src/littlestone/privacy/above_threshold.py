@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..errors import BudgetExceededError, DomainError
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim
 from .params import _as_float, check_epsilon, check_positive_int, check_probability, check_sensitivity
 
 _NOISE_BATCH = 64
@@ -44,11 +46,9 @@ class AboveThreshold:
         backend: Backend,
         budget: PrivacyBudget | None = None,
     ):
-        self.threshold = _as_float(threshold, "threshold")
-        if math.isinf(self.threshold):
-            raise DomainError("AboveThreshold: threshold must be finite")
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
+        self.mechanism = AboveThresholdRun(threshold, epsilon, sensitivity=sensitivity)
+        self.threshold, self.epsilon = self.mechanism.threshold, self.mechanism.epsilon
+        self.sensitivity = self.mechanism.sensitivity
         self.backend = check_backend(backend)
         self.budget = budget
         self.runs = 0
@@ -72,7 +72,7 @@ class AboveThreshold:
         return np.asarray(self.backend.laplace(scale_factor * self.sensitivity / self.epsilon, n), dtype=float)
 
     def _start_run(self) -> None:
-        charge_if(self.budget, self.epsilon, 0.0, "AboveThreshold" if self.runs == 0 else "AboveThreshold restart")
+        self.mechanism.charge_to(self.budget, "AboveThreshold" if self.runs == 0 else "AboveThreshold restart")
         self.runs += 1
         self.halted = False
         if self._t_pos >= self._t_buffer.size:
@@ -194,9 +194,9 @@ class SparseVector:
         backend: Backend,
         budget: PrivacyBudget | None = None,
     ):
-        self.epsilon = check_epsilon(epsilon)
-        self.max_positives = check_positive_int(max_positives, "max_positives")
-        charge_if(budget, self.epsilon, 0.0, f"sparse vector (c={self.max_positives})")
+        self.mechanism = SparseVectorRun(threshold, epsilon, max_positives, sensitivity=sensitivity)
+        self.epsilon, self.max_positives = self.mechanism.epsilon, self.mechanism.max_positives
+        self.mechanism.charge_to(budget)
         self._inner = AboveThreshold(
             threshold, self.epsilon / self.max_positives, sensitivity=sensitivity, backend=backend, budget=None
         )
@@ -220,3 +220,73 @@ class SparseVector:
     @property
     def spent(self) -> tuple[float, float]:
         return (self.epsilon, 0.0)
+
+
+# ------------------------------------------------------------------------------ the mechanisms on a whole stream
+
+
+class AboveThresholdRun(Mechanism):
+    """ε-DP AboveThreshold (Dwork–Roth Alg. 1) as one release: ``data`` is the stream of query values (sensitivity Δ
+    each, replace-one neighbours), the output the index of the first ⊤ (−1: none). :class:`AboveThreshold` (the
+    interactive form) validates its parameters and charges its runs through this object."""
+
+    name = "AboveThreshold"
+
+    def __init__(self, threshold: float, epsilon: float, *, sensitivity: float = 1.0):
+        self.threshold = _as_float(threshold, "threshold")
+        if math.isinf(self.threshold):
+            raise DomainError("AboveThreshold: threshold must be finite")
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> int:
+        at = AboveThreshold(self.threshold, self.epsilon, sensitivity=self.sensitivity, backend=backend, budget=budget)
+        for i, value in enumerate(data):
+            if at.test(value):
+                return i
+        return -1
+
+
+class RunningSumAboveThresholdRun(AboveThresholdRun):
+    """LWY25 Thm 2.5 as one release: ``data`` is the stream b_1, b_2, … ∈ [0, Δ], the output the round whose running
+    sum first crosses τ (−1: none); ε-DP under changing one b_i (:class:`RunningSumAboveThreshold`)."""
+
+    name = "running-sum AboveThreshold"
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> int:
+        at = RunningSumAboveThreshold(self.threshold, self.epsilon, sensitivity=self.sensitivity, backend=backend,
+                                      budget=budget)
+        for i, value in enumerate(data):
+            if at.add(value):
+                return i
+        return -1
+
+
+class SparseVectorRun(Mechanism):
+    """Dwork–Roth *Sparse* as one release: ``data`` is the stream of query values, the output the ⊤/⊥ answers until
+    c = ``max_positives`` ⊤ answers or the end of the stream; ε-DP (c runs of AboveThreshold at ε/c each).
+    :class:`SparseVector` (the interactive form) validates its parameters and charges through this object."""
+
+    name = "sparse vector"
+
+    def __init__(self, threshold: float, epsilon: float, max_positives: int, *, sensitivity: float = 1.0):
+        self.epsilon = check_epsilon(epsilon)
+        self.max_positives = check_positive_int(max_positives, "max_positives")
+        self.run = AboveThresholdRun(threshold, self.epsilon / self.max_positives, sensitivity=sensitivity)
+        self.threshold, self.sensitivity = self.run.threshold, self.run.sensitivity
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", f"{self.name} (c={self.max_positives})")
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> tuple[bool, ...]:
+        sv = SparseVector(self.threshold, self.epsilon, self.max_positives, sensitivity=self.sensitivity,
+                          backend=backend, budget=budget)
+        answers = []
+        for value in data:
+            answers.append(sv.test(value))
+            if sv.halted:
+                break
+        return tuple(answers)

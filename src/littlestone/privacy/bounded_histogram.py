@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
+from typing import Any
 
 import numpy as np
 
 from ..errors import PrivacyParameterError
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
-from .histogram_release import HistogramRelease, _public_n, count_items
+from .budget import PrivacyBudget
+from .histogram_release import HistogramMechanism, HistogramRelease, _public_n, count_items, release_above
 from .params import check_delta, check_epsilon
 
 
@@ -72,6 +73,47 @@ def _truncated_discrete(backend: Backend, counts: np.ndarray, b: float, big_a: i
     return noisy
 
 
+class BoundedHistogram(HistogramMechanism):
+    """(ε, δ)-DP histogram of the items ``data`` whose estimates are within ``release.error_bound`` of every true count
+    with probability 1 (LWY25 Theorem 2.6); replace-one neighbours. ``discrete`` defaults to True on a
+    floating-point-safe backend; the continuous variant samples by inverse CDF from ``backend.uniform`` and adds the
+    noise in floats (not floating-point safe), so it is refused on a floating-point-safe backend. The claimed δ is
+    the exact δ of the noise used; with ``discrete=None`` :meth:`privacy` claims the larger of the two and
+    :meth:`resolve` fixes it for a backend."""
+
+    name = "bounded histogram"
+
+    def __init__(self, epsilon: float, delta: float, *, discrete: bool | None = None, n: int | None = None):
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta, positive=True)
+        self.discrete = None if discrete is None else bool(discrete)
+        self.n = _public_n(n)
+        self._exact = {v: truncation_bound(self.epsilon, self.delta, discrete=v) for v in self._variants()}
+
+    def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
+                 budget: PrivacyBudget | None = None) -> HistogramRelease:
+        backend = check_backend(backend)
+        mech = self.resolve(backend)
+        use_discrete = bool(mech.discrete)
+        if backend.floating_point_safe and not use_discrete:
+            raise PrivacyParameterError(
+                "bounded_histogram(discrete=False) adds inverse-CDF noise in floats, which is not floating-point safe; "
+                f"on the {backend.name} backend use discrete=True (the default)"
+            )
+        big_a, spent_delta = self._exact[use_discrete]
+        keys, counts, _size = count_items(data)  # the exact size stays inside (never released)
+        mech.charge_to(budget)  # (ε, exact δ of the noise used) = mech.privacy()
+        b = 2.0 / self.epsilon
+        if use_discrete:
+            noisy = _truncated_discrete(backend, counts, b, int(big_a))
+        else:
+            noisy = counts + _truncated_continuous(backend, b, big_a, counts.size)
+        return release_above(keys, noisy, 1.0 + big_a, discrete=use_discrete, noise_scale=b, epsilon=self.epsilon,
+                             delta=spent_delta, n=self.n, requested_delta=self.delta,
+                             noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
+                             backend=backend.name, error_bound=1.0 + 2.0 * big_a, meta={"truncation": big_a})
+
+
 def bounded_histogram(
     items: Iterable[Hashable] | np.ndarray,
     epsilon: float,
@@ -85,37 +127,5 @@ def bounded_histogram(
     """(ε, δ)-DP histogram whose estimates are within ``release.error_bound`` of every true count with probability 1
     (LWY25 Theorem 2.6). ``discrete`` defaults to True on a floating-point-safe backend; the continuous
     variant samples by inverse CDF from ``backend.uniform`` and adds the noise in floats (not floating-point safe),
-    so it is refused on a floating-point-safe backend (SeededBackend only)."""
-    eps = check_epsilon(epsilon)
-    req_delta = check_delta(delta, positive=True)
-    backend = check_backend(backend)
-    use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
-    if backend.floating_point_safe and not use_discrete:
-        raise PrivacyParameterError(
-            "bounded_histogram(discrete=False) adds inverse-CDF noise in floats, which is not floating-point safe; "
-            f"on the {backend.name} backend use discrete=True (the default)"
-        )
-    big_a, spent_delta = truncation_bound(eps, req_delta, discrete=use_discrete)
-    keys, counts, _size = count_items(items)  # the exact size stays inside (never released)
-    charge_if(budget, eps, spent_delta, "bounded histogram")
-    b = 2.0 / eps
-    if use_discrete:
-        noisy = _truncated_discrete(backend, counts, b, int(big_a))
-    else:
-        noisy = counts + _truncated_continuous(backend, b, big_a, counts.size)
-    threshold = 1.0 + big_a
-    keep = np.flatnonzero(noisy > threshold)
-    released = {keys[i]: (int(noisy[i]) if use_discrete else float(noisy[i])) for i in keep}
-    return HistogramRelease(
-        counts=released,
-        threshold=threshold,
-        noise_scale=b,
-        epsilon=eps,
-        delta=spent_delta,
-        n=_public_n(n),
-        requested_delta=req_delta,
-        noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
-        backend=backend.name,
-        error_bound=1.0 + 2.0 * big_a,
-        meta={"truncation": big_a},
-    )
+    so it is refused on a floating-point-safe backend (SeededBackend only). (Runs :class:`BoundedHistogram`.)"""
+    return BoundedHistogram(epsilon, delta, discrete=discrete, n=n)(items, backend=backend, budget=budget)

@@ -146,12 +146,3 @@ class PrivacyBudget:
             f"PrivacyBudget(epsilon={self.epsilon:g}, delta={self.delta:g}{how}; spent=({e:.6g}, {d:.3g}), "
             f"{len(self._ledger)} charges)"
         )
-
-
-def charge_if(budget: PrivacyBudget | None, epsilon: float, delta: float, what: str) -> None:
-    """Charge ``budget`` if one is given (mechanisms call this before touching the data)."""
-    if budget is None:
-        return
-    if not isinstance(budget, PrivacyBudget):
-        raise PrivacyParameterError(f"budget must be a PrivacyBudget or None, not {type(budget).__name__}")
-    budget.charge(epsilon, delta, what)

@@ -12,8 +12,41 @@ from typing import Any
 import numpy as np
 
 from .backends import Backend, _check_scores, check_backend
-from .budget import PrivacyBudget, charge_if
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim
 from .params import check_epsilon, check_positive_int, check_probability, check_sensitivity
+
+
+class ExponentialMechanism(Mechanism):
+    """ε-DP index i with P(i) ∝ exp(ε·score_i/(2Δ)) (McSherry–Talwar 2007; Dwork–Roth Thm 3.10); ``data`` are the
+    scores. Sampled as argmax(score_i + Gumbel(2Δ/ε)) — the Gumbel-max trick gives exactly this distribution; on the
+    SecureBackend the argmax is OpenDP's exact ``make_noisy_max`` with Gumbel noise."""
+
+    name = "exponential mechanism"
+    #: the noise added to the scores before the argmax
+    noise = "gumbel"
+
+    def __init__(self, epsilon: float, sensitivity: float = 1.0):
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> int:
+        backend = check_backend(backend)
+        arr = _check_scores(data)
+        self.charge_to(budget)
+        return backend.noisy_argmax(arr, 2.0 * self.sensitivity / self.epsilon, self.noise)
+
+
+class ReportNoisyMax(ExponentialMechanism):
+    """ε-DP index argmax(score_i + Exponential(2Δ/ε)) — report-noisy-max with exponential noise, identical in law
+    to permute-and-flip (McKenna–Sheldon 2020; Ding et al. 2021); never worse than the exponential mechanism in
+    expected score. On the SecureBackend this is OpenDP's ``make_noisy_max`` (MaxDivergence)."""
+
+    name = "report noisy max"
+    noise = "exponential"
 
 
 def exponential_mechanism(
@@ -24,16 +57,8 @@ def exponential_mechanism(
     backend: Backend,
     budget: PrivacyBudget | None = None,
 ) -> int:
-    """ε-DP index i with P(i) ∝ exp(ε·score_i/(2Δ)) (McSherry–Talwar 2007; Dwork–Roth Thm 3.10).
-
-    Sampled as argmax(score_i + Gumbel(2Δ/ε)) — the Gumbel-max trick gives exactly this distribution; on the
-    SecureBackend the argmax is OpenDP's exact ``make_noisy_max`` with Gumbel noise. Charges (ε, 0)."""
-    eps = check_epsilon(epsilon)
-    delta_s = check_sensitivity(sensitivity)
-    backend = check_backend(backend)
-    arr = _check_scores(scores)
-    charge_if(budget, eps, 0.0, "exponential mechanism")
-    return backend.noisy_argmax(arr, 2.0 * delta_s / eps, "gumbel")
+    """ε-DP index i with P(i) ∝ exp(ε·score_i/(2Δ)) (:class:`ExponentialMechanism`). Charges (ε, 0)."""
+    return ExponentialMechanism(epsilon, sensitivity)(scores, backend=backend, budget=budget)
 
 
 def report_noisy_max(
@@ -44,15 +69,8 @@ def report_noisy_max(
     backend: Backend,
     budget: PrivacyBudget | None = None,
 ) -> int:
-    """ε-DP index argmax(score_i + Exponential(2Δ/ε)) — report-noisy-max with exponential noise, identical in law
-    to permute-and-flip (McKenna–Sheldon 2020; Ding et al. 2021); never worse than the exponential mechanism in
-    expected score. On the SecureBackend this is OpenDP's ``make_noisy_max`` (MaxDivergence). Charges (ε, 0)."""
-    eps = check_epsilon(epsilon)
-    delta_s = check_sensitivity(sensitivity)
-    backend = check_backend(backend)
-    arr = _check_scores(scores)
-    charge_if(budget, eps, 0.0, "report noisy max")
-    return backend.noisy_argmax(arr, 2.0 * delta_s / eps, "exponential")
+    """ε-DP index argmax(score_i + Exponential(2Δ/ε)) (:class:`ReportNoisyMax`). Charges (ε, 0)."""
+    return ReportNoisyMax(epsilon, sensitivity)(scores, backend=backend, budget=budget)
 
 
 def exponential_probabilities(scores: Any, epsilon: float, *, sensitivity: float = 1.0) -> np.ndarray:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import EmptyDataError, PrivacyParameterError
+from .mechanism import Mechanism, PrivacyClaim, floating_point_safe
 
 
 @dataclass(frozen=True)
@@ -141,3 +143,36 @@ def _public_n(n: Any) -> int | None:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise PrivacyParameterError(f"n (the public dataset size) must be an integer >= 1 or None, got {n!r}")
     return int(n)
+
+
+def release_above(keys: list[Hashable], noisy: np.ndarray, threshold: float, *, discrete: bool, **fields: Any
+                  ) -> HistogramRelease:
+    """The release of the items whose noisy count exceeds ``threshold`` (ints for discrete noise, floats otherwise)."""
+    keep = np.flatnonzero(noisy > threshold)
+    released = {keys[i]: (int(noisy[i]) if discrete else float(noisy[i])) for i in keep}
+    return HistogramRelease(counts=released, threshold=threshold, **fields)
+
+
+class HistogramMechanism(Mechanism):
+    """What the histogram mechanisms share: the noise is discrete or continuous (``discrete=None``: the backend
+    decides, discrete on a floating-point-safe one) and the exact δ depends on it. ``_exact`` maps each variant to
+    (its threshold or bound, its exact δ); :meth:`privacy` claims the larger δ of the variants still possible and
+    :meth:`resolve` fixes the variant for a backend."""
+
+    epsilon: float
+    discrete: bool | None
+    relation: str = "replace-one"
+    _exact: dict[bool, tuple[float, float]]
+
+    def _variants(self) -> tuple[bool, ...]:
+        return (True, False) if self.discrete is None else (self.discrete,)
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, max(self._exact[v][1] for v in self._variants()), self.relation, self.name)
+
+    def resolve(self, backend: Any) -> "HistogramMechanism":
+        if self.discrete is not None:
+            return self
+        out = copy.copy(self)
+        out.discrete = floating_point_safe(backend)
+        return out

@@ -8,8 +8,43 @@ import numpy as np
 
 from ..errors import DomainError
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim
 from .params import check_epsilon, check_positive_int, check_probability, check_sensitivity
+
+
+class LaplaceMechanism(Mechanism):
+    """ε-DP release of a numeric value (scalar or array) of L1 sensitivity Δ (Dwork–Roth Thm 3.6): value + Lap(Δ/ε)
+    per coordinate. ``data`` is the value; neighbours: replace-one, or whatever relation Δ was computed for."""
+
+    name = "laplace mechanism"
+
+    def __init__(self, epsilon: float, sensitivity: float = 1.0):
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> Any:
+        backend = check_backend(backend)
+        arr = numeric_value(data)
+        self.charge_to(budget)
+        out = backend.add_laplace(arr, self.sensitivity / self.epsilon)
+        return float(out) if out.ndim == 0 else out
+
+
+def numeric_value(value: Any) -> np.ndarray:
+    """The value a Laplace mechanism releases, as a float array; DomainError unless numeric and finite."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(f"laplace_mechanism: the value to release must be numeric, got {str(value)[:60]!r}") from None
+    if np.isnan(arr).any():
+        raise DomainError("laplace_mechanism: the value to release contains NaN")
+    if np.isinf(arr).any():
+        raise DomainError("laplace_mechanism: the value to release is infinite")
+    return arr
 
 
 def laplace_mechanism(
@@ -22,21 +57,8 @@ def laplace_mechanism(
 ) -> Any:
     """ε-DP release of ``value`` (scalar or array) whose L1 sensitivity over neighbouring datasets (replace-one,
     or whatever relation ``sensitivity`` was computed for) is at most ``sensitivity``; charges (ε, 0).
-    Returns a float for a scalar, a float array otherwise."""
-    eps = check_epsilon(epsilon)
-    delta_s = check_sensitivity(sensitivity)
-    backend = check_backend(backend)
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(f"laplace_mechanism: the value to release must be numeric, got {str(value)[:60]!r}") from None
-    if np.isnan(arr).any():
-        raise DomainError("laplace_mechanism: the value to release contains NaN")
-    if np.isinf(arr).any():
-        raise DomainError("laplace_mechanism: the value to release is infinite")
-    charge_if(budget, eps, 0.0, "laplace mechanism")
-    out = backend.add_laplace(arr, delta_s / eps)
-    return float(out) if out.ndim == 0 else out
+    Returns a float for a scalar, a float array otherwise. (Runs :class:`LaplaceMechanism`.)"""
+    return LaplaceMechanism(epsilon, sensitivity)(value, backend=backend, budget=budget)
 
 
 def laplace_error_bound(sensitivity: float, epsilon: float, beta: float, k: int = 1) -> float:

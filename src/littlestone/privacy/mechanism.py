@@ -10,23 +10,25 @@ The OpenDP idea of a measurement with its privacy map, in our terms (issue 10 it
   the parts are equal) or the better of both; :func:`subsampled` — amplification by subsampling (BBG18 Thm 9).
 * ``PrivacyBudget.charge(mechanism)`` charges a mechanism's claim.
 
-Every mechanism of this package exists as a class here (the functions of the other modules stay, and the classes
-call them), so a learner's claim is computed from its parts, never argued in prose.
+Every mechanism of this package is a class in the module named after its idea (``LaplaceMechanism`` in laplace.py,
+``StableHistogram`` in stable_histogram.py, …) that holds the implementation; the module functions
+(``laplace_mechanism``, ``stable_histogram``, …) are thin wrappers that build the object and call it, so a budget is
+charged from ``privacy()`` — one place for each claim — and a learner's claim is computed from its parts.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PrivacyParameterError
 from .composition import basic_composition, heterogeneous_advanced_composition
-from .params import check_delta, check_epsilon, check_sensitivity
+from .params import check_delta
 
 #: neighbouring relations a claim can be stated under
-RELATIONS = ("replace-one", "add/remove", "replace-one-user", "add/remove-user")
+RELATIONS = ("replace-one", "add/remove", "replace-one-user", "add/remove-user", "replace-one-round")
 
 
 def _check_relation(relation: str) -> str:
@@ -78,7 +80,25 @@ class Mechanism(ABC):
 
     @abstractmethod
     def __call__(self, data: Any, *, backend: Any) -> Any:
-        """Run the mechanism on ``data`` with noise from ``backend``."""
+        """Run the mechanism on ``data`` with noise from ``backend`` (the mechanisms of this package also take
+        ``budget=``: the claim is charged after the data are checked and before anything is released)."""
+
+    def resolve(self, backend: Any) -> "Mechanism":
+        """This mechanism with every choice that depends on the backend fixed for ``backend`` (a Backend, or a bool:
+        whether it is floating-point safe), so that its ``privacy()`` is the exact claim of a run there (e.g. a
+        histogram's δ differs for discrete and continuous noise). Default: itself."""
+        return self
+
+    def charge_to(self, budget: Any, what: str | None = None) -> None:
+        """Charge :meth:`privacy` to ``budget`` (a PrivacyBudget; nothing when None), under ``what`` or the claim's name."""
+        if budget is None:
+            return
+        from .budget import PrivacyBudget
+
+        if not isinstance(budget, PrivacyBudget):
+            raise PrivacyParameterError(f"budget must be a PrivacyBudget or None, not {type(budget).__name__}")
+        claim = self.privacy()
+        budget.charge(claim, what=what or claim.what or self.name)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.privacy()})"
@@ -144,181 +164,6 @@ def subsampled(part: "Mechanism | PrivacyClaim", q: float, *, what: str = "subsa
     return PrivacyClaim(eps, dlt, inner.relation, what, (inner,))
 
 
-# --------------------------------------------------------------------------------------------- the mechanisms
-
-
-class LaplaceMechanism(Mechanism):
-    """ε-DP release of a numeric value of L1 sensitivity Δ (Dwork–Roth Thm 3.6); wraps :func:`laplace_mechanism`."""
-
-    name = "laplace mechanism"
-
-    def __init__(self, epsilon: float, sensitivity: float = 1.0):
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
-
-    def __call__(self, data: Any, *, backend: Any) -> Any:
-        from .laplace import laplace_mechanism
-
-        return laplace_mechanism(data, self.sensitivity, self.epsilon, backend=backend)
-
-
-class ExponentialMechanism(Mechanism):
-    """ε-DP choice of an index, P(i) ∝ exp(ε·score_i/(2Δ)) (McSherry–Talwar 2007); ``data`` are the scores."""
-
-    name = "exponential mechanism"
-
-    def __init__(self, epsilon: float, sensitivity: float = 1.0):
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
-
-    def __call__(self, data: Any, *, backend: Any) -> int:
-        from .exponential import exponential_mechanism
-
-        return exponential_mechanism(data, self.epsilon, sensitivity=self.sensitivity, backend=backend)
-
-
-class ReportNoisyMax(ExponentialMechanism):
-    """ε-DP argmax of scores + Exponential(2Δ/ε) (permute-and-flip in law)."""
-
-    name = "report noisy max"
-
-    def __call__(self, data: Any, *, backend: Any) -> int:
-        from .exponential import report_noisy_max
-
-        return report_noisy_max(data, self.epsilon, sensitivity=self.sensitivity, backend=backend)
-
-
-class StableHistogram(Mechanism):
-    """(ε, δ)-DP stable histogram (BLM20 Lemma 15; BNS16): ``data`` are the items. The claimed δ is the exact δ of
-    the noise used — discrete Laplace when ``discrete`` is True, continuous when False, and the larger of the two
-    when None (the backend decides; both are ≤ the requested δ)."""
-
-    name = "stable histogram"
-
-    def __init__(self, epsilon: float, delta: float, *, neighbours: str = "replace", discrete: bool | None = None,
-                 n: int | None = None):
-        from .histogram_release import _public_n
-        from .stable_histogram import calibrated_threshold
-
-        self.epsilon = check_epsilon(epsilon)
-        self.delta = check_delta(delta, positive=True)
-        self.neighbours = neighbours
-        self.discrete = None if discrete is None else bool(discrete)
-        self.n = _public_n(n)
-        variants = (True, False) if self.discrete is None else (self.discrete,)
-        self._delta_spent = max(calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)[1]
-                                for v in variants)
-
-    def privacy(self) -> PrivacyClaim:
-        relation = "replace-one" if self.neighbours == "replace" else "add/remove"
-        return PrivacyClaim(self.epsilon, self._delta_spent, relation, self.name)
-
-    def __call__(self, data: Iterable[Hashable], *, backend: Any) -> Any:
-        from .stable_histogram import stable_histogram
-
-        return stable_histogram(data, self.epsilon, self.delta, backend=backend, discrete=self.discrete,
-                                neighbours=self.neighbours, n=self.n)
-
-
-class BoundedHistogram(Mechanism):
-    """(ε, δ)-DP histogram with a deterministic error bound (LWY25 Thm 2.6); exact δ as for :class:`StableHistogram`."""
-
-    name = "bounded histogram"
-
-    def __init__(self, epsilon: float, delta: float, *, discrete: bool | None = None, n: int | None = None):
-        from .bounded_histogram import truncation_bound
-        from .histogram_release import _public_n
-
-        self.epsilon = check_epsilon(epsilon)
-        self.delta = check_delta(delta, positive=True)
-        self.discrete = None if discrete is None else bool(discrete)
-        self.n = _public_n(n)
-        variants = (True, False) if self.discrete is None else (self.discrete,)
-        self._delta_spent = max(truncation_bound(self.epsilon, self.delta, discrete=v)[1] for v in variants)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, self._delta_spent, "replace-one", self.name)
-
-    def __call__(self, data: Iterable[Hashable], *, backend: Any) -> Any:
-        from .bounded_histogram import bounded_histogram
-
-        return bounded_histogram(data, self.epsilon, self.delta, backend=backend, discrete=self.discrete, n=self.n)
-
-
-class SparseSelection(Mechanism):
-    """(ε, δ)-DP choice of an element held by many users, or BOTTOM (GKM20 Lemma 36); ``data`` are the users' lists."""
-
-    name = "sparse selection"
-
-    def __init__(self, epsilon: float, delta: float, max_list_size: int):
-        from .sparse_selection import _check_list_size
-
-        self.epsilon = check_epsilon(epsilon)
-        self.delta = check_delta(delta, positive=True)
-        self.max_list_size = _check_list_size(max_list_size)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, self.delta, "replace-one-user", self.name)
-
-    def __call__(self, data: Any, *, backend: Any) -> Any:
-        from .sparse_selection import sparse_selection
-
-        return sparse_selection(data, self.epsilon, self.delta, backend=backend, max_list_size=self.max_list_size)
-
-
-class BinaryMechanismRelease(Mechanism):
-    """ε-DP continual counting (binary mechanism): ``data`` is the stream, the output all T noisy prefix sums."""
-
-    name = "binary mechanism"
-
-    def __init__(self, T: int, epsilon: float, *, sensitivity: float = 1.0, discrete: bool = False):
-        from .tree_mechanism import _check_horizon
-
-        self.T = _check_horizon(T)
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
-        self.discrete = bool(discrete)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
-
-    def __call__(self, data: Any, *, backend: Any) -> tuple:
-        from .tree_mechanism import BinaryMechanism
-
-        stream = list(data)
-        if len(stream) != self.T:
-            raise PrivacyParameterError(f"binary mechanism: the stream has {len(stream)} values, T = {self.T}")
-        bm = BinaryMechanism(self.T, self.epsilon, sensitivity=self.sensitivity, backend=backend,
-                             discrete=self.discrete)
-        return tuple(bm.step(x) for x in stream)
-
-
-class AboveThresholdRun(Mechanism):
-    """ε-DP AboveThreshold (Dwork–Roth Alg. 1) over a stream of query values: the index of the first ⊤ (−1: none)."""
-
-    name = "AboveThreshold"
-
-    def __init__(self, threshold: float, epsilon: float, *, sensitivity: float = 1.0):
-        from .params import _as_float
-
-        self.threshold = _as_float(threshold, "threshold")
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
-
-    def privacy(self) -> PrivacyClaim:
-        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
-
-    def __call__(self, data: Any, *, backend: Any) -> int:
-        from .above_threshold import AboveThreshold
-
-        at = AboveThreshold(self.threshold, self.epsilon, sensitivity=self.sensitivity, backend=backend)
-        for i, value in enumerate(data):
-            if at.test(value):
-                return i
-        return -1
+def floating_point_safe(backend: Any) -> bool:
+    """Whether ``backend`` (a Backend, or a bool standing for one) is floating-point safe."""
+    return bool(backend) if isinstance(backend, bool) else bool(getattr(backend, "floating_point_safe", False))

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..errors import EmptyDataError, PrivacyParameterError
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim
 from .params import check_delta, check_epsilon, check_probability
 
 
@@ -123,6 +124,45 @@ def sparse_selection_probabilities(
     return dict(zip(keys, (w / w.sum()).tolist()))
 
 
+class SparseSelection(Mechanism):
+    """(ε, δ)-DP choice of an element held by many users, or ``BOTTOM`` (GKM20 Lemma 36); ``data`` are the users'
+    lists and neighbours replace one user's whole list.
+
+    Each list is deduplicated; u is output w.p. ∝ exp(ε_s·c(u)) (c(u) = number of lists holding u), ⊥ w.p.
+    ∝ exp(ε_s·B), with ε_s = ε/2 and B from :func:`sparse_selection_bottom_score` (Gumbel-max over the present
+    elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1.
+    ``max_list_size`` = s must not be computed from the data; a longer list is cut to its s first elements in a
+    canonical order (never an error: that would depend on the private data)."""
+
+    name = "sparse selection"
+
+    def __init__(self, epsilon: float, delta: float, max_list_size: int):
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta, positive=True)
+        self.max_list_size = _check_list_size(max_list_size)
+        self.bottom_score = sparse_selection_bottom_score(self.epsilon, self.delta, self.max_list_size)
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, self.delta, "replace-one-user", self.name)
+
+    def counts(self, data: Iterable[Iterable[Hashable]]) -> Counter:
+        """c(u) for every element u held by a user (lists deduplicated and cut to s elements)."""
+        counts: Counter = Counter()
+        for u in _truncated(_user_lists(data), self.max_list_size):
+            counts.update(u)
+        return counts
+
+    def __call__(self, data: Iterable[Iterable[Hashable]], *, backend: Any, budget: PrivacyBudget | None = None) -> Any:
+        backend = check_backend(backend)
+        counts = self.counts(data)
+        self.charge_to(budget)
+        keys = list(counts.keys())
+        scores = [float(counts[k]) for k in keys] + [self.bottom_score]
+        # P(i) ∝ exp(score_i/scale) with scale = 1/ε_s, i.e. exp(ε_s·c(u)) and exp(ε_s·B) for ⊥.
+        idx = backend.noisy_argmax(scores, 2.0 / self.epsilon, "gumbel")
+        return BOTTOM if idx == len(keys) else keys[idx]
+
+
 def sparse_selection(
     lists: Iterable[Iterable[Hashable]],
     epsilon: float,
@@ -132,25 +172,8 @@ def sparse_selection(
     budget: PrivacyBudget | None = None,
     max_list_size: int,
 ) -> Any:
-    """(ε, δ)-DP choice of an element held by many users, or ``BOTTOM``; neighbours replace one user's whole list.
-
-    Each list is deduplicated; u is output w.p. ∝ exp(ε_s·c(u)) (c(u) = number of lists holding u), ⊥ w.p.
-    ∝ exp(ε_s·B), with ε_s = ε/2 and B from :func:`sparse_selection_bottom_score` (Gumbel-max over the present
-    elements and ⊥; elements held by nobody are never output); (ε, δ)-DP for every ε > 0 and 0 < δ < 1. Charges (ε, δ). ``max_list_size`` = s is required and
-    must not be computed from the data; a longer list is cut to its s first elements in a canonical order (never an
-    error: that would depend on the private data)."""
-    eps = check_epsilon(epsilon)
-    dlt = check_delta(delta, positive=True)
-    backend = check_backend(backend)
-    s = _check_list_size(max_list_size)
-    users = _truncated(_user_lists(lists), s)
-    bottom_score = sparse_selection_bottom_score(eps, dlt, s)
-    charge_if(budget, eps, dlt, "sparse selection")
-    counts: Counter = Counter()
-    for u in users:
-        counts.update(u)
-    keys = list(counts.keys())
-    scores = [float(counts[k]) for k in keys] + [bottom_score]
-    # P(i) ∝ exp(score_i/scale) with scale = 1/ε_s, i.e. exp(ε_s·c(u)) and exp(ε_s·B) for ⊥.
-    idx = backend.noisy_argmax(scores, 2.0 / eps, "gumbel")
-    return BOTTOM if idx == len(keys) else keys[idx]
+    """(ε, δ)-DP choice of an element held by many users, or ``BOTTOM``; neighbours replace one user's whole list
+    (:class:`SparseSelection`). Charges (ε, δ). ``max_list_size`` = s is required and must not be computed from the
+    data; a longer list is cut to its s first elements in a canonical order (never an error: that would depend on
+    the private data)."""
+    return SparseSelection(epsilon, delta, max_list_size)(lists, backend=backend, budget=budget)

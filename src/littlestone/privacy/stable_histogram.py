@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
+from typing import Any
 
 import numpy as np
 
 from .._search import least_true
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
-from .histogram_release import HistogramRelease, _public_n, count_items
+from .budget import PrivacyBudget
+from .histogram_release import HistogramMechanism, HistogramRelease, _public_n, count_items, release_above
 from .params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
@@ -109,6 +110,49 @@ def calibrated_threshold(
     return hi, stable_histogram_delta(epsilon, hi, discrete=False, neighbours=neighbours)
 
 
+class StableHistogram(HistogramMechanism):
+    """(ε, δ)-DP stable histogram of the items ``data`` (BLM20 Lemma 15; BNS16 Prop 2.20): Lap(2/ε) on every nonzero
+    count, release the items with noisy count > τ = 1 + (2/ε)ln(2/δ); ``neighbours="add_remove"`` gives the
+    add/remove-one variant (Lap(1/ε), τ = 1 + ln(1/(2δ))/ε).
+
+    The claimed δ is the exact δ of the noise used (see :func:`calibrated_threshold`) — discrete Laplace when
+    ``discrete`` is True, continuous when False; when None the backend decides (discrete on a floating-point-safe
+    one), :meth:`privacy` claims the larger of the two and :meth:`resolve` fixes it for a backend. ``n`` is an
+    optional PUBLIC dataset size kept in the release; the exact size of the data is never released. Keys come out
+    canonical and in canonical order (:func:`~littlestone.privacy.histogram_release.canonical_order`)."""
+
+    name = "stable histogram"
+
+    def __init__(self, epsilon: float, delta: float, *, neighbours: str = "replace", discrete: bool | None = None,
+                 n: int | None = None):
+        self.epsilon = check_epsilon(epsilon)
+        self.delta = check_delta(delta, positive=True)
+        self.neighbours = _check_neighbours(neighbours)
+        self.relation = "replace-one" if neighbours == "replace" else "add/remove"
+        self.discrete = None if discrete is None else bool(discrete)
+        self.n = _public_n(n)
+        self._exact = {v: calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)
+                       for v in self._variants()}
+
+    def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
+                 budget: PrivacyBudget | None = None) -> HistogramRelease:
+        backend = check_backend(backend)
+        mech = self.resolve(backend)
+        use_discrete = bool(mech.discrete)
+        threshold, spent_delta = self._exact[use_discrete]
+        keys, counts, _size = count_items(data)  # the exact size stays inside (never released)
+        mech.charge_to(budget)  # (ε, exact δ of the noise used) = mech.privacy()
+        scale = noise_scale(self.epsilon, self.neighbours)
+        if use_discrete:
+            noisy = backend.add_discrete_laplace(counts, scale)
+        else:
+            noisy = backend.add_laplace(counts.astype(float), scale)
+        return release_above(keys, noisy, threshold, discrete=use_discrete, noise_scale=scale, epsilon=self.epsilon,
+                             delta=spent_delta, n=self.n, requested_delta=self.delta,
+                             noise="discrete_laplace" if use_discrete else "laplace", backend=backend.name,
+                             meta={"neighbours": self.neighbours})
+
+
 def stable_histogram(
     items: Iterable[Hashable] | np.ndarray,
     epsilon: float,
@@ -128,33 +172,10 @@ def stable_histogram(
     The release's ``delta`` is the exactly derived δ (≤ the requested δ), and that is what ``budget`` is charged;
     ``threshold`` is the τ actually used (see :func:`calibrated_threshold`). ``n`` is an optional PUBLIC dataset
     size kept in the release for :meth:`HistogramRelease.frequencies`; the exact size of ``items`` is never released.
-    Keys come out canonical and in canonical order (:func:`~littlestone.privacy.histogram_release.canonical_order`)."""
-    eps = check_epsilon(epsilon)
-    req_delta = check_delta(delta, positive=True)
-    backend = check_backend(backend)
-    use_discrete = backend.floating_point_safe if discrete is None else bool(discrete)
-    threshold, spent_delta = calibrated_threshold(eps, req_delta, discrete=use_discrete, neighbours=neighbours)
-    keys, counts, _size = count_items(items)  # the exact size stays inside (never released)
-    charge_if(budget, eps, spent_delta, "stable histogram")
-    scale = noise_scale(eps, neighbours)
-    if use_discrete:
-        noisy = backend.add_discrete_laplace(counts, scale)
-    else:
-        noisy = backend.add_laplace(counts.astype(float), scale)
-    keep = np.flatnonzero(noisy > threshold)
-    released = {keys[i]: (int(noisy[i]) if use_discrete else float(noisy[i])) for i in keep}
-    return HistogramRelease(
-        counts=released,
-        threshold=threshold,
-        noise_scale=scale,
-        epsilon=eps,
-        delta=spent_delta,
-        n=_public_n(n),
-        requested_delta=req_delta,
-        noise="discrete_laplace" if use_discrete else "laplace",
-        backend=backend.name,
-        meta={"neighbours": neighbours},
-    )
+    Keys come out canonical and in canonical order (:func:`~littlestone.privacy.histogram_release.canonical_order`).
+    (Runs :class:`StableHistogram`.)"""
+    mech = StableHistogram(epsilon, delta, neighbours=neighbours, discrete=discrete, n=n)
+    return mech(items, backend=backend, budget=budget)
 
 
 def stable_histogram_accuracy(

@@ -9,6 +9,8 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import DomainError, EmptyDataError, PrivacyParameterError
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim, subsampled
 from .params import _as_float, check_delta, check_epsilon
 
 
@@ -59,3 +61,36 @@ def sampling_rate_for(target_epsilon: float, epsilon: float) -> float:
     t = check_epsilon(target_epsilon, "target_epsilon")
     eps = check_epsilon(epsilon)
     return min(1.0, math.expm1(t) / math.expm1(eps))
+
+
+class SubsampledMechanism(Mechanism):
+    """``inner`` run on a secret subsample of m of the n records (drawn without replacement; n is public): the claim
+    is :func:`~littlestone.privacy.mechanism.subsampled` at q = m/n (BBG18 Thm 9, replace-one). The subsample comes
+    from :func:`secret_generator` — the OS CSPRNG on a floating-point-safe backend whatever ``seed`` (the user's public
+    seed) says; on the SeededBackend from ``seed``, or from the backend's own generator when ``seed`` is None."""
+
+    name = "subsampled"
+
+    def __init__(self, inner: Mechanism, m: int, n: int, *, seed: SeedLike = None):
+        if not isinstance(inner, Mechanism):
+            raise PrivacyParameterError(f"inner must be a Mechanism, got {type(inner).__name__}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise DomainError(f"the public dataset size n must be an integer >= 1, got {n!r}")
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 1 <= m <= n:
+            raise DomainError(f"subsample size m must be an integer in [1, {n}], got {m!r}")
+        self.inner, self.m, self.n, self.seed = inner, int(m), int(n), seed
+
+    def privacy(self) -> PrivacyClaim:
+        return subsampled(self.inner, self.m / self.n, what=f"{self.inner.name} on a secret subsample ({self.m} of {self.n})")
+
+    def records(self, data: Any) -> Any:
+        """The data, checked to hold the n records the claim was stated for."""
+        if len(data) != self.n:
+            raise DomainError(f"subsampled mechanism: the data has {len(data)} records, the public n is {self.n}")
+        return data if isinstance(data, np.ndarray) else list(data)
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> Any:
+        records = self.records(data)
+        self.charge_to(budget)
+        public = self.seed if self.seed is not None else getattr(backend, "rng", None)
+        return self.inner(subsample(records, self.m, secret_generator(backend, public)), backend=backend)

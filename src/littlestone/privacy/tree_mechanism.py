@@ -4,12 +4,14 @@ of LWY25 Fact E.6: dyadic intervals of [1, T]."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..errors import DomainError
 from .backends import Backend, check_backend
-from .budget import PrivacyBudget, charge_if
+from .budget import PrivacyBudget
+from .mechanism import Mechanism, PrivacyClaim
 from .params import _as_float, check_epsilon, check_probability, check_sensitivity
 
 
@@ -27,7 +29,7 @@ def tree_levels(T: int) -> int:
 def dyadic_intervals(T: int) -> list[tuple[int, int]]:
     """Fact E.6's family I: all (k·2^j + 1, (k+1)·2^j) ⊆ [1, T]. |I| ≤ 2T; each t lies in ≤ ⌊log2 T⌋+1 of them."""
     T = _check_horizon(T)
-    out = []
+    out: list[tuple[int, int]] = []
     for j in range(tree_levels(T)):
         w = 1 << j
         out.extend((k * w + 1, (k + 1) * w) for k in range(T // w))
@@ -49,6 +51,38 @@ def dyadic_decomposition(left: int, right: int) -> list[tuple[int, int]]:
         out.append((t, t + w - 1))
         t += w
     return out
+
+
+class BinaryMechanismRelease(Mechanism):
+    """ε-DP continual counting (binary mechanism, Dwork et al. 2010; Chan–Shi–Song 2011) as one release: ``data`` is
+    the whole stream x_1..x_T (x_t ∈ [0, Δ]; neighbours: one element changed), the output all T noisy prefix sums —
+    what :class:`BinaryMechanism` answers step by step (it charges this object's claim)."""
+
+    name = "binary mechanism"
+
+    def __init__(self, T: int, epsilon: float, *, sensitivity: float = 1.0, discrete: bool = False):
+        self.T = _check_horizon(T)
+        self.discrete = bool(discrete)
+        self.epsilon = check_epsilon(epsilon)
+        self.sensitivity = check_sensitivity(sensitivity)
+        if self.discrete and self.sensitivity != int(self.sensitivity):
+            raise DomainError(f"discrete binary mechanism needs an integer sensitivity, got {sensitivity!r}")
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", f"{self.name} (T={self.T})")
+
+    def stream(self, data: Any) -> list:
+        """The stream as a list of T values (a public length: DomainError otherwise)."""
+        values = list(data)
+        if len(values) != self.T:
+            raise DomainError(f"binary mechanism: the stream has {len(values)} values, T = {self.T}")
+        return values
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> tuple:
+        values = self.stream(data)
+        counter = BinaryMechanism(self.T, self.epsilon, sensitivity=self.sensitivity, backend=backend, budget=budget,
+                                  discrete=self.discrete)
+        return tuple(counter.step(x) for x in values)
 
 
 class BinaryMechanism:
@@ -77,16 +111,13 @@ class BinaryMechanism:
         budget: PrivacyBudget | None = None,
         discrete: bool = False,
     ):
-        self.T = _check_horizon(T)
-        self.discrete = bool(discrete)
-        self.epsilon = check_epsilon(epsilon)
-        self.sensitivity = check_sensitivity(sensitivity)
+        self.mechanism = BinaryMechanismRelease(T, epsilon, sensitivity=sensitivity, discrete=discrete)
+        self.T, self.discrete = self.mechanism.T, self.mechanism.discrete
+        self.epsilon, self.sensitivity = self.mechanism.epsilon, self.mechanism.sensitivity
         backend = check_backend(backend)
-        if self.discrete and self.sensitivity != int(self.sensitivity):
-            raise DomainError(f"discrete binary mechanism needs an integer sensitivity, got {sensitivity!r}")
         self.levels = tree_levels(self.T)
         self.noise_scale = self.sensitivity * self.levels / self.epsilon
-        charge_if(budget, self.epsilon, 0.0, f"binary mechanism (T={self.T})")
+        self.mechanism.charge_to(budget)
         # level j holds T >> j intervals; one flat noise vector, level offsets in _offset
         sizes = [self.T >> j for j in range(self.levels)]
         self._offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)

@@ -6,12 +6,15 @@
   dyadic.py      sequential sanitizer over dyadic intervals (LWY25 Alg 5, Fact E.6, Lemma E.8)
   sequential_fooling.py  Bousquet–Livni–Moran sequential-fooling sanitizer (BousquetLM20; LWY25 Thm 4.2, Lemma D.7):
                  multiplicative weights over X against a discriminator built on the GGKM21 proper agnostic learner
+  threshold_label.py     H^label of thresholds on huge domains (2^60): noisy dyadic label trees, descent synthesis
   histogram_release.py   estimates and synthetic data from a released histogram (shared by MWEM and the above)
 """
 
 from .mwem import MWEM, mwem_error_bound, mwem_sample_size, mwem_theory_iterations
 from .queries import QueryFamily, query_family
 from .sequential_fooling import SequentialFoolingSanitizer, sequential_fooling_factory
+from .threshold_label import DyadicLabelTree, ThresholdLabelSanitizer
 
 __all__ = ["MWEM", "QueryFamily", "SequentialFoolingSanitizer", "mwem_error_bound", "mwem_sample_size",
-           "mwem_theory_iterations", "query_family", "sequential_fooling_factory"]
+           "mwem_theory_iterations", "query_family", "sequential_fooling_factory",
+           "DyadicLabelTree", "ThresholdLabelSanitizer"]

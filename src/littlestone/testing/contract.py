@@ -87,6 +87,101 @@ def _check_version_space(H: HypothesisClass, V: VersionSpace, pts: list, path: l
             assert d == oracle.brute_ldim(vals), f"{where}: Ldim {d} ≠ brute force {oracle.brute_ldim(vals)}"
 
 
+def _chain_ldim(size: int) -> int:
+    return -1 if size <= 0 else int(size).bit_length() - 1
+
+
+def _same_space(A: VersionSpace, B: VersionSpace, pts: list) -> bool:
+    """Same size, Ldim and SOA on pts (two representations of one version space)."""
+    return A.size() == B.size() and A.ldim() == B.ldim() and \
+        [int(A.soa_predict(x)) for x in pts] == [int(B.soa_predict(x)) for x in pts]
+
+
+def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: list,
+                        rng: np.random.Generator) -> None:
+    """Every optional closed form V offers (online_run, chain, threshold_interval) agrees with the generic
+    computation from restrict/soa_predict/size."""
+    where = f"{H.name} after {path or 'no examples'}"
+    xs = [pts[int(i)] for i in rng.integers(0, len(pts), size=8)]
+    if V.is_empty():
+        ys = [int(b) for b in rng.integers(0, 2, size=8)]
+    else:  # labels of the version space's SOA-consistent walk, with one random label (possibly unrealizable)
+        ys, W = [], V
+        for x in xs:
+            ones, zeros = not W.restrict(x, 1).is_empty(), not W.restrict(x, 0).is_empty()
+            y = int(rng.integers(2)) if ones and zeros else int(ones)
+            ys.append(y)
+            W = W.restrict(x, y)
+        ys[-2] = int(rng.integers(2))
+    for rule in ("soa", "halving"):
+        if rule == "halving" and not math.isfinite(V.size()):
+            continue
+        run = V.online_run(list(xs), list(ys), rule)
+        if run is None:
+            continue
+        W, preds = V, []
+        for x, y in zip(xs, ys):
+            p = W.soa_predict(x) if rule == "soa" else int(W.restrict(x, 1).size() > W.restrict(x, 0).size())
+            W2 = W.restrict(x, y)
+            if W2.is_empty():
+                break
+            preds.append(int(p))
+            W = W2
+        got, Wr, k = run
+        assert k == len(preds), f"{where}: online_run({rule!r}) read {k} examples of {list(zip(xs, ys))}, " \
+                                f"the rounds one at a time {len(preds)}"
+        assert list(got) == preds, f"{where}: online_run({rule!r}) predicted {list(got)}, one at a time {preds}"
+        assert _same_space(Wr, W, pts), f"{where}: online_run({rule!r}) left another version space"
+    chain = V.chain()
+    if chain is not None:
+        c, kth = chain
+        assert c == V.size(), f"{where}: chain() has {c} elements but size() = {V.size()}"
+        assert V.ldim() == _chain_ldim(c), f"{where}: a chain of {c} functions has Ldim {_chain_ldim(c)}"
+        for j in sorted({1, int(c), *[int(v) for v in rng.integers(1, int(c) + 1, size=6)]} if c >= 1 else ()):
+            assert V.restrict(kth(j), 1).size() == j, f"{where}: chain(): V|(kth({j}), 1) is not the {j} smallest"
+    form = V.threshold_interval()
+    if form is not None:
+        lo, hi, n = form
+        assert V.size() == max(0, hi - lo + 1), f"{where}: threshold_interval() {form} vs size() {V.size()}"
+        assert _same_space(V.with_threshold_interval(lo, hi), V, pts), \
+            f"{where}: with_threshold_interval{(lo, hi)} differs from V"
+        for x in pts:
+            n1, n0 = max(0, min(hi, x) - lo + 1), max(0, hi - max(lo, x + 1) + 1)
+            assert V.soa_predict(x) == int(_chain_ldim(n1) > _chain_ldim(n0)), \
+                f"{where}: threshold_interval() {form}: the closed-form SOA differs at {x!r}"
+            for y, want in ((1, (lo, min(hi, x))), (0, (max(lo, x + 1), hi))):
+                W = V.restrict(x, y)
+                f = W.threshold_interval()
+                if want[0] > want[1]:
+                    assert W.is_empty(), f"{where}: V|({x!r}, {y}) should be empty"
+                else:
+                    assert f is not None and (f[0], f[1], f[2]) == (*want, n), \
+                        f"{where}: V|({x!r}, {y}) has threshold_interval() {f}, expected {(*want, n)}"
+    if H.soa_is_proper():
+        assert H.version_space().contains(V.soa()), f"{where}: soa_is_proper() but SOA_V = {V.soa()!r} ∉ H"
+
+
+def _check_class_closed_forms(H: HypothesisClass, hyps: list, pts: list, rng: np.random.Generator) -> None:
+    """mistake_counts and empirical_errors, when the class offers them, agree with evaluating each hypothesis."""
+    xs = [pts[int(i)] for i in rng.integers(0, len(pts), size=30)]
+    y = rng.integers(0, 2, size=30).astype(np.int8)
+    X = H.validate_points(xs)
+    want = [int(np.count_nonzero(np.asarray(h.predict(X)).astype(int) != y)) for h in hyps]
+    counts = H.mistake_counts(hyps, X, y)
+    if counts is not None:
+        assert [int(c) for c in counts] == want, f"{H.name}: mistake_counts {list(counts)} ≠ evaluated {want}"
+    table = H.empirical_errors([(H.validate_points(xs[:13]), y[:13]), (H.validate_points(xs[13:]), y[13:])])
+    if table is not None:
+        assert table.n == len(y), f"{H.name}: empirical_errors read {table.n} examples of {len(y)}"
+        assert [table.mistakes(h) for h in hyps] == want, f"{H.name}: empirical_errors().mistakes ≠ evaluated"
+        for theta in (0.0, 0.3, 0.5, 1.0):
+            budget = math.floor(theta * len(y) + 1e-9)
+            level = table.level(theta)
+            for h, m in zip(hyps, want):
+                assert level.contains(h) == (m <= budget), \
+                    f"{H.name}: empirical level θ={theta} and {h!r} with {m} mistakes disagree"
+
+
 def _check_hypotheses(H: HypothesisClass, V: VersionSpace, pts: list, rng: np.random.Generator) -> None:
     size = V.size()
     if not math.isfinite(size) or size > 4096:
@@ -109,6 +204,7 @@ def _check_hypotheses(H: HypothesisClass, V: VersionSpace, pts: list, rng: np.ra
             else:
                 assert int(h1(x)) != int(h2(x)), f"{H.name}: disagreement({h1!r}, {h2!r}) = {x!r}, where they agree"
             assert (h1 == h2) == (x is None), f"{H.name}: equality and disagreement() of {h1!r}, {h2!r} disagree"
+    _check_class_closed_forms(H, [h for h in hyps if V.contains(h)], pts, rng)
 
 
 def _check_twin(H: HypothesisClass, twin: HypothesisClass, pts: list, rng: np.random.Generator, walks: int,
@@ -146,7 +242,9 @@ def check_hypothesis_class(H: HypothesisClass, twin: HypothesisClass | None = No
     empty, monotone under restriction, 1 + min over a split ≤ Ldim, the SOA with ties → 0 in all three forms, a
     split point rooting a deepest tree, hypotheses()/size()/contains() consistent, the brute-force Ldim on small
     finite classes), hypotheses (hashable, totally ordered, predict = calls, disagreement() a real disagreement),
-    restrict_sample = sequential restriction, point validation (DomainError outside the domain); and, with an
+    restrict_sample = sequential restriction, point validation (DomainError outside the domain); every optional
+    closed form the class offers (online_run, chain, threshold_interval, soa_is_proper, mistake_counts,
+    empirical_errors) against the generic computation; and, with an
     explicit ``twin`` (e.g. a FiniteClass of the same functions), Ldim, size, SOA and restrict_sample along walks.
     ``points``: where to look (default: up to 64 points of a finite domain)."""
     assert isinstance(H, HypothesisClass), f"{H!r} is not a HypothesisClass"
@@ -161,6 +259,7 @@ def check_hypothesis_class(H: HypothesisClass, twin: HypothesisClass | None = No
         V, path = V0, []  # type: VersionSpace, list[tuple[Any, int]]
         for _ in range(depth + 1):
             _check_version_space(H, V, pts, path)
+            _check_closed_forms(H, V, pts, path, rng)
             if V.is_empty():
                 break
             x = pts[int(rng.integers(len(pts)))]
