@@ -78,9 +78,9 @@ def test_ctrl_c_exits_130_without_partial_files(tmp_path):
     proc = subprocess.Popen([EXE, "demo", "--out", str(out), "--jobs", "1", "--backend", "seeded"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".report.partial-*/tree.png")) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)  # wait until the demo is past its imports (the tree is drawn, in the staging directory)
-    time.sleep(0.5)  # now inside the train/test splits (several seconds with one worker)
+    while not list(tmp_path.glob(".report.partial-*")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # wait until the demo has started writing (its staging directory exists)
+    time.sleep(1.0)  # now inside the train/test splits (about 2.5 s with one worker on an idle machine)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     if proc.returncode == 0:

@@ -56,9 +56,9 @@ def _relocated(path: Any, staging: Path, out: Path) -> Any:
         return path
 
 
-def _registry() -> dict:
+def _registry() -> Any:
     try:
-        return dict(importlib.import_module("littlestone.experiments").REGISTRY)
+        return importlib.import_module("littlestone.experiments").REGISTRY
     except (ImportError, AttributeError) as exc:
         raise LittlestoneError(f"no experiments are available in this installation ({exc})") from None
 

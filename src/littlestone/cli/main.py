@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import warnings
 from typing import Any
@@ -76,6 +77,10 @@ class LittlestoneGroup(TyperGroup):
                 _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
                        "(rerun with --debug for the traceback)")
                 code = EXIT_FAILED
+        if standalone_mode:
+            # the command is over (its outputs are in place or cleaned up): a Ctrl-C from now on, e.g. during the
+            # interpreter's shutdown, must not turn a finished run into a death by SIGINT
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         if code in (EXIT_OK, EXIT_FAILED) or debug:  # after a bad input or Ctrl-C: the error line alone
             _show_warnings(caught)
         if not standalone_mode:

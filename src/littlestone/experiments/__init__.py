@@ -1,35 +1,45 @@
 """Reproducible experiments (each writes a CSV table and a PNG plot): ``REGISTRY`` maps a name to ``run(..., seed,
-jobs, out_dir) -> ExperimentResult``; ``littlestone experiment --list`` shows them."""
+jobs, out_dir) -> ExperimentResult``; ``littlestone experiment --list`` shows them. An experiment's module is imported
+when its entry is first read, so running one experiment (or the demo) loads only what that experiment uses."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Callable
 
-from . import (
-    agnostic_online,
-    blm20_accuracy,
-    blm20_generalization,
-    blm20_sample_cost,
-    blm20_stability,
-    ggkm21_accuracy,
-    ggkm21_list_size,
-    ggkm21_stability,
-    private_online,
-    sanitizer_error,
-)
 from ._blm20_common import ExperimentResult
 
-REGISTRY: dict[str, Callable[..., ExperimentResult]] = {
-    "blm20_stability": blm20_stability.run,            # Lemma 12 / Theorem 10
-    "blm20_generalization": blm20_generalization.run,  # Lemma 13
-    "blm20_sample_cost": blm20_sample_cost.run,        # Lemma 14
-    "blm20_accuracy": blm20_accuracy.run,              # Theorem 1: M's accuracy vs n and ε
-    "agnostic_online": agnostic_online.run,            # LWY25 §4 / App. E: regret vs T, slopes vs ¾ and ½
-    "sanitizer_error": sanitizer_error.run,            # LWY25 Def 2.7 / E.1: sanitizers' error vs n and ε
-    "ggkm21_stability": ggkm21_stability.run,          # GGKM21 Lemma 5.4 + pigeonhole, Claim 5.9
-    "ggkm21_list_size": ggkm21_list_size.run,          # GGKM21 Lemma 5.5
-    "ggkm21_accuracy": ggkm21_accuracy.run,            # GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε
-    "private_online": private_online.run,              # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
+#: name -> module of this package whose ``run`` is the experiment, and what it reproduces
+_ENTRIES: dict[str, str] = {
+    "blm20_stability": "blm20_stability",            # Lemma 12 / Theorem 10
+    "blm20_generalization": "blm20_generalization",  # Lemma 13
+    "blm20_sample_cost": "blm20_sample_cost",        # Lemma 14
+    "blm20_accuracy": "blm20_accuracy",              # Theorem 1: M's accuracy vs n and ε
+    "agnostic_online": "agnostic_online",            # LWY25 §4 / App. E: regret vs T, slopes vs ¾ and ½
+    "sanitizer_error": "sanitizer_error",            # LWY25 Def 2.7 / E.1: sanitizers' error vs n and ε
+    "ggkm21_stability": "ggkm21_stability",          # GGKM21 Lemma 5.4 + pigeonhole, Claim 5.9
+    "ggkm21_list_size": "ggkm21_list_size",          # GGKM21 Lemma 5.5
+    "ggkm21_accuracy": "ggkm21_accuracy",            # GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε
+    "private_online": "private_online",              # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
 }
+
+
+class _Registry(Mapping[str, Callable[..., ExperimentResult]]):
+    """A read-only mapping from an experiment's name to its ``run`` function, importing the module on first use."""
+
+    def __getitem__(self, name: str) -> Callable[..., ExperimentResult]:
+        module = importlib.import_module(f"{__name__}.{_ENTRIES[name]}")
+        run: Callable[..., ExperimentResult] = module.run
+        return run
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ENTRIES)
+
+    def __len__(self) -> int:
+        return len(_ENTRIES)
+
+
+REGISTRY: Mapping[str, Callable[..., ExperimentResult]] = _Registry()
 
 __all__ = ["REGISTRY", "ExperimentResult"]

@@ -12,7 +12,7 @@ _LAZY = {
     "GenericLearnerClassifier": "littlestone.pac.generic",
     "ERMClassifier": "littlestone.pac.baselines",
     "SOAClassifier": "littlestone.pac.baselines",
-    "BLM20Classifier": "littlestone.pac.blm20",
+    "BLM20Classifier": "littlestone.pac.blm20_classifier",
     "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
     "PolyPriLearnClassifier": "littlestone.pac.polyprilearn",
     "PolyPriPropLearnClassifier": "littlestone.pac.proper",

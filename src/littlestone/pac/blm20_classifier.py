@@ -1,0 +1,77 @@
+"""The scikit-learn estimator of the BLM20 private learner (BLM20 Theorem 1); the learner is
+:func:`littlestone.pac.blm20.blm20_learn`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..classes.base import Hypothesis, HypothesisClass
+from ._sklearn import LittlestoneClassifier
+from .blm20 import BLM20Result, blm20_learn
+from .sources import ArraySource, ExampleSource, ValidatedSource
+
+__all__ = ["BLM20Classifier"]
+
+
+class BLM20Classifier(LittlestoneClassifier):
+    """(ε, δ)-DP learner of any class of finite Littlestone dimension (BLM20 Theorem 1), scikit-learn style.
+
+    Defaults are Theorem 1's sizes (see ``littlestone bounds blm20``); ``n_batches``, ``aux_size``, ``cap``,
+    ``n_generic``, ``eta`` override them (privacy holds for every setting). ``backend``: 'secure' (OpenDP) or
+    'seeded' (reproducible from ``random_state``). ``diagnostics=True`` adds non-private statistics of G's outputs
+    to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples). ``classes`` =
+    (negative label, positive label), default (0, 1): declared, never read from the private labels.
+    """
+
+    _private = True
+
+    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
+                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
+                 n_batches: int | None = None, aux_size: int | None = None, cap: int | None = None,
+                 n_generic: int | None = None, eta: float | None = None, backend: Any = "secure",
+                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False, classes: Any = (0, 1)):
+        self.hypothesis_class = hypothesis_class
+        self.epsilon = epsilon
+        self.delta = delta
+        self.alpha = alpha
+        self.beta = beta
+        self.ldim = ldim
+        self.n_batches = n_batches
+        self.aux_size = aux_size
+        self.cap = cap
+        self.n_generic = n_generic
+        self.eta = eta
+        self.backend = backend
+        self.random_state = random_state
+        self.classes = classes
+        self.n_jobs = n_jobs
+        self.diagnostics = diagnostics
+
+    def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
+        res = blm20_learn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha, beta=self.beta,
+                          d=self.ldim, n_batches=self.n_batches, aux_size=self.aux_size, cap=self.cap,
+                          n_generic=self.n_generic, eta=self.eta, backend=self.backend, seed=rng,
+                          n_jobs=self.n_jobs, diagnostics=self.diagnostics)
+        return res.chosen, res
+
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
+        return self._learn(self._the_class(), ArraySource(points, y01), rng)
+
+    def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":
+        """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
+        Points are validated through the class as they are read unless ``validate=False``."""
+        from .._labels import LabelCoding
+        from ._sklearn import _to_generator
+
+        self.hclass_ = self._resolve_class()
+        hclass = self._the_class()
+        src = ValidatedSource(source, hclass) if validate else source
+        from .._labels import declared_coding
+
+        self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
+        self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
+        self.n_features_in_ = 1
+        self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
+        return self
