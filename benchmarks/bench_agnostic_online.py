@@ -65,6 +65,10 @@ def main() -> None:
     for name, TT, B, sec, reg in rows:
         lines.append(f"| {name} | {TT:,} | {B if isinstance(B, str) else f'{B:,}'} | {sec:.1f} | {sec / base:.2f} | "
                      f"{reg:,.0f} |")
+    if a.skip_experts:
+        lines.append("")
+        lines.append("The Thm E.10 learner's rows (largest T within 5 min) are in the constructed-experts learner's "
+                     "section (`benchmarks/bench_experts_learner.py`).")
     lines.append("")
     out = HERE / "results" / "agnostic_online.md"
     out.write_text("\n".join(lines))
