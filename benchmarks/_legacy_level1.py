@@ -27,9 +27,10 @@ def _draw_level1(hclass, V, cursor, n, rng, max_rounds):
             if k0 == k1:
                 continue
             a0 = cursor.position + 2 * n * r
-            S0 = T.empty_sample(V).then(X[2 * n * r: 2 * n * r + n], y[2 * n * r: 2 * n * r + n], a0, a0 + n)
-            S1 = T.empty_sample(V).then(X[2 * n * r + n: 2 * n * (r + 1)], y[2 * n * r + n: 2 * n * (r + 1)],
-                                        a0 + n, a0 + 2 * n)
+            S0 = T.empty_sample(V).then(X[2 * n * r : 2 * n * r + n], y[2 * n * r : 2 * n * r + n], a0, a0 + n)
+            S1 = T.empty_sample(V).then(
+                X[2 * n * r + n : 2 * n * (r + 1)], y[2 * n * r + n : 2 * n * (r + 1)], a0 + n, a0 + 2 * n
+            )
             f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
             if f0 == f1 or hclass.disagreement(f0, f1) is None:
                 continue

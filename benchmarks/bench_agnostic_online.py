@@ -44,8 +44,11 @@ def main() -> None:
     t0 = time.perf_counter()
     run = experts_over_class(H, X, y, seed=0)
     rows.append(("Hedge over H (non-private baseline)", T, "—", time.perf_counter() - t0, run.realized_loss - best))
-    for label, kw in [("Algorithm 3, B from Cor 4.3", {}), ("Algorithm 3, B = 1000", {"batch": 1000}),
-                      ("Algorithm 3, learner='soa', B = 1000", {"batch": 1000, "learner": "soa"})]:
+    for label, kw in [
+        ("Algorithm 3, B from Cor 4.3", {}),
+        ("Algorithm 3, B = 1000", {"batch": 1000}),
+        ("Algorithm 3, learner='soa', B = 1000", {"batch": 1000, "learner": "soa"}),
+    ]:
         t0 = time.perf_counter()
         alg = Algorithm3(H, T, 1.0, backend="seeded", seed=0, **kw)
         alg.run(X, y)
@@ -55,20 +58,35 @@ def main() -> None:
         from bench_experts_learner import largest_T_within  # full table: bench_experts_learner.py
 
         for r in largest_T_within(300.0 if not a.quick else 20.0, [16, 32, 64, 96, 128, 160, 192, 224]):
-            rows.append((f"Thm E.10 learner, online (MWEM windows, batched OPE; N = {r['N']:,}, "
-                         f"{r['states']} states)", r["T"], "—", r["private_s"], r["private_regret"]))
+            rows.append(
+                (
+                    f"Thm E.10 learner, online (MWEM windows, batched OPE; N = {r['N']:,}, {r['states']} states)",
+                    r["T"],
+                    "—",
+                    r["private_s"],
+                    r["private_regret"],
+                )
+            )
     base = rows[0][3]
-    lines = [f"## Private agnostic online learning (thresholds over {n} points, η = 0.1)", "",
-             f"`.venv/bin/python benchmarks/bench_agnostic_online.py{' --quick' if a.quick else ''}` — "
-             f"{platform.python_version()}, numpy {np.__version__}; regret = mistakes − best threshold's mistakes.", "",
-             "| learner | T | B | seconds | × Hedge over H (T = 10⁶) | regret |", "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## Private agnostic online learning (thresholds over {n} points, η = 0.1)",
+        "",
+        f"`.venv/bin/python benchmarks/bench_agnostic_online.py{' --quick' if a.quick else ''}` — "
+        f"{platform.python_version()}, numpy {np.__version__}; regret = mistakes − best threshold's mistakes.",
+        "",
+        "| learner | T | B | seconds | × Hedge over H (T = 10⁶) | regret |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, TT, B, sec, reg in rows:
-        lines.append(f"| {name} | {TT:,} | {B if isinstance(B, str) else f'{B:,}'} | {sec:.1f} | {sec / base:.2f} | "
-                     f"{reg:,.0f} |")
+        lines.append(
+            f"| {name} | {TT:,} | {B if isinstance(B, str) else f'{B:,}'} | {sec:.1f} | {sec / base:.2f} | {reg:,.0f} |"
+        )
     if a.skip_experts:
         lines.append("")
-        lines.append("The Thm E.10 learner's rows (largest T within 5 min) are in the constructed-experts learner's "
-                     "section (`benchmarks/bench_experts_learner.py`).")
+        lines.append(
+            "The Thm E.10 learner's rows (largest T within 5 min) are in the constructed-experts learner's "
+            "section (`benchmarks/bench_experts_learner.py`)."
+        )
     lines.append("")
     out = HERE / "results" / "agnostic_online.md"
     out.write_text("\n".join(lines))

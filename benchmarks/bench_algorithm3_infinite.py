@@ -63,14 +63,26 @@ def main() -> None:
     configs = [
         ("non-private baseline (identity sanitizer), B = 1000", NonPrivateAlgorithm3, 1.0, {"batch": 1000}),
         ("Algorithm 3, ε = 1, B = 1000, seeded backend", ThresholdsAlgorithm3, 1.0, {"batch": 1000}),
-        ("Algorithm 3, ε = 1, B = 1000, secure (OpenDP) backend", ThresholdsAlgorithm3, 1.0,
-         {"batch": 1000, "backend": "secure"}),
-        ("Algorithm 3, ε = 1, B from Thm 4.1's bound, secure backend", ThresholdsAlgorithm3, 1.0,
-         {"backend": "secure"}),
+        (
+            "Algorithm 3, ε = 1, B = 1000, secure (OpenDP) backend",
+            ThresholdsAlgorithm3,
+            1.0,
+            {"batch": 1000, "backend": "secure"},
+        ),
+        (
+            "Algorithm 3, ε = 1, B from Thm 4.1's bound, secure backend",
+            ThresholdsAlgorithm3,
+            1.0,
+            {"backend": "secure"},
+        ),
         ("Algorithm 3, ε = 1000, B from Thm 4.1's bound, seeded backend", ThresholdsAlgorithm3, 1000.0, {}),
         ("non-private baseline, B as in the previous row", NonPrivateAlgorithm3, 1000.0, {}),
-        ("Algorithm 3, learner='soa', ε = 1000, B from Thm 4.1's bound", ThresholdsAlgorithm3, 1000.0,
-         {"learner": "soa"}),
+        (
+            "Algorithm 3, learner='soa', ε = 1000, B from Thm 4.1's bound",
+            ThresholdsAlgorithm3,
+            1000.0,
+            {"learner": "soa"},
+        ),
     ]
     for label, cls, eps, kw in configs:
         kw = {"backend": "seeded", **kw}
@@ -86,17 +98,23 @@ def main() -> None:
 
 def write(rows, T, best, quick) -> None:
     base, base_cpu = rows[0][2], rows[0][3]
-    lines = [f"## Algorithm 3 on Thresholds(2^60), T = {T:,} (η = 0.1)", "",
-             f"`.venv/bin/python benchmarks/bench_algorithm3_infinite.py{' --quick' if quick else ''}` — Python "
-             f"{platform.python_version()}, numpy {np.__version__}; machine shared with other jobs (wall times are "
-             "upper bounds). Regret = mistakes − best threshold's mistakes "
-             f"({best:,}); bound = Thm 4.1 with constants (Hedge; β = 1/T² per batch).", "",
-             "| learner | B | wall s | CPU s | × baseline wall | × baseline CPU | regret | regret / T | Thm 4.1 bound / T |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## Algorithm 3 on Thresholds(2^60), T = {T:,} (η = 0.1)",
+        "",
+        f"`.venv/bin/python benchmarks/bench_algorithm3_infinite.py{' --quick' if quick else ''}` — Python "
+        f"{platform.python_version()}, numpy {np.__version__}; machine shared with other jobs (wall times are "
+        "upper bounds). Regret = mistakes − best threshold's mistakes "
+        f"({best:,}); bound = Thm 4.1 with constants (Hedge; β = 1/T² per batch).",
+        "",
+        "| learner | B | wall s | CPU s | × baseline wall | × baseline CPU | regret | regret / T | Thm 4.1 bound / T |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, B, wall, cpu, reg, bound in rows:
-        lines.append(f"| {name} | {B:,} | {wall:.1f} | {cpu:.1f} | {wall / base:.2f} | {cpu / base_cpu:.2f} | {reg:,} | "
-                     f"{reg / T:.4f} | "
-                     f"{bound / T:.3f} |")
+        lines.append(
+            f"| {name} | {B:,} | {wall:.1f} | {cpu:.1f} | {wall / base:.2f} | {cpu / base_cpu:.2f} | {reg:,} | "
+            f"{reg / T:.4f} | "
+            f"{bound / T:.3f} |"
+        )
     lines.append("")
     out = HERE / "results" / "algorithm3_infinite.md"
     out.write_text("\n".join(lines))

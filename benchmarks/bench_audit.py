@@ -53,7 +53,9 @@ def main() -> int:
         par = audit.run(runs=args.runs, seed=1, jobs=args.jobs) if args.jobs != 1 else one
         same = (one.epsilon_lb, one.event) == (par.epsilon_lb, par.event)
         rows.append((name, one, par, base, same))
-        print(f"{name}: {one.throughput:,.0f} runs/s (jobs=1), {par.throughput:,.0f} (jobs={args.jobs}), bare {base:,.0f}")
+        print(
+            f"{name}: {one.throughput:,.0f} runs/s (jobs=1), {par.throughput:,.0f} (jobs={args.jobs}), bare {base:,.0f}"
+        )
 
     secure = builtin_audits()["laplace"].run(runs=2000, seed=1, randomness="secure")
     secure_base_audit = builtin_audits()["laplace"]

@@ -65,21 +65,42 @@ def threshold_loss(h: Hypothesis, target: int, npts: int) -> float:
 
 
 def run_thresholds(d: int, jobs: int, seed: int) -> dict:
-    npts = 2 ** (d + 1) - 2                # Thresholds(2^{d+1} − 2): the largest threshold class of Ldim d
+    npts = 2 ** (d + 1) - 2  # Thresholds(2^{d+1} − 2): the largest threshold class of Ldim d
     H = Thresholds(npts)
     target = npts // 2 + 1
     rep = theorem1(d, ALPHA, EPS, DELTA, BETA)
     src = RealizableStream(H.hypothesis(target), UniformIntegers(0, npts), rep.total, seed=seed)
     t0, c0, w0 = time.perf_counter(), time.process_time(), descendants_cpu_s()
-    res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=seed,
-                      n_jobs=jobs, diagnostics=True)
+    res = blm20_learn(
+        H,
+        src,
+        epsilon=EPS,
+        delta=DELTA,
+        alpha=ALPHA,
+        beta=BETA,
+        backend="seeded",
+        seed=seed,
+        n_jobs=jobs,
+        diagnostics=True,
+    )
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0 + descendants_cpu_s() - w0
-    return {"cpu_s": cpu, "case": f"thresholds({npts}), d={d}", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
-            "read_by_G": res.diagnostics["examples_read_by_g"], "fail_rate": res.diagnostics["fail_rate"],
-            "candidates": len(res.candidates), "chosen": repr(res.chosen),
-            "loss": threshold_loss(res.chosen, target, npts), "wall_s": wall, "spent": res.spent,
-            "peak_main_mib": self_peak_mib(), "peak_worker_mib": descendants_peak_mib()}
+    return {
+        "cpu_s": cpu,
+        "case": f"thresholds({npts}), d={d}",
+        "n": rep.total,
+        "k": res.sizes.n_batches,
+        "m": res.sizes.batch_size,
+        "read_by_G": res.diagnostics["examples_read_by_g"],
+        "fail_rate": res.diagnostics["fail_rate"],
+        "candidates": len(res.candidates),
+        "chosen": repr(res.chosen),
+        "loss": threshold_loss(res.chosen, target, npts),
+        "wall_s": wall,
+        "spent": res.spent,
+        "peak_main_mib": self_peak_mib(),
+        "peak_worker_mib": descendants_peak_mib(),
+    }
 
 
 class PointsMixture:
@@ -97,24 +118,47 @@ class PointsMixture:
 def run_points(jobs: int, seed: int) -> dict:
     from littlestone.classes.points import FiniteSet, Points
 
-    H = Points()                            # any hashable point: an infinite class, Ldim 1
+    H = Points()  # any hashable point: an infinite class, Ldim 1
     p_star = 2**62 + 12345
     rep = theorem1(1, ALPHA, EPS, DELTA, BETA)
     src = RealizableStream(FiniteSet([p_star]), PointsMixture(p_star), rep.total, seed=seed)
     t0, c0, w0 = time.perf_counter(), time.process_time(), descendants_cpu_s()
-    res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=seed,
-                      n_jobs=jobs, diagnostics=True)
+    res = blm20_learn(
+        H,
+        src,
+        epsilon=EPS,
+        delta=DELTA,
+        alpha=ALPHA,
+        beta=BETA,
+        backend="seeded",
+        seed=seed,
+        n_jobs=jobs,
+        diagnostics=True,
+    )
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0 + descendants_cpu_s() - w0
     Xt = PointsMixture(p_star)(np.random.default_rng(99), 200_000)
     loss = float(np.mean(res.chosen.predict(Xt) != (Xt == p_star)))
-    return {"cpu_s": cpu, "case": "points over int64, d=1", "n": rep.total, "k": res.sizes.n_batches, "m": res.sizes.batch_size,
-            "read_by_G": res.diagnostics["examples_read_by_g"], "fail_rate": res.diagnostics["fail_rate"],
-            "candidates": len(res.candidates), "chosen": repr(res.chosen), "loss": loss, "wall_s": wall,
-            "spent": res.spent, "peak_main_mib": self_peak_mib(), "peak_worker_mib": descendants_peak_mib()}
+    return {
+        "cpu_s": cpu,
+        "case": "points over int64, d=1",
+        "n": rep.total,
+        "k": res.sizes.n_batches,
+        "m": res.sizes.batch_size,
+        "read_by_G": res.diagnostics["examples_read_by_g"],
+        "fail_rate": res.diagnostics["fail_rate"],
+        "candidates": len(res.candidates),
+        "chosen": repr(res.chosen),
+        "loss": loss,
+        "wall_s": wall,
+        "spent": res.spent,
+        "peak_main_mib": self_peak_mib(),
+        "peak_worker_mib": descendants_peak_mib(),
+    }
 
 
 # ------------------------------------------------------------------------------------------------ baseline G
+
 
 def naive_g(G: GlobalStableLearner, source, start: int, stop: int, seed) -> GRun:
     """Baseline G: the same process, but SOA(S∘T) recomputed from scratch on the materialized concatenation
@@ -152,7 +196,7 @@ def naive_g(G: GlobalStableLearner, source, start: int, stop: int, seed) -> GRun
 
 
 def run_baseline(d: int, runs: int, seed: int) -> dict:
-    npts = 2 ** d - 1
+    npts = 2**d - 1
     H = Thresholds(npts)
     G = GlobalStableLearner(H, ALPHA / 2)
     src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), runs * G.m, seed=seed)
@@ -170,6 +214,7 @@ def run_baseline(d: int, runs: int, seed: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------- throughput: old vs new
+
 
 def throughput_child(d: int, batches: int, legacy: bool) -> None:
     """G on `batches` Theorem-1 batches at d, in this (fresh) process: prints JSON (CPU s, examples read, digest)."""
@@ -204,8 +249,16 @@ def throughput_child(d: int, batches: int, legacy: bool) -> None:
         cpu = time.process_time() - t0
     digest = hashlib.sha256(";".join(f"{r.output!r},{r.k},{r.examples_read}" for r in runs).encode()).hexdigest()
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    print(json.dumps({"cpu": cpu, "cpu_with_imports": ru.ru_utime + ru.ru_stime - (t_setup - t_start),
-                      "read": sum(r.examples_read for r in runs), "digest": digest[:16]}))
+    print(
+        json.dumps(
+            {
+                "cpu": cpu,
+                "cpu_with_imports": ru.ru_utime + ru.ru_stime - (t_setup - t_start),
+                "read": sum(r.examples_read for r in runs),
+                "digest": digest[:16],
+            }
+        )
+    )
 
 
 def run_throughput(d: int, batches: int, repeats: int) -> dict:
@@ -216,18 +269,34 @@ def run_throughput(d: int, batches: int, repeats: int) -> dict:
     best: dict[str, dict] = {}
     for _ in range(repeats):
         for mode in ("old", "new"):
-            out = subprocess.run([sys.executable, __file__, "--throughput-child", str(d), str(batches), mode],
-                                 capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+            out = (
+                subprocess.run(
+                    [sys.executable, __file__, "--throughput-child", str(d), str(batches), mode],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                .stdout.strip()
+                .splitlines()[-1]
+            )
             r = json.loads(out)
             if mode not in best or r["cpu"] < best[mode]["cpu"]:
                 best[mode] = r
     assert best["old"]["digest"] == best["new"]["digest"], "old and new G runs differ"
     old, new = best["old"], best["new"]
-    return {"d": d, "batches": batches, "read": new["read"], "old_cpu": old["cpu"], "new_cpu": new["cpu"],
-            "old_ns": old["cpu"] / old["read"] * 1e9, "new_ns": new["cpu"] / new["read"] * 1e9,
-            "new_ns_cold": new["cpu_with_imports"] / new["read"] * 1e9,
-            "old_ns_cold": old["cpu_with_imports"] / old["read"] * 1e9,
-            "ratio": old["cpu"] / new["cpu"], "same": True}
+    return {
+        "d": d,
+        "batches": batches,
+        "read": new["read"],
+        "old_cpu": old["cpu"],
+        "new_cpu": new["cpu"],
+        "old_ns": old["cpu"] / old["read"] * 1e9,
+        "new_ns": new["cpu"] / new["read"] * 1e9,
+        "new_ns_cold": new["cpu_with_imports"] / new["read"] * 1e9,
+        "old_ns_cold": old["cpu_with_imports"] / old["read"] * 1e9,
+        "ratio": old["cpu"] / new["cpu"],
+        "same": True,
+    }
 
 
 def descendants_cpu_s() -> float:
@@ -255,57 +324,78 @@ def descendants_cpu_s() -> float:
 
 
 def write_md(rows: list[dict], base: list[dict], path: Path, thr: list[dict] | None = None) -> None:
-    lines = ["## BLM20 private learner M (BLM20 Theorem 1) at the theorem's sizes", "",
-             f"α = {ALPHA}, ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; streamed examples "
-             "(lazy, never materialized). `read by G` counts examples G actually drew (the rest of each batch is "
-             "never touched: D̃_k stops early or fails at the cap). Thresholds(2^(d+1) − 2) is the largest "
-             "threshold class of Ldim d (target in the middle); its loss is exact (uniform points), "
-             "estimated on 200 000 fresh points for Points.", "",
-             "| case | n (Theorem 1) | k × m | read by G | G Fail rate | candidates | chosen | loss | wall (s) | "
-             "CPU (s, all processes) | spent (ε, δ) | peak RSS main / worker (MiB) |",
-             "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|"]
+    lines = [
+        "## BLM20 private learner M (BLM20 Theorem 1) at the theorem's sizes",
+        "",
+        f"α = {ALPHA}, ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; streamed examples "
+        "(lazy, never materialized). `read by G` counts examples G actually drew (the rest of each batch is "
+        "never touched: D̃_k stops early or fails at the cap). Thresholds(2^(d+1) − 2) is the largest "
+        "threshold class of Ldim d (target in the middle); its loss is exact (uniform points), "
+        "estimated on 200 000 fresh points for Points.",
+        "",
+        "| case | n (Theorem 1) | k × m | read by G | G Fail rate | candidates | chosen | loss | wall (s) | "
+        "CPU (s, all processes) | spent (ε, δ) | peak RSS main / worker (MiB) |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['case']} | {r['n']:,} | {r['k']:,} × {r['m']:,} | {r['read_by_G']:,} | "
-                     f"{r['fail_rate']:.3f} | {r['candidates']} | `{r['chosen']}` | {r['loss']:.4f} | "
-                     f"{r['wall_s']:.1f} | {r['cpu_s']:.1f} | ({r['spent'][0]:.3g}, {r['spent'][1]:.3g}) | "
-                     f"{r['peak_main_mib']:.0f} / {r['peak_worker_mib']:.0f} |")
+        lines.append(
+            f"| {r['case']} | {r['n']:,} | {r['k']:,} × {r['m']:,} | {r['read_by_G']:,} | "
+            f"{r['fail_rate']:.3f} | {r['candidates']} | `{r['chosen']}` | {r['loss']:.4f} | "
+            f"{r['wall_s']:.1f} | {r['cpu_s']:.1f} | ({r['spent'][0]:.3g}, {r['spent'][1]:.3g}) | "
+            f"{r['peak_main_mib']:.0f} / {r['peak_worker_mib']:.0f} |"
+        )
     for t in thr or []:
-        lines += ["", f"Throughput of G (the learner's whole cost) at d = {t['d']}, old vs new in the same run: "
-                  f"{t['batches']:,} Theorem-1 batches, {t['read']:,} examples read, each contender in fresh "
-                  "processes (interleaved, best CPU of the repetitions; `time.process_time` around the G runs, "
-                  "after one warm-up G run that loads what each path needs; in brackets the whole process: "
-                  "interpreter start-up, imports — NumPy, and Numba plus the cached kernel for the new path — and "
-                  "the warm-up). "
-                  "*Old*: the level-1 path before the fused kernel (NumPy keys per chunk, `restrict_sample`/`soa()` "
-                  "per block, one-block stream cache; `benchmarks/_legacy_level1.py`). *New*: the fused Numba "
-                  "kernel for level-1 rounds, compiled thresholds restriction/SOA, LRU stream cache. Identical G "
-                  "outputs asserted (digest).", "",
-                  "| d | examples read | old ns / example | new ns / example | speed-up (examples per CPU s) |",
-                  "|---:|---:|---:|---:|---:|",
-                  f"| {t['d']} | {t['read']:,} | {t['old_ns']:.1f} ({t['old_ns_cold']:.1f}) | {t['new_ns']:.1f} "
-                  f"({t['new_ns_cold']:.1f}) | **{t['ratio']:.1f}×** |"]
+        lines += [
+            "",
+            f"Throughput of G (the learner's whole cost) at d = {t['d']}, old vs new in the same run: "
+            f"{t['batches']:,} Theorem-1 batches, {t['read']:,} examples read, each contender in fresh "
+            "processes (interleaved, best CPU of the repetitions; `time.process_time` around the G runs, "
+            "after one warm-up G run that loads what each path needs; in brackets the whole process: "
+            "interpreter start-up, imports — NumPy, and Numba plus the cached kernel for the new path — and "
+            "the warm-up). "
+            "*Old*: the level-1 path before the fused kernel (NumPy keys per chunk, `restrict_sample`/`soa()` "
+            "per block, one-block stream cache; `benchmarks/_legacy_level1.py`). *New*: the fused Numba "
+            "kernel for level-1 rounds, compiled thresholds restriction/SOA, LRU stream cache. Identical G "
+            "outputs asserted (digest).",
+            "",
+            "| d | examples read | old ns / example | new ns / example | speed-up (examples per CPU s) |",
+            "|---:|---:|---:|---:|---:|",
+            f"| {t['d']} | {t['read']:,} | {t['old_ns']:.1f} ({t['old_ns_cold']:.1f}) | {t['new_ns']:.1f} "
+            f"({t['new_ns_cold']:.1f}) | **{t['ratio']:.1f}×** |",
+        ]
     if base:
-        lines += ["", "Baseline (same G runs, same outputs): SOA(S∘T) recomputed from scratch on the materialized "
-                  "sample vs the incremental SOA state + chunked D̃_1 rounds (wall time, in one process, after one warm-up "
-                  "run that loads the compiled kernel).", "",
-                  "| d | G runs | incremental (s) | naive (s) | speed-up | identical outputs |",
-                  "|---:|---:|---:|---:|---:|---|"]
+        lines += [
+            "",
+            "Baseline (same G runs, same outputs): SOA(S∘T) recomputed from scratch on the materialized "
+            "sample vs the incremental SOA state + chunked D̃_1 rounds (wall time, in one process, after one warm-up "
+            "run that loads the compiled kernel).",
+            "",
+            "| d | G runs | incremental (s) | naive (s) | speed-up | identical outputs |",
+            "|---:|---:|---:|---:|---:|---|",
+        ]
         for b in base:
-            lines.append(f"| {b['d']} | {b['runs']} | {b['fast_s']:.2f} | {b['naive_s']:.2f} | "
-                         f"{b['ratio']:.1f}× | {b['same']} |")
-    lines += ["", "Notes: the G Fail rate is high because on these small classes the SOA's output soon stops varying, "
-              "so D_k is undefined for the larger k (BLM20 §IV-B item 2) and D̃_k repeats rounds until the cap "
-              "N — the paper's behaviour; the frequent f comes from the small k, as Lemma 12 allows. Peak memory "
-              "stays flat with n because examples are streamed. The machine (2 cores) was shared with other jobs, "
-              "so wall times are upper bounds.", "",
-              "Sizes: n (Theorem 1) is `littlestone bounds blm20` — the paper gives only O(·); our constants are the ones "
-              "its proofs force (G at α/2; k ≥ 128·ln(3/β)/η from footnote 5's Chernoff bound at relative error 1/8, "
-              "which dominates; the (ε/2, δ) histogram sized by the condition of Theorem 17's proof (h* released, "
-              "estimates within η/8; `bounds blm20 --histogram lemma15` reads Lemma 15 literally); n′ from Lemma "
-              "16's proof). They exceed the "
-              "issue's rough 10^6 / 4·10^7 / 10^9 by about 5–8×; see the docstring of littlestone.bounds.blm20.", "",
-              "Rerun: `.venv/bin/python benchmarks/bench_blm20.py --d 1 2 3 --jobs 2` (experiments: "
-              "`--experiments DIR`, summary in results/blm20_experiments.md)", ""]
+            lines.append(
+                f"| {b['d']} | {b['runs']} | {b['fast_s']:.2f} | {b['naive_s']:.2f} | {b['ratio']:.1f}× | {b['same']} |"
+            )
+    lines += [
+        "",
+        "Notes: the G Fail rate is high because on these small classes the SOA's output soon stops varying, "
+        "so D_k is undefined for the larger k (BLM20 §IV-B item 2) and D̃_k repeats rounds until the cap "
+        "N — the paper's behaviour; the frequent f comes from the small k, as Lemma 12 allows. Peak memory "
+        "stays flat with n because examples are streamed. The machine (2 cores) was shared with other jobs, "
+        "so wall times are upper bounds.",
+        "",
+        "Sizes: n (Theorem 1) is `littlestone bounds blm20` — the paper gives only O(·); our constants are the ones "
+        "its proofs force (G at α/2; k ≥ 128·ln(3/β)/η from footnote 5's Chernoff bound at relative error 1/8, "
+        "which dominates; the (ε/2, δ) histogram sized by the condition of Theorem 17's proof (h* released, "
+        "estimates within η/8; `bounds blm20 --histogram lemma15` reads Lemma 15 literally); n′ from Lemma "
+        "16's proof). They exceed the "
+        "issue's rough 10^6 / 4·10^7 / 10^9 by about 5–8×; see the docstring of littlestone.bounds.blm20.",
+        "",
+        "Rerun: `.venv/bin/python benchmarks/bench_blm20.py --d 1 2 3 --jobs 2` (experiments: "
+        "`--experiments DIR`, summary in results/blm20_experiments.md)",
+        "",
+    ]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".md.tmp")
     tmp.write_text("\n".join(lines))
@@ -316,9 +406,13 @@ def run_experiments(out: Path, jobs: int, seed: int) -> Path:
     """Run the four registered BLM20 experiments at their defaults; summarize them in results/blm20_experiments.md."""
     from littlestone.experiments import REGISTRY
 
-    lines = ["## BLM20 experiments (BLM20 Lemmas 12–14, Theorems 10 and 1)", "",
-             f"Defaults of each experiment, seed {seed} (CSV tables and PNG plots are written to the directory "
-             "given to `--experiments`). Rerun one with `littlestone experiment <name> --seed 0 --out DIR`.", ""]
+    lines = [
+        "## BLM20 experiments (BLM20 Lemmas 12–14, Theorems 10 and 1)",
+        "",
+        f"Defaults of each experiment, seed {seed} (CSV tables and PNG plots are written to the directory "
+        "given to `--experiments`). Rerun one with `littlestone experiment <name> --seed 0 --out DIR`.",
+        "",
+    ]
     for name in ("blm20_stability", "blm20_generalization", "blm20_sample_cost", "blm20_accuracy"):
         t0 = time.perf_counter()
         res = REGISTRY[name](seed=seed, jobs=jobs, out_dir=out)
@@ -346,9 +440,13 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results" / "blm20.md")
     ap.add_argument("--throughput-batches", type=int, default=1500, help="G runs per contender (0: skip)")
     ap.add_argument("--throughput-child", nargs=3, help=argparse.SUPPRESS)
-    ap.add_argument("--experiments", type=Path, default=None, metavar="DIR",
-                    help="only run the registered experiments (tables/plots to DIR, summary to "
-                         "results/blm20_experiments.md)")
+    ap.add_argument(
+        "--experiments",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="only run the registered experiments (tables/plots to DIR, summary to results/blm20_experiments.md)",
+    )
     args = ap.parse_args()
     if args.throughput_child:
         d_, b_, mode = args.throughput_child

@@ -38,7 +38,7 @@ def setup(d: int):
     from littlestone.bounds.blm20 import theorem1
     from littlestone.pac.sources import RealizableStream, UniformIntegers
 
-    npts = 2 ** (d + 1) - 2                 # the largest threshold class of Ldim d
+    npts = 2 ** (d + 1) - 2  # the largest threshold class of Ldim d
     H = Thresholds(npts)
     target = npts // 2 + 1
     rep = theorem1(d, ALPHA, EPS, DELTA, BETA)
@@ -96,6 +96,7 @@ def main() -> int:
     from littlestone import parallel
     from littlestone.pac import blm20 as blm20_mod
     from littlestone.pac.blm20 import blm20_learn
+
     d = args.d
     H, target, npts, rep, src = setup(d)
     G, k = learner(H, d)
@@ -127,12 +128,27 @@ def main() -> int:
         read = sum(r.examples_read for r, *_ in out)
         cpu = sum(c for _, c, *_ in out)
         with log.open("a") as f:
-            f.write(json.dumps({"chunk": j, "batches": b - a, "wall": wall, "read": read, "cpu": cpu,
-                                "workers": n_workers, "time": time.time()}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "chunk": j,
+                        "batches": b - a,
+                        "wall": wall,
+                        "read": read,
+                        "cpu": cpu,
+                        "workers": n_workers,
+                        "time": time.time(),
+                    }
+                )
+                + "\n"
+            )
         new += 1
         done = sum(1 for p in state.glob("chunk_*.pkl"))
-        print(f"chunk {j + 1}/{len(chunks)} ({done} saved): {b - a} G runs, {read:,} examples in {wall:.1f} s wall "
-              f"({read / max(cpu, 1e-9) / 1e6:.1f} M examples per CPU s)", flush=True)
+        print(
+            f"chunk {j + 1}/{len(chunks)} ({done} saved): {b - a} G runs, {read:,} examples in {wall:.1f} s wall "
+            f"({read / max(cpu, 1e-9) / 1e6:.1f} M examples per CPU s)",
+            flush=True,
+        )
     if any(not (state / f"chunk_{j:05d}.pkl").exists() for j in range(len(chunks))):
         print("not finished: rerun the same command to resume")
         write_partial(d, k, m, rep, state, chunks)
@@ -150,8 +166,9 @@ def main() -> int:
     blm20_mod.run_batches = saved_runs
     try:
         t0 = time.perf_counter()
-        res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=SEED,
-                          diagnostics=True)
+        res = blm20_learn(
+            H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=SEED, diagnostics=True
+        )
         tail_wall = time.perf_counter() - t0
     finally:
         blm20_mod.run_batches = original
@@ -168,11 +185,25 @@ def main() -> int:
     read = sum(r.examples_read for r in runs)
     cpu = sum(c for _, c, *_ in results)
     ns = cpu / read * 1e9
-    summary = {"d": d, "n": rep.total, "k": k, "m": m, "read": read, "cpu": cpu, "ns_per_example": ns,
-               "wall": wall, "chosen": repr(res.chosen), "loss": loss, "fail_rate": res.diagnostics["fail_rate"],
-               "candidates": len(res.candidates), "per_worker": {str(p): v for p, v in per_pid.items()},
-               "workers": entries[-1]["workers"], "chunks": len(entries),
-               "chunk_walls": [e["wall"] for e in entries], "chunk_cpus": [e["cpu"] for e in entries]}
+    summary = {
+        "d": d,
+        "n": rep.total,
+        "k": k,
+        "m": m,
+        "read": read,
+        "cpu": cpu,
+        "ns_per_example": ns,
+        "wall": wall,
+        "chosen": repr(res.chosen),
+        "loss": loss,
+        "fail_rate": res.diagnostics["fail_rate"],
+        "candidates": len(res.candidates),
+        "per_worker": {str(p): v for p, v in per_pid.items()},
+        "workers": entries[-1]["workers"],
+        "chunks": len(entries),
+        "chunk_walls": [e["wall"] for e in entries],
+        "chunk_cpus": [e["cpu"] for e in entries],
+    }
     (state / "summary.json").write_text(json.dumps(summary, indent=1))
     print(json.dumps({k_: v for k_, v in summary.items() if k_ not in ("chunk_walls", "chunk_cpus")}, indent=1))
     write_report(summary)
@@ -193,10 +224,21 @@ def write_partial(d: int, k: int, m: int, rep, state: Path, chunks: list) -> Non
     read = sum(r.examples_read for r, *_ in results)
     cpu = sum(c for _, c, *_ in results)
     wall = sum(entries[j]["wall"] for j in saved if j in entries)
-    s = {"d": d, "n": rep.total, "k": k, "m": m, "read": read, "cpu": cpu, "ns_per_example": cpu / read * 1e9,
-         "wall": wall, "batches_done": len(results), "per_worker": {str(p): v for p, v in per_pid.items()},
-         "workers": max(e["workers"] for e in entries.values()), "chunks": len(saved),
-         "fails": sum(r.failed for r, *_ in results)}
+    s = {
+        "d": d,
+        "n": rep.total,
+        "k": k,
+        "m": m,
+        "read": read,
+        "cpu": cpu,
+        "ns_per_example": cpu / read * 1e9,
+        "wall": wall,
+        "batches_done": len(results),
+        "per_worker": {str(p): v for p, v in per_pid.items()},
+        "workers": max(e["workers"] for e in entries.values()),
+        "chunks": len(saved),
+        "fails": sum(r.failed for r, *_ in results),
+    }
     (state / "partial.json").write_text(json.dumps(s, indent=1))
     write_report(s, partial=True)
 
@@ -220,20 +262,22 @@ def write_report(s: dict, partial: bool = False) -> None:
     if partial:
         lines += [
             f"**Did not complete**: {done:,} of {s['k']:,} G batches ran ({s['chunks']} checkpoints) before the "
-            "deadline; rerunning the command resumes from them. Measured so far:", "",
+            "deadline; rerunning the command resumes from them. Measured so far:",
+            "",
             "| n (Theorem 1) | k × m | batches done | read by G | G Fail rate (so far) | wall so far | CPU (all workers) "
             "| ns per example read | projected stage-1 wall on these workers |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
             f"| {s['n']:,} | {s['k']:,} × {s['m']:,} | {done:,} | {s['read']:,} | {s['fails'] / done:.3f} | "
             f"{fmt_t(s['wall'])} | {fmt_t(s['cpu'])} | {s['ns_per_example']:.1f} | "
-            f"{fmt_t(s['wall'] * s['k'] / done)} |"]
+            f"{fmt_t(s['wall'] * s['k'] / done)} |",
+        ]
     else:
         lines += [
-        "| n (Theorem 1) | k × m | read by G | G Fail rate | chosen | error | wall | CPU (all workers) | ns per example read |",
-        "|---:|---:|---:|---:|---|---:|---:|---:|---:|",
-        f"| {s['n']:,} | {s['k']:,} × {s['m']:,} | {s['read']:,} | {s['fail_rate']:.3f} | `{s['chosen']}` | "
-        f"{s['loss']:.4f} | {s['wall'] / 60:.1f} min | {s['cpu'] / 60:.1f} min | {s['ns_per_example']:.1f} |",
-    ]
+            "| n (Theorem 1) | k × m | read by G | G Fail rate | chosen | error | wall | CPU (all workers) | ns per example read |",
+            "|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            f"| {s['n']:,} | {s['k']:,} × {s['m']:,} | {s['read']:,} | {s['fail_rate']:.3f} | `{s['chosen']}` | "
+            f"{s['loss']:.4f} | {s['wall'] / 60:.1f} min | {s['cpu'] / 60:.1f} min | {s['ns_per_example']:.1f} |",
+        ]
     lines += [
         "",
         "Per worker (examples per CPU second of its tasks; peak RSS of the worker process):",
@@ -244,12 +288,17 @@ def write_report(s: dict, partial: bool = False) -> None:
     for pid, (ex, cpu, rss) in s["per_worker"].items():
         lines.append(f"| {pid} | {ex:,.0f} | {cpu:,.0f} | {ex / cpu / 1e6:.1f} | {rss:.0f} |")
     eff = s["cpu"] / max(s["wall"], 1e-9) / s["workers"]
-    lines += ["", f"Parallel efficiency in this run: CPU / (wall × workers) = {eff:.2f} (the machine was shared).", "",
-              "Projection of stage-1 wall time from the measured cost per example read (assumes the fraction of "
-              f"each batch G reads stays at this run's {read_frac:.3f}, every worker as fast as these, and ideal "
-              "scaling up to k batches — tasks are whole G runs, so beyond k workers nothing more is split):", "",
-              "| d | k batches | examples read (projected) | CPU | 8 workers | 64 workers | 512 workers |",
-              "|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        f"Parallel efficiency in this run: CPU / (wall × workers) = {eff:.2f} (the machine was shared).",
+        "",
+        "Projection of stage-1 wall time from the measured cost per example read (assumes the fraction of "
+        f"each batch G reads stays at this run's {read_frac:.3f}, every worker as fast as these, and ideal "
+        "scaling up to k batches — tasks are whole G runs, so beyond k workers nothing more is split):",
+        "",
+        "| d | k batches | examples read (projected) | CPU | 8 workers | 64 workers | 512 workers |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for d in (4, 5):
         rep = theorem1(d, ALPHA, EPS, DELTA, BETA)
         kk, mm = rep["k"], rep["m"]
@@ -257,17 +306,21 @@ def write_report(s: dict, partial: bool = False) -> None:
         cpu = reads * s["ns_per_example"] / 1e9
         cells = [fmt_t(cpu / min(w, kk)) for w in (8, 64, 512)]
         lines.append(f"| {d} | {kk:,} | {reads:.2e} | {fmt_t(cpu)} | " + " | ".join(cells) + " |")
-    lines += ["", "What limits scaling: (1) the work is k independent G runs of ≤ m examples each, so k bounds the "
-              "parallelism (83,853 at d = 4; 209,381 at d = 5) and one G run (≤ N examples, about "
-              f"{s['m'] * read_frac * s['ns_per_example'] / 1e6:.0f} ms at d = {s['d']}) is the smallest unit; "
-              "(2) scheduling: Dask's best-practices guide puts the scheduler's overhead at up to about 1 ms per "
-              "task and advises ≥ 100 ms of work per task; `littlestone.parallel` sends each checkpoint as a few "
-              "chunks per worker, so a checkpoint must hold enough G runs (`--chunk` ≥ 8 × workers; at 512 workers "
-              "≥ 4,096) for chunks to stay well above that; results are one hypothesis and a few integers per G "
-              "run, so the network is not the limit — the single scheduler and the client's bookkeeping are; "
-              "(3) stages 2–3 run on the "
-              "client and take seconds; (4) each worker regenerates its batches from the seed (no data moves), "
-              "so memory per worker stays flat (the stream's block cache, ~9 MiB).", ""]
+    lines += [
+        "",
+        "What limits scaling: (1) the work is k independent G runs of ≤ m examples each, so k bounds the "
+        "parallelism (83,853 at d = 4; 209,381 at d = 5) and one G run (≤ N examples, about "
+        f"{s['m'] * read_frac * s['ns_per_example'] / 1e6:.0f} ms at d = {s['d']}) is the smallest unit; "
+        "(2) scheduling: Dask's best-practices guide puts the scheduler's overhead at up to about 1 ms per "
+        "task and advises ≥ 100 ms of work per task; `littlestone.parallel` sends each checkpoint as a few "
+        "chunks per worker, so a checkpoint must hold enough G runs (`--chunk` ≥ 8 × workers; at 512 workers "
+        "≥ 4,096) for chunks to stay well above that; results are one hypothesis and a few integers per G "
+        "run, so the network is not the limit — the single scheduler and the client's bookkeeping are; "
+        "(3) stages 2–3 run on the "
+        "client and take seconds; (4) each worker regenerates its batches from the seed (no data moves), "
+        "so memory per worker stays flat (the stream's block cache, ~9 MiB).",
+        "",
+    ]
     out = HERE / "results" / "blm20_scale.md"
     tmp = out.with_suffix(".md.tmp")
     tmp.write_text("\n".join(lines))

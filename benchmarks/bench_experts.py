@@ -68,49 +68,72 @@ def main() -> None:
     for name, learner in [
         ("Hedge (non-private baseline)", Hedge(N, T, seed=0)),
         ("PrivateHedge ε=1, δ=1e-6 (adaptive; Thm E.11 rate)", PrivateHedge(N, T, eps, dlt, backend="seeded", seed=0)),
-        ("TreeAggregationHedge ε=1, block=1 (per-round tree; adaptive)",
-         TreeAggregationHedge(N, T, eps, block=1, backend="seeded", seed=0)),
-        ("TreeAggregationHedge ε=1, block=\"theory\" (adaptive)", TreeAggregationHedge(N, T, eps, backend="seeded", seed=0)),
+        (
+            "TreeAggregationHedge ε=1, block=1 (per-round tree; adaptive)",
+            TreeAggregationHedge(N, T, eps, block=1, backend="seeded", seed=0),
+        ),
+        (
+            'TreeAggregationHedge ε=1, block="theory" (adaptive)',
+            TreeAggregationHedge(N, T, eps, backend="seeded", seed=0),
+        ),
         ("BatchedPrivateHedge ε=1, δ=1e-6 (oblivious)", BatchedPrivateHedge(N, T, eps, dlt, backend="seeded", seed=0)),
     ]:
         wall, cpu, exp_reg, reg = timed(learner, N, T)
         rows.append((name, wall, cpu, exp_reg, learner.regret_bound()))
-        print(f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, expected regret {exp_reg:.0f}, "
-              f"bound {learner.regret_bound():.3g}", flush=True)
+        print(
+            f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, expected regret {exp_reg:.0f}, "
+            f"bound {learner.regret_bound():.3g}",
+            flush=True,
+        )
     base_cpu = rows[0][2]
-    lines = [f"## Private prediction from experts (N = {N:,}, T = {T:,})", "",
-             f"`.venv/bin/python benchmarks/bench_experts.py{' --quick' if a.quick else ''}` — "
-             f"{platform.python_version()}, numpy {np.__version__}, one process; learner time only (loss generation "
-             "excluded); seeded backend (NumPy noise from the caller's seed).", "",
-             "| learner | wall s | CPU s | × Hedge (CPU) | expected regret | regret bound |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## Private prediction from experts (N = {N:,}, T = {T:,})",
+        "",
+        f"`.venv/bin/python benchmarks/bench_experts.py{' --quick' if a.quick else ''}` — "
+        f"{platform.python_version()}, numpy {np.__version__}, one process; learner time only (loss generation "
+        "excluded); seeded backend (NumPy noise from the caller's seed).",
+        "",
+        "| learner | wall s | CPU s | × Hedge (CPU) | expected regret | regret bound |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, wall, cpu, er, b in rows:
         lines.append(f"| {name} | {wall:.1f} | {cpu:.1f} | {cpu / base_cpu:.2f} | {er:,.0f} | {b:,.3g} |")
     if not a.no_secure:
         r_tree = secure_rate(lambda: TreeAggregationHedge(N, T, eps, block=1, chunk=20), N, 20)
         r_ph = secure_rate(lambda: PrivateHedge(N, T, eps, dlt), N, 50)
-        lines += ["", "Secure backend (OpenDP; exact samplers, nothing from the seed), extrapolated from a few rounds:", "",
-                  "| learner | s / round | extrapolated to T (s) |", "|---|---:|---:|",
-                  f"| TreeAggregationHedge block=1 (N discrete-Laplace node noises per round) | {r_tree:.3g} | "
-                  f"{r_tree * T:,.0f} |",
-                  f"| PrivateHedge (one OpenDP Gumbel noisy-max over N scores per round) | {r_ph:.3g} | {r_ph * T:,.0f} |"]
+        lines += [
+            "",
+            "Secure backend (OpenDP; exact samplers, nothing from the seed), extrapolated from a few rounds:",
+            "",
+            "| learner | s / round | extrapolated to T (s) |",
+            "|---|---:|---:|",
+            f"| TreeAggregationHedge block=1 (N discrete-Laplace node noises per round) | {r_tree:.3g} | "
+            f"{r_tree * T:,.0f} |",
+            f"| PrivateHedge (one OpenDP Gumbel noisy-max over N scores per round) | {r_ph:.3g} | {r_ph * T:,.0f} |",
+        ]
         print(lines[-2], lines[-1], sep="\n")
     secure_note = ""
     if not a.no_secure:
-        secure_note = (f" On the secure backend OpenDP draws exact samples through a Python list (here "
-                       f"{r_tree / N * 1e6:.1f} µs per discrete-Laplace node coordinate), so the per-round tree "
-                       f"(N·T = {N * T:.0e} node coordinates) takes hours there; PrivateHedge needs one noisy-max "
-                       f"per round and takes {r_ph * T / 60:.0f} min.")
-    lines += ["", "Why the seeded per-round tree now fits: the k node noises of a chunk (data-independent) are drawn in "
-              "one call, the binary counter's prefixes follow in log₂k vectorized waves, prefix sums go row by row "
-              "(np.cumsum(axis=0) on a 500 × 10⁴ chunk measured ~6× slower), and the softmin's exponentials run in "
-              "float32 (NumPy's float64 exp measured ~20× slower per element on this CPU). The remaining floor is the "
-              "N·T Laplace draws (~15 ns each). Wall time above CPU time means the shared machine was busy. The same float32/row-wise changes made non-private Hedge the fast baseline it should "
-              "be." + secure_note,
-              "",
-              "Bounds: PrivateHedge's is ln N/η + ηT/8 at the privacy-calibrated η (Thm E.11's rate with constant √8); "
-              "the tree learner's proven bound is vacuous at this N (Laplace node noise scales with N·log T/ε); "
-              "`littlestone.bounds.private_experts` lists them beside the quoted Thms E.11–E.12.", ""]
+        secure_note = (
+            f" On the secure backend OpenDP draws exact samples through a Python list (here "
+            f"{r_tree / N * 1e6:.1f} µs per discrete-Laplace node coordinate), so the per-round tree "
+            f"(N·T = {N * T:.0e} node coordinates) takes hours there; PrivateHedge needs one noisy-max "
+            f"per round and takes {r_ph * T / 60:.0f} min."
+        )
+    lines += [
+        "",
+        "Why the seeded per-round tree now fits: the k node noises of a chunk (data-independent) are drawn in "
+        "one call, the binary counter's prefixes follow in log₂k vectorized waves, prefix sums go row by row "
+        "(np.cumsum(axis=0) on a 500 × 10⁴ chunk measured ~6× slower), and the softmin's exponentials run in "
+        "float32 (NumPy's float64 exp measured ~20× slower per element on this CPU). The remaining floor is the "
+        "N·T Laplace draws (~15 ns each). Wall time above CPU time means the shared machine was busy. The same float32/row-wise changes made non-private Hedge the fast baseline it should "
+        "be." + secure_note,
+        "",
+        "Bounds: PrivateHedge's is ln N/η + ηT/8 at the privacy-calibrated η (Thm E.11's rate with constant √8); "
+        "the tree learner's proven bound is vacuous at this N (Laplace node noise scales with N·log T/ε); "
+        "`littlestone.bounds.private_experts` lists them beside the quoted Thms E.11–E.12.",
+        "",
+    ]
     out = HERE / "results" / "experts.md"
     out.write_text("\n".join(lines))
     print(out.read_text())

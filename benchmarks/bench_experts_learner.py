@@ -42,7 +42,7 @@ def one(H, T, ope, seed=0):
     X, y = stream(H.n, T, seed)
     t0 = time.perf_counter()
     lrn = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=seed, track_expected=False)
-    for x, lab in zip(X.tolist(), y.tolist()):      # online: x_t is handed over at round t only
+    for x, lab in zip(X.tolist(), y.tolist()):  # online: x_t is handed over at round t only
         lrn.predict_one(x)
         lrn.learn_one(x, lab)
     sec = time.perf_counter() - t0
@@ -72,8 +72,14 @@ def largest_T_within(budget: float, Ts, n: int = 4, log=print) -> list[dict]:
                 log(f"T = {T}: predicted {s0 * (T * N) / (T0 * N0):.0f} s > {budget:.0f} s; stop")
                 break
         sec, lrn, reg = one(H, T, "batched")
-        row = {"T": T, "N": lrn.n_experts_, "live": lrn.n_live_, "states": lrn.n_states_, "private_s": sec,
-               "private_regret": reg}
+        row = {
+            "T": T,
+            "N": lrn.n_experts_,
+            "live": lrn.n_live_,
+            "states": lrn.n_states_,
+            "private_s": sec,
+            "private_regret": reg,
+        }
         hedge_pred = last_h[2] * (T * N) / (last_h[0] * last_h[1]) if last_h else 0.0
         if hedge_pred <= budget:  # Hedge over J recomputes exp(−ηL) over all N experts every round
             sec_h, _, reg_h = one(H, T, "hedge")
@@ -84,9 +90,13 @@ def largest_T_within(budget: float, Ts, n: int = 4, log=print) -> list[dict]:
         X, y = stream(n, T)
         t0 = time.perf_counter()
         res = bdps_soa_experts(H, X, y, seed=0)
-        row.update(hedge_s=sec_h, hedge_regret=reg_h, bdps_s=time.perf_counter() - t0,
-                   bdps_regret=res.realized_loss - best_in_class(H, X, y),
-                   bdps_N=sum(math.comb(T, k) for k in range(M + 1)))
+        row.update(
+            hedge_s=sec_h,
+            hedge_regret=reg_h,
+            bdps_s=time.perf_counter() - t0,
+            bdps_regret=res.realized_loss - best_in_class(H, X, y),
+            bdps_N=sum(math.comb(T, k) for k in range(M + 1)),
+        )
         rows.append(row)
         log(row)
         last = (T, N, sec)
@@ -104,30 +114,41 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     rows = largest_T_within(a.budget, Ts, log=lambda r: print(r, flush=True))
     fits = [r for r in rows if r["private_s"] <= a.budget]
-    lines = ["## Constructed-experts learner (LWY25 Thm E.10), online, at the largest T within "
-             f"{a.budget:.0f} s", "",
-             f"`.venv/bin/python benchmarks/bench_experts_learner.py --budget {a.budget:.0f}` — "
-             f"{platform.python_version()}, numpy {np.__version__}; thresholds over 4 points (M = Ldim = 2), "
-             "η = 0.1, ε = 1, δ = 10⁻⁶ (MWEM windows over dyadic intervals, BatchedPrivateHedge; (2ε, 2δ) in all), "
-             "points handed over one round at a time. Baselines in the same run: non-private Hedge over the same J "
-             "(same windows and trie), and BDPS SOA experts + Hedge (Ben-David–Pál–Shalev-Shwartz 2009; N = "
-             "Σ_{k≤2} C(T, k)). Regret = mistakes − best threshold's. Load average (2 cores) at start / end: "
-             f"{load0:.1f} / {os.getloadavg()[0]:.1f} — on a busy machine every figure is inflated.", "",
-             "| T | N = \\|J_{≤2}\\| | live experts | distinct states | private: s | regret | Hedge over J: s | "
-             "× private | regret | BDPS: N | s | regret |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## Constructed-experts learner (LWY25 Thm E.10), online, at the largest T within {a.budget:.0f} s",
+        "",
+        f"`.venv/bin/python benchmarks/bench_experts_learner.py --budget {a.budget:.0f}` — "
+        f"{platform.python_version()}, numpy {np.__version__}; thresholds over 4 points (M = Ldim = 2), "
+        "η = 0.1, ε = 1, δ = 10⁻⁶ (MWEM windows over dyadic intervals, BatchedPrivateHedge; (2ε, 2δ) in all), "
+        "points handed over one round at a time. Baselines in the same run: non-private Hedge over the same J "
+        "(same windows and trie), and BDPS SOA experts + Hedge (Ben-David–Pál–Shalev-Shwartz 2009; N = "
+        "Σ_{k≤2} C(T, k)). Regret = mistakes − best threshold's. Load average (2 cores) at start / end: "
+        f"{load0:.1f} / {os.getloadavg()[0]:.1f} — on a busy machine every figure is inflated.",
+        "",
+        "| T | N = \\|J_{≤2}\\| | live experts | distinct states | private: s | regret | Hedge over J: s | "
+        "× private | regret | BDPS: N | s | regret |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['T']} | {r['N']:,} | {r['live']:,} | {r['states']} | {r['private_s']:.1f} | "
-                     f"{r['private_regret']} | "
-                     + ("skipped | — | — |" if r["hedge_regret"] is None else
-                        f"{r['hedge_s']:.1f} | {r['hedge_s'] / r['private_s']:.2f} | {r['hedge_regret']} |")
-                     + f" {r['bdps_N']:,} | {r['bdps_s']:.2f} | {r['bdps_regret']} |")
+        lines.append(
+            f"| {r['T']} | {r['N']:,} | {r['live']:,} | {r['states']} | {r['private_s']:.1f} | "
+            f"{r['private_regret']} | "
+            + (
+                "skipped | — | — |"
+                if r["hedge_regret"] is None
+                else f"{r['hedge_s']:.1f} | {r['hedge_s'] / r['private_s']:.2f} | {r['hedge_regret']} |"
+            )
+            + f" {r['bdps_N']:,} | {r['bdps_s']:.2f} | {r['bdps_regret']} |"
+        )
     if fits:
         b = fits[-1]
-        lines += ["", f"Largest T within {a.budget:.0f} s: **T = {b['T']}**, N = {b['N']:,} experts "
-                  f"({b['states']} distinct SOA states evaluated per round), {b['private_s']:.1f} s. Before the "
-                  "online rewrite (points fixed in advance, N × T matrix materialized): T = 64, N = 138,039 pruned "
-                  "experts, 16.0 s."]
+        lines += [
+            "",
+            f"Largest T within {a.budget:.0f} s: **T = {b['T']}**, N = {b['N']:,} experts "
+            f"({b['states']} distinct SOA states evaluated per round), {b['private_s']:.1f} s. Before the "
+            "online rewrite (points fixed in advance, N × T matrix materialized): T = 64, N = 138,039 pruned "
+            "experts, 16.0 s.",
+        ]
     lines.append("")
     out = HERE / "results" / "experts_learner.md"
     out.write_text("\n".join(lines))

@@ -94,8 +94,13 @@ def child(kind: str, mode: str) -> None:
 
 def run(kind: str, mode: str, timeout: float) -> dict | None:
     try:
-        p = subprocess.run([sys.executable, __file__, "--child", kind, mode], capture_output=True, text=True,
-                           timeout=timeout, check=True)
+        p = subprocess.run(
+            [sys.executable, __file__, "--child", kind, mode],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
+        )
     except subprocess.TimeoutExpired:
         return None
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -119,19 +124,38 @@ def main() -> int:
         plain = run(kind, "noframes", args.timeout)
         total = new["build"] + new["search"]
         old_txt = f"> {args.timeout:g} s" if old is None else f"{old['build']:.2f} s"
-        old_ratio = (f"> {args.timeout / new['build']:,.0f}x" if old is None
-                     else f"{old['build'] / new['build']:,.0f}x")
+        old_ratio = f"> {args.timeout / new['build']:,.0f}x" if old is None else f"{old['build'] / new['build']:,.0f}x"
         if plain is None:
             plain_txt, plain_ratio = f"> {args.timeout:g} s", f"> {args.timeout / new['search']:.1f}x"
         else:
             assert plain["ldim"] == new["ldim"]
             plain_txt, plain_ratio = f"{plain['search']:.2f} s", f"{plain['search'] / new['search']:.1f}x"
-        row = (name, str(new["ldim"]), f"{new['build']:.2f} s", f"{new['search']:.2f} s", f"**{total:.2f} s**",
-               f"{new['peak_mib']:.0f} MiB ({new['matrix_mib']:.0f})", old_txt, old_ratio, plain_txt, plain_ratio)
+        row = (
+            name,
+            str(new["ldim"]),
+            f"{new['build']:.2f} s",
+            f"{new['search']:.2f} s",
+            f"**{total:.2f} s**",
+            f"{new['peak_mib']:.0f} MiB ({new['matrix_mib']:.0f})",
+            old_txt,
+            old_ratio,
+            plain_txt,
+            plain_ratio,
+        )
         rows.append(row)
         print(" | ".join(row), flush=True)
-    head = ("class", "Ldim", "build", "Ldim search", "build + Ldim", "peak RSS (input matrix)", "old build",
-            "build speed-up", "search without frames", "search speed-up")
+    head = (
+        "class",
+        "Ldim",
+        "build",
+        "Ldim search",
+        "build + Ldim",
+        "peak RSS (input matrix)",
+        "old build",
+        "build speed-up",
+        "search without frames",
+        "search speed-up",
+    )
     cap = FiniteClass.CACHE_BYTES / 2**20
     lines = [
         "## Explicit classes at scale: build + Ldim (`FiniteClass`, `littlestone.dimensions.ldim`)",

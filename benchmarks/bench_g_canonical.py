@@ -72,10 +72,13 @@ def main() -> None:
     if not a.no_write:  # keep the recorded "before" section (measured once on the tree before the fix)
         out = HERE / "results" / "g_canonical.md"
         old = out.read_text(encoding="utf-8") if out.exists() else ""
-        before = old[old.index("### Before"):] if "### Before" in old else ""
-        out.write_text("## G's histogram keys vs functions (BLM20 §IV)\n\nRerun: `.venv/bin/python "
-                       "benchmarks/bench_g_canonical.py --runs 3000 --jobs 2`.\n\n### After (one value per function)"
-                       "\n\n" + text + "\n\n" + before, encoding="utf-8")
+        before = old[old.index("### Before") :] if "### Before" in old else ""
+        out.write_text(
+            "## G's histogram keys vs functions (BLM20 §IV)\n\nRerun: `.venv/bin/python "
+            "benchmarks/bench_g_canonical.py --runs 3000 --jobs 2`.\n\n### After (one value per function)"
+            "\n\n" + text + "\n\n" + before,
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -59,10 +59,15 @@ def main() -> None:
     fit = best_of(lambda: GenericLearnerClassifier(T, epsilon=1.0, backend="secure").fit(x.reshape(-1, 1), yt))
     exe = str(Path(sys.executable).parent / "littlestone")
     startup = best_of(lambda: subprocess.run([exe, "--version"], check=True, capture_output=True))
-    ldim_cli = best_of(lambda: subprocess.run([exe, "ldim", "--class", "thresholds:2^60"], check=True,
-                                              capture_output=True))
-    demo = best_of(lambda: subprocess.run([exe, "demo", "--out", "/tmp/littlestone-bench-report", "--jobs", "2"],
-                                          check=True, capture_output=True), 1)
+    ldim_cli = best_of(
+        lambda: subprocess.run([exe, "ldim", "--class", "thresholds:2^60"], check=True, capture_output=True)
+    )
+    demo = best_of(
+        lambda: subprocess.run(
+            [exe, "demo", "--out", "/tmp/littlestone-bench-report", "--jobs", "2"], check=True, capture_output=True
+        ),
+        1,
+    )
     lines = [
         "## Generic learner and CLI (`bench_generic.py`)",
         "",

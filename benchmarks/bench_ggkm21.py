@@ -39,30 +39,71 @@ def loss_uniform(h, target, npts: int) -> float:
     return float(np.mean(h.predict(X) != target.predict(X)))
 
 
-def run_case(name: str, learner: str, H, target, sampler, d: int, alpha: float, convergence: str, loss, *,
-             jobs: int, seed: int) -> dict:
+def run_case(
+    name: str, learner: str, H, target, sampler, d: int, alpha: float, convergence: str, loss, *, jobs: int, seed: int
+) -> dict:
     if learner == "PolyPriLearn":
         plan = polyprilearn_plan(d, alpha, EPS, DELTA, BETA, convergence=convergence)
         total, m, n = plan.total, plan.m, plan.n
     else:
-        q = polypriproplearn_plan(d, alpha, EPS, DELTA, BETA, convergence=convergence,
-                                  candidates_bound=candidates_bound(H, alpha / 8))
+        q = polypriproplearn_plan(
+            d, alpha, EPS, DELTA, BETA, convergence=convergence, candidates_bound=candidates_bound(H, alpha / 8)
+        )
         total, m, n = q.total, q.inner.m, q.inner.n
     src = RealizableStream(target, sampler, total, seed=seed, block_size=1 << 16)
     t0 = time.perf_counter()
     if learner == "PolyPriLearn":
-        res = polyprilearn(H, src, epsilon=EPS, delta=DELTA, alpha=alpha, beta=BETA, d=d, convergence=convergence,
-                           backend="seeded", seed=seed, n_jobs=jobs, diagnostics=True)
+        res = polyprilearn(
+            H,
+            src,
+            epsilon=EPS,
+            delta=DELTA,
+            alpha=alpha,
+            beta=BETA,
+            d=d,
+            convergence=convergence,
+            backend="seeded",
+            seed=seed,
+            n_jobs=jobs,
+            diagnostics=True,
+        )
         dg, bottom, chosen = res.diagnostics, res.bottom, res.chosen
     else:
-        res = polypriproplearn(H, src, epsilon=EPS, delta=DELTA, alpha=alpha, beta=BETA, d=d,
-                               convergence=convergence, backend="seeded", seed=seed, n_jobs=jobs, diagnostics=True)
+        res = polypriproplearn(
+            H,
+            src,
+            epsilon=EPS,
+            delta=DELTA,
+            alpha=alpha,
+            beta=BETA,
+            d=d,
+            convergence=convergence,
+            backend="seeded",
+            seed=seed,
+            n_jobs=jobs,
+            diagnostics=True,
+        )
         dg, bottom, chosen = res.diagnostics, res.bottom, res.chosen
     wall = time.perf_counter() - t0
-    return {"case": name, "learner": learner, "d": d, "alpha": alpha, "convergence": convergence, "n": total,
-            "m": m, "per": n, "max_list": max(dg["list_sizes"]), "count": dg["selected_count"], "bottom": bottom,
-            "chosen": repr(chosen), "loss": loss(chosen), "wall": wall, "rate": total / wall,
-            "peak_main": self_peak_mib(), "peak_worker": descendants_peak_mib()}
+    return {
+        "case": name,
+        "learner": learner,
+        "d": d,
+        "alpha": alpha,
+        "convergence": convergence,
+        "n": total,
+        "m": m,
+        "per": n,
+        "max_list": max(dg["list_sizes"]),
+        "count": dg["selected_count"],
+        "bottom": bottom,
+        "chosen": repr(chosen),
+        "loss": loss(chosen),
+        "wall": wall,
+        "rate": total / wall,
+        "peak_main": self_peak_mib(),
+        "peak_worker": descendants_peak_mib(),
+    }
 
 
 class NaiveEmpirical(EmpiricalErrors):
@@ -96,39 +137,63 @@ def run_baseline(npts: int, n: int, seed: int) -> dict:
     t0 = time.perf_counter()
     slow = reduce_tree(NaiveEmpirical(H, X, y), sch)
     t_slow = time.perf_counter() - t0
-    return {"class": H.name, "rows": H.n_hypotheses, "n": n, "fast": t_fast, "naive": t_slow,
-            "ratio": t_slow / t_fast, "same": fast.hypotheses == slow.hypotheses and fast.t_hat == slow.t_hat}
+    return {
+        "class": H.name,
+        "rows": H.n_hypotheses,
+        "n": n,
+        "fast": t_fast,
+        "naive": t_slow,
+        "ratio": t_slow / t_fast,
+        "same": fast.hypotheses == slow.hypotheses and fast.t_hat == slow.t_hat,
+    }
 
 
 def write_md(rows: list[dict], base: list[dict], path: Path, cmd: str) -> None:
-    lines = ["## GGKM21 PolyPriLearn / PolyPriPropLearn at the theorem's sizes", "",
-             f"ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; examples streamed (never materialized), "
-             "datasets in parallel. Sizes are `littlestone bounds ggkm21` at the α shown: Theorem 5.7 (additive "
-             "uniform convergence) or Theorem 6.4 with LWY25's Theorem D.2 sizes (relative uniform convergence, "
-             "Lemma D.1); the proper learner's additive sizes (≈ 1.4·10^11 at d = 1, α = 0.1) do not fit this machine. "
-             "Loss is exact for thresholds (uniform points), on 200 000 fresh points for Points.", "",
-             "| case | learner | d | α | sizes | examples | m × n | max size of Ĥ_i | selected count | ⊥ | chosen | loss | "
-             "wall (s) | examples/s | peak RSS main / worker (MiB) |",
-             "|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "## GGKM21 PolyPriLearn / PolyPriPropLearn at the theorem's sizes",
+        "",
+        f"ε = {EPS}, δ = {DELTA:g}, β = {BETA}; backend numpy-seeded; examples streamed (never materialized), "
+        "datasets in parallel. Sizes are `littlestone bounds ggkm21` at the α shown: Theorem 5.7 (additive "
+        "uniform convergence) or Theorem 6.4 with LWY25's Theorem D.2 sizes (relative uniform convergence, "
+        "Lemma D.1); the proper learner's additive sizes (≈ 1.4·10^11 at d = 1, α = 0.1) do not fit this machine. "
+        "Loss is exact for thresholds (uniform points), on 200 000 fresh points for Points.",
+        "",
+        "| case | learner | d | α | sizes | examples | m × n | max size of Ĥ_i | selected count | ⊥ | chosen | loss | "
+        "wall (s) | examples/s | peak RSS main / worker (MiB) |",
+        "|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['case']} | {r['learner']} | {r['d']} | {r['alpha']} | {r['convergence']} | {r['n']:,} | "
-                     f"{r['m']:,} × {r['per']:,} | {r['max_list']} | {r['count']} | {r['bottom']} | "
-                     f"`{r['chosen']}` | {r['loss']:.4f} | {r['wall']:.1f} | {r['rate']:.3g} | "
-                     f"{r['peak_main']:.0f} / {r['peak_worker']:.0f} |")
+        lines.append(
+            f"| {r['case']} | {r['learner']} | {r['d']} | {r['alpha']} | {r['convergence']} | {r['n']:,} | "
+            f"{r['m']:,} × {r['per']:,} | {r['max_list']} | {r['count']} | {r['bottom']} | "
+            f"`{r['chosen']}` | {r['loss']:.4f} | {r['wall']:.1f} | {r['rate']:.3g} | "
+            f"{r['peak_main']:.0f} / {r['peak_worker']:.0f} |"
+        )
     if base:
-        lines += ["", "Baseline: ReduceTree on one dataset with the naive level filter (rescan the materialized data "
-                  "for every hypothesis at every level) vs the error table (label counts per point, one pass).", "",
-                  "| class | hypotheses | n | error table (s) | naive (s) | speed-up | identical Ĥ |",
-                  "|---|---:|---:|---:|---:|---:|---|"]
+        lines += [
+            "",
+            "Baseline: ReduceTree on one dataset with the naive level filter (rescan the materialized data "
+            "for every hypothesis at every level) vs the error table (label counts per point, one pass).",
+            "",
+            "| class | hypotheses | n | error table (s) | naive (s) | speed-up | identical Ĥ |",
+            "|---|---:|---:|---:|---:|---:|---|",
+        ]
         for b in base:
-            lines.append(f"| {b['class']} | {b['rows']} | {b['n']:,} | {b['fast']:.3f} | {b['naive']:.3f} | "
-                         f"{b['ratio']:.1f}× | {b['same']} |")
-    lines += ["", "The selected element's count and the sizes of Ĥ_i are non-private diagnostics (not released by the "
-              "learner); every list had one element (K = ⌊An⌋+1 is so large that only singleton leaf classes are "
-              "K-irreducible) and the selected element was held by all m sets. Points over int64 tally each block "
-              "with a sort (np.unique), hence its lower rate. The machine (2 cores) was shared with other jobs (load "
-              "average 16–19 during the run): wall times are upper bounds.", "",
-              f"Rerun: `{cmd}`", ""]
+            lines.append(
+                f"| {b['class']} | {b['rows']} | {b['n']:,} | {b['fast']:.3f} | {b['naive']:.3f} | "
+                f"{b['ratio']:.1f}× | {b['same']} |"
+            )
+    lines += [
+        "",
+        "The selected element's count and the sizes of Ĥ_i are non-private diagnostics (not released by the "
+        "learner); every list had one element (K = ⌊An⌋+1 is so large that only singleton leaf classes are "
+        "K-irreducible) and the selected element was held by all m sets. Points over int64 tally each block "
+        "with a sort (np.unique), hence its lower rate. The machine (2 cores) was shared with other jobs (load "
+        "average 16–19 during the run): wall times are upper bounds.",
+        "",
+        f"Rerun: `{cmd}`",
+        "",
+    ]
     path.write_text("\n".join(lines))
 
 
@@ -146,16 +211,61 @@ def main() -> int:
     p_star = 2**62 + 12345
     Xt = PointsMixture(p_star)(np.random.default_rng(99), 200_000)
     cases = [  # (case, learner, class, target, sampler, d, α, sizes, loss); cheapest first
-        ("thresholds(2), d=1", "PolyPriLearn", F1, F1.hypothesis(1), UniformIntegers(0, 2), 1,
-         0.5 if q else 0.3, "additive", lambda h: loss_uniform(h, F1.hypothesis(1), 2)),
-        ("points over int64, d=1", "PolyPriLearn", P, P.hypothesis(p_star), PointsMixture(p_star), 1,
-         0.8 if q else 0.6, "relative", lambda h: float(np.mean(h.predict(Xt) != (Xt == p_star)))),
-        ("thresholds(2), d=1", "PolyPriPropLearn", F1, F1.hypothesis(1), UniformIntegers(0, 2), 1,
-         0.6 if q else 0.4, "relative", lambda h: loss_uniform(h, F1.hypothesis(1), 2)),
-        ("thresholds(6), d=2", "PolyPriLearn", F2, F2.hypothesis(3), UniformIntegers(0, 6), 2,
-         0.8 if q else 0.6, "relative", lambda h: loss_uniform(h, F2.hypothesis(3), 6)),
-        ("thresholds(6), d=2", "PolyPriPropLearn", F2, F2.hypothesis(3), UniformIntegers(0, 6), 2,
-         0.95 if q else 0.9, "relative", lambda h: loss_uniform(h, F2.hypothesis(3), 6)),
+        (
+            "thresholds(2), d=1",
+            "PolyPriLearn",
+            F1,
+            F1.hypothesis(1),
+            UniformIntegers(0, 2),
+            1,
+            0.5 if q else 0.3,
+            "additive",
+            lambda h: loss_uniform(h, F1.hypothesis(1), 2),
+        ),
+        (
+            "points over int64, d=1",
+            "PolyPriLearn",
+            P,
+            P.hypothesis(p_star),
+            PointsMixture(p_star),
+            1,
+            0.8 if q else 0.6,
+            "relative",
+            lambda h: float(np.mean(h.predict(Xt) != (Xt == p_star))),
+        ),
+        (
+            "thresholds(2), d=1",
+            "PolyPriPropLearn",
+            F1,
+            F1.hypothesis(1),
+            UniformIntegers(0, 2),
+            1,
+            0.6 if q else 0.4,
+            "relative",
+            lambda h: loss_uniform(h, F1.hypothesis(1), 2),
+        ),
+        (
+            "thresholds(6), d=2",
+            "PolyPriLearn",
+            F2,
+            F2.hypothesis(3),
+            UniformIntegers(0, 6),
+            2,
+            0.8 if q else 0.6,
+            "relative",
+            lambda h: loss_uniform(h, F2.hypothesis(3), 6),
+        ),
+        (
+            "thresholds(6), d=2",
+            "PolyPriPropLearn",
+            F2,
+            F2.hypothesis(3),
+            UniformIntegers(0, 6),
+            2,
+            0.95 if q else 0.9,
+            "relative",
+            lambda h: loss_uniform(h, F2.hypothesis(3), 6),
+        ),
     ]
     cmd = f".venv/bin/python benchmarks/bench_ggkm21.py --jobs {args.jobs}" + (" --quick" if q else "")
     out = HERE / "results" / ("ggkm21.md" if not q else "ggkm21_quick.md")

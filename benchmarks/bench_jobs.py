@@ -68,8 +68,9 @@ def run(cmd: list[str]) -> tuple[float, float, float, str]:
         cpu_file = f.name
     try:
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", WRAP, cpu_file, *cmd], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRAP, cpu_file, *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -93,11 +94,33 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workloads = {
             "blm20": ("BLM20 M, d = 2 (Theorem 1 size)", lambda j: ["-c", BLM20_D2, str(j)]),
-            "demo-fast": ("littlestone demo --fast", lambda j: ["littlestone", "demo", "--fast", "--backend",
-                                                               "seeded", "--jobs", str(j), "-o",
-                                                               str(Path(tmp) / f"report{j}")]),
-            "demo": ("littlestone demo", lambda j: ["littlestone", "demo", "--backend", "seeded", "--jobs", str(j),
-                                                    "-o", str(Path(tmp) / f"report{j}")]),
+            "demo-fast": (
+                "littlestone demo --fast",
+                lambda j: [
+                    "littlestone",
+                    "demo",
+                    "--fast",
+                    "--backend",
+                    "seeded",
+                    "--jobs",
+                    str(j),
+                    "-o",
+                    str(Path(tmp) / f"report{j}"),
+                ],
+            ),
+            "demo": (
+                "littlestone demo",
+                lambda j: [
+                    "littlestone",
+                    "demo",
+                    "--backend",
+                    "seeded",
+                    "--jobs",
+                    str(j),
+                    "-o",
+                    str(Path(tmp) / f"report{j}"),
+                ],
+            ),
         }
         for key, (name, make) in workloads.items():
             if args.only and key not in args.only:
@@ -115,12 +138,25 @@ def main() -> int:
             m = {j: statistics.median(r[2] for r in runs[j]) for j in runs}
             wall_ratio = min(w[1]) / min(w[2])
             idle = c[1] / max(m[2], c[2] / 2)
-            rows.append((name, f"{min(w[1]):.1f} / {statistics.median(w[1]):.1f}",
-                         f"{min(w[2]):.1f} / {statistics.median(w[2]):.1f}", f"**{wall_ratio:.2f}×**",
-                         f"{c[1]:.2f}", f"{c[2]:.2f}", f"{c[2] / c[1]:.2f}", f"{m[2]:.2f}", f"**{idle:.2f}×**"))
-            print(f"{name}: wall jobs1 {min(w[1]):.2f} s, jobs2 {min(w[2]):.2f} s (min of {args.repeats}) → "
-                  f"speed-up {wall_ratio:.2f}×; CPU {c[1]:.2f} → {c[2]:.2f} s (×{c[2] / c[1]:.2f}), main process "
-                  f"{m[2]:.2f} s → idle bound {idle:.2f}×", flush=True)
+            rows.append(
+                (
+                    name,
+                    f"{min(w[1]):.1f} / {statistics.median(w[1]):.1f}",
+                    f"{min(w[2]):.1f} / {statistics.median(w[2]):.1f}",
+                    f"**{wall_ratio:.2f}×**",
+                    f"{c[1]:.2f}",
+                    f"{c[2]:.2f}",
+                    f"{c[2] / c[1]:.2f}",
+                    f"{m[2]:.2f}",
+                    f"**{idle:.2f}×**",
+                )
+            )
+            print(
+                f"{name}: wall jobs1 {min(w[1]):.2f} s, jobs2 {min(w[2]):.2f} s (min of {args.repeats}) → "
+                f"speed-up {wall_ratio:.2f}×; CPU {c[1]:.2f} → {c[2]:.2f} s (×{c[2] / c[1]:.2f}), main process "
+                f"{m[2]:.2f} s → idle bound {idle:.2f}×",
+                flush=True,
+            )
     load1 = os.getloadavg()
     lines = [
         "## `--jobs 2` vs `--jobs 1` (whole commands, fresh processes)",

@@ -50,9 +50,11 @@ def cases(quick: bool) -> list[tuple[str, Callable[[], np.ndarray]]]:
         (f"thresholds on 2^{k} points", (lambda k=k: thresholds(2**k))) for k in range(6, 11)
     ]
     if not quick:  # small enough for the plain recursion to finish: measured ratios, not bounds
-        out += [("random 64x12 (seed 5)", lambda: random_class(64, 12, 5)),
-                ("random 128x16 (seed 5)", lambda: random_class(128, 16, 5)),
-                ("intervals on 16 points (+∅)", lambda: intervals(16))]
+        out += [
+            ("random 64x12 (seed 5)", lambda: random_class(64, 12, 5)),
+            ("random 128x16 (seed 5)", lambda: random_class(128, 16, 5)),
+            ("intervals on 16 points (+∅)", lambda: intervals(16)),
+        ]
     out += [
         ("random 256x20 (seed 0)", lambda: random_class(256, 20, 0)),
         ("random 1024x24 (seed 1)", lambda: random_class(1024, 24, 1)),
@@ -157,14 +159,34 @@ def main() -> int:
             base_txt, ratio = f"> {fmt_s(base_s)}", f"> {base_s / ours:,.0f}x"
         vc = vc_dim(M) if M.shape[0] <= 1100 else None
         upper = M.shape[0].bit_length() - 1
-        row = (name, f"{M.shape[0]}x{M.shape[1]}", str(d), "—" if vc is None else str(vc), str(upper),
-               fmt_s(ours), f"{memo:,}", fmt_s(witness_s), base_txt, ratio)
+        row = (
+            name,
+            f"{M.shape[0]}x{M.shape[1]}",
+            str(d),
+            "—" if vc is None else str(vc),
+            str(upper),
+            fmt_s(ours),
+            f"{memo:,}",
+            fmt_s(witness_s),
+            base_txt,
+            ratio,
+        )
         rows.append(row)
         print(" | ".join(row), flush=True)
 
     fig = draw_figure1()
-    head = ("class", "hypotheses × points", "Ldim", "VC", "⌊log2 #H⌋", "ours", "memo entries", "witness + check",
-            "plain recursion", "speed-up")
+    head = (
+        "class",
+        "hypotheses × points",
+        "Ldim",
+        "VC",
+        "⌊log2 #H⌋",
+        "ours",
+        "memo entries",
+        "witness + check",
+        "plain recursion",
+        "speed-up",
+    )
     lines = [
         "## Exact Littlestone dimension (`littlestone.dimensions.ldim`)",
         "",
@@ -174,7 +196,7 @@ def main() -> int:
         f"for small version spaces), CPU time (`time.process_time`: the machine is shared) of `FiniteClass(M)` + "
         f"`ldim` (the build counts), best of "
         f"{args.repeat}, each on a fresh class (cold memo). *Plain recursion*: `1 + max_x min(Ldim(V_x^0), Ldim(V_x^1))` "
-        f"memoized on tuples of value vectors, CPU time in a child process stopped after {args.baseline_timeout:g} s of wall time (\"> t\": the CPU it had used by then); values agree whenever it "
+        f'memoized on tuples of value vectors, CPU time in a child process stopped after {args.baseline_timeout:g} s of wall time ("> t": the CPU it had used by then); values agree whenever it '
         "finishes. *Witness + check*: building the shattered mistake tree of depth Ldim and verifying every "
         "root-to-leaf path with `is_shattered` (exhaustive). VC is shown for the smaller classes (exact search).",
         "",

@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 
 # ---------------------------------------------------------------------------------------------- the naive baseline
 
+
 def _restrict(V: frozenset, x: int, y: int) -> frozenset:
     return frozenset(h for h in V if h[x] == y)
 
@@ -57,6 +58,7 @@ class NaiveSOA:
 
 
 # ---------------------------------------------------------------------------------------------- measurements
+
 
 def rounds_per_second(make_learner, X, y, repeats: int = 3) -> tuple[float, int]:
     best, mistakes = float("inf"), 0
@@ -126,8 +128,18 @@ def batch_rows(rounds: int) -> list[tuple]:
         assert m["bare"] == m["many"], (name, m)
         assert int(np.count_nonzero(preds != ya)) == m["many"]
         rate = {k_: rounds / v for k_, v in best.items()}
-        out.append((name, f"{rounds:,}", m["many"], f"{rate['bare']:,.0f}", f"{rate['many']:,.0f}",
-                    f"{rate['many'] / rate['bare']:.2f}x", f"{rate['one']:,.0f}", f"{rate['one'] / rate['bare']:.2f}x"))
+        out.append(
+            (
+                name,
+                f"{rounds:,}",
+                m["many"],
+                f"{rate['bare']:,.0f}",
+                f"{rate['many']:,.0f}",
+                f"{rate['many'] / rate['bare']:.2f}x",
+                f"{rate['one']:,.0f}",
+                f"{rate['one'] / rate['bare']:.2f}x",
+            )
+        )
         print(out[-1], flush=True)
     return out
 
@@ -175,16 +187,19 @@ def main() -> int:
             ratio = f"{cold_rate / naive_rate:,.0f}x"
         else:
             naive, cold, ratio = "n/a (2^60 hypotheses)", "—", "—"
-        rows.append((name, H.ldim(), len(X), f"{soa_rate:,.0f}", soa_m, f"{halv_rate:,.0f}", halv_m, cold, naive,
-                     ratio))
+        rows.append(
+            (name, H.ldim(), len(X), f"{soa_rate:,.0f}", soa_m, f"{halv_rate:,.0f}", halv_m, cold, naive, ratio)
+        )
         print(rows[-1], flush=True)
 
     batch = batch_rows(100_000 if args.quick else 1_000_000)
 
     # the tree adversary (adaptive, split point per round) and the full SOA classifier
     tree_rows = []
-    for name, H in [("thresholds(2^60)", Thresholds(2**60)),
-                    ("random finite 256x20", FiniteClass(np.random.default_rng(7).integers(0, 2, (256, 20))))]:
+    for name, H in [
+        ("thresholds(2^60)", Thresholds(2**60)),
+        ("random finite 256x20", FiniteClass(np.random.default_rng(7).integers(0, 2, (256, 20)))),
+    ]:
         T = 200
         t0 = time.perf_counter()
         res = play(SOA(H), TreeAdversary(H), T)

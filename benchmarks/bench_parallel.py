@@ -37,8 +37,18 @@ def blm20_d2(n_jobs: int = 1, cluster=None):
 
     t0 = time.perf_counter()
     with using_cluster(cluster):
-        res = blm20_learn(H, src, epsilon=EPS, delta=DELTA, alpha=ALPHA, beta=BETA, backend="seeded", seed=SEED,
-                          n_jobs=n_jobs, diagnostics=True)
+        res = blm20_learn(
+            H,
+            src,
+            epsilon=EPS,
+            delta=DELTA,
+            alpha=ALPHA,
+            beta=BETA,
+            backend="seeded",
+            seed=SEED,
+            n_jobs=n_jobs,
+            diagnostics=True,
+        )
     wall = time.perf_counter() - t0
     key = (repr(res.chosen), res.released, res.diagnostics["examples_read_by_g"], res.diagnostics["fail_rate"])
     return wall, key, res.sizes.n_batches
@@ -71,13 +81,20 @@ def main() -> int:
     wall, key, _ = blm20_d2(args.jobs)
     rows.append((f"loky, {args.jobs} jobs, warm pool", wall, key == ref, ""))
     t0 = time.perf_counter()
-    cluster = distributed.LocalCluster(n_workers=args.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=args.jobs, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
     client = distributed.Client(cluster, set_as_default=False)
     start = time.perf_counter() - t0
     wall, key, _ = blm20_d2(1, client)
-    rows.append((f"dask LocalCluster, {args.jobs} worker processes, first run", wall, key == ref,
-                 f"cluster start {start:.1f} s"))
+    rows.append(
+        (
+            f"dask LocalCluster, {args.jobs} worker processes, first run",
+            wall,
+            key == ref,
+            f"cluster start {start:.1f} s",
+        )
+    )
     wall, key, _ = blm20_d2(1, client)
     rows.append((f"dask LocalCluster, {args.jobs} worker processes, second run", wall, key == ref, ""))
     client.close()
@@ -100,11 +117,14 @@ def main() -> int:
     ]
     for name, wall, same, note in rows:
         lines.append(f"| {name} | {wall:.2f} | {wall / seq_wall:.2f}× | {same} | {note} |")
-    lines += ["", f"Load average {load0:.1f} at the start, {load1:.1f} at the end (2 cores, shared): with more runnable "
-              "processes than cores, 2 workers cannot run twice as fast, so these rows bound the runner's overhead "
-              "(every backend returns the identical result) rather than show the idle-machine speed-up.",
-              "Rerun: `.venv/bin/python benchmarks/bench_parallel.py` (CLI: `littlestone learn ... --jobs 2` or "
-              "`--cluster local:2`)."]
+    lines += [
+        "",
+        f"Load average {load0:.1f} at the start, {load1:.1f} at the end (2 cores, shared): with more runnable "
+        "processes than cores, 2 workers cannot run twice as fast, so these rows bound the runner's overhead "
+        "(every backend returns the identical result) rather than show the idle-machine speed-up.",
+        "Rerun: `.venv/bin/python benchmarks/bench_parallel.py` (CLI: `littlestone learn ... --jobs 2` or "
+        "`--cluster local:2`).",
+    ]
     text = "\n".join(lines) + "\n"
     print(text)
     out = HERE / "results" / "parallel.md"

@@ -109,7 +109,10 @@ def workloads(n: int, rng: np.random.Generator) -> dict[str, tuple[int, Callable
         "report_noisy_max (n candidates)": (n, lambda be: report_noisy_max(scores, 1.0, backend=be)),
         "stable_histogram (n items)": (n, lambda be: stable_histogram(items, 1.0, 1e-6, backend=be)),
         "bounded_histogram (n items)": (n, lambda be: bounded_histogram(items, 1.0, 1e-6, backend=be)),
-        "sparse_selection (n lists of 3)": (n, lambda be: sparse_selection(lists, 1.0, 1e-6, backend=be, max_list_size=3)),
+        "sparse_selection (n lists of 3)": (
+            n,
+            lambda be: sparse_selection(lists, 1.0, 1e-6, backend=be, max_list_size=3),
+        ),
         "AboveThreshold (n queries)": (n, at_queries),
         "BinaryMechanism (n steps)": (n, binary),
         "BinaryMechanism, discrete (n steps of 0/1)": (n, binary_discrete),

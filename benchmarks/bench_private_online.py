@@ -44,9 +44,21 @@ def one(d: int, T: int, backend: str) -> dict:
     res = learner.run(X, y)
     t_lwy = time.perf_counter() - t0
     st = learner.state()
-    return {"d": d, "T": T, "backend": backend, "lwy_s": t_lwy, "soa_s": t_soa, "ratio": t_lwy / t_soa,
-            "mistakes": res.mistakes, "soa_mistakes": base, "setting": learner.setting, "layer": st["layer"],
-            "lists": st["list_sizes"], "halted": st["halted"], "us_per_round": 1e6 * t_lwy / T}
+    return {
+        "d": d,
+        "T": T,
+        "backend": backend,
+        "lwy_s": t_lwy,
+        "soa_s": t_soa,
+        "ratio": t_lwy / t_soa,
+        "mistakes": res.mistakes,
+        "soa_mistakes": base,
+        "setting": learner.setting,
+        "layer": st["layer"],
+        "lists": st["list_sizes"],
+        "halted": st["halted"],
+        "us_per_round": 1e6 * t_lwy / T,
+    }
 
 
 def main() -> int:
@@ -71,11 +83,17 @@ def main() -> int:
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append(f"| {r['d']} | {r['T']:,} | {r['backend']} | {r['lwy_s']:.2f} | {r['us_per_round']:.3f} | "
-                     f"{r['soa_s']:.3f} | {r['ratio']:.1f} | {r['mistakes']:,} | {r['soa_mistakes']} | {r['layer']} | "
-                     f"{r['lists']} | {r['setting']} |")
-    lines += ["", f"Peak resident memory of the whole run: {peak:.0f} MiB (the stream arrays of T rounds included; "
-              "the learner holds N₀ sequences of ≤ 2s + 1 examples).", ""]
+        lines.append(
+            f"| {r['d']} | {r['T']:,} | {r['backend']} | {r['lwy_s']:.2f} | {r['us_per_round']:.3f} | "
+            f"{r['soa_s']:.3f} | {r['ratio']:.1f} | {r['mistakes']:,} | {r['soa_mistakes']} | {r['layer']} | "
+            f"{r['lists']} | {r['setting']} |"
+        )
+    lines += [
+        "",
+        f"Peak resident memory of the whole run: {peak:.0f} MiB (the stream arrays of T rounds included; "
+        "the learner holds N₀ sequences of ≤ 2s + 1 examples).",
+        "",
+    ]
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text("\n".join(lines))
     print(f"wrote {OUT}")

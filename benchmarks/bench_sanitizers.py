@@ -35,13 +35,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
-    n, N = (10_000, 2 ** 12) if a.quick else (100_000, 2 ** 16)
+    n, N = (10_000, 2**12) if a.quick else (100_000, 2**16)
     rng = np.random.default_rng(0)
     X = np.clip(rng.normal(N * 0.3, N * 0.05, n).astype(int), 0, N - 1)
     Y = (X > N * 0.32).astype(int)
     Y[rng.random(n) < 0.1] ^= 1
     rows = []
-    for name, H, data in [("thresholds", Thresholds(N), X), ("label(thresholds)", LabelClass(Thresholds(N)), np.c_[X, Y])]:
+    for name, H, data in [
+        ("thresholds", Thresholds(N), X),
+        ("label(thresholds)", LabelClass(Thresholds(N)), np.c_[X, Y]),
+    ]:
         for backend in ("seeded", "secure"):
             t0 = time.perf_counter()
             m = MWEM(H, 1.0, seed=0, backend=backend).fit(data)
@@ -53,23 +56,40 @@ def main() -> None:
         rows.append((f"Laplace histogram {name} (baseline)", time.perf_counter() - t0, err, float("nan"), 0))
     Ts = 256 if a.quick else 1024
     t0 = time.perf_counter()
-    d = DyadicSanitizer(Ts, 1.0, 0.0, lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), backend="seeded", seed=i))
+    d = DyadicSanitizer(
+        Ts, 1.0, 0.0, lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), backend="seeded", seed=i)
+    )
     for t in range(Ts):
         d.learn_one(int(X[t]))
-    rows.append((f"DyadicSanitizer(MWEM) stream of {Ts}", time.perf_counter() - t0, float("nan"), float("nan"),
-                 len(d.synthetic_)))
-    lines = [f"## Sanitizers (n = {n:,}, |X| = {N:,}, ε = 1)", "",
-             f"`.venv/bin/python benchmarks/bench_sanitizers.py{' --quick' if a.quick else ''}` — "
-             f"{platform.python_version()}, numpy {np.__version__}.", "",
-             "| sanitizer | seconds | max query error | proven bound (β = 0.05) | iterations / runs |",
-             "|---|---:|---:|---:|---:|"]
+    rows.append(
+        (
+            f"DyadicSanitizer(MWEM) stream of {Ts}",
+            time.perf_counter() - t0,
+            float("nan"),
+            float("nan"),
+            len(d.synthetic_),
+        )
+    )
+    lines = [
+        f"## Sanitizers (n = {n:,}, |X| = {N:,}, ε = 1)",
+        "",
+        f"`.venv/bin/python benchmarks/bench_sanitizers.py{' --quick' if a.quick else ''}` — "
+        f"{platform.python_version()}, numpy {np.__version__}.",
+        "",
+        "| sanitizer | seconds | max query error | proven bound (β = 0.05) | iterations / runs |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for name, sec, err, bound, it in rows:
         e = "—" if err != err else f"{err:.4f}"
         b = "—" if bound != bound else f"{bound:.3f}"
         lines.append(f"| {name} | {sec:.2f} | {e} | {b} | {it:,} |")
-    lines += ["", "The Laplace histogram's error on thresholds grows with the number of bins a query sums (√|X|·2/ε "
-              "noise over n); MWEM's does not depend on |X| beyond √ln|X|. The secure backend runs OpenDP's exact "
-              "noisy-max over all 2¹⁶+1 scores every iteration.", ""]
+    lines += [
+        "",
+        "The Laplace histogram's error on thresholds grows with the number of bins a query sums (√|X|·2/ε "
+        "noise over n); MWEM's does not depend on |X| beyond √ln|X|. The secure backend runs OpenDP's exact "
+        "noisy-max over all 2¹⁶+1 scores every iteration.",
+        "",
+    ]
     out = HERE / "results" / "sanitizers.md"
     out.write_text("\n".join(lines))
     print(out.read_text())

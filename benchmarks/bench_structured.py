@@ -16,8 +16,16 @@ from typing import Any, Callable
 
 import numpy as np
 
-from littlestone.classes import (AffineSubspaces, AllFunctions, Conjunctions, Intervals, Points, PointsAndNegations,
-                                 Thresholds, to_finite)
+from littlestone.classes import (
+    AffineSubspaces,
+    AllFunctions,
+    Conjunctions,
+    Intervals,
+    Points,
+    PointsAndNegations,
+    Thresholds,
+    to_finite,
+)
 from littlestone.classes import intervals as intervals_mod
 from littlestone.classes import points_negations as pn_mod
 
@@ -48,8 +56,9 @@ def cube_points(nv: int, q: int = 2) -> Callable[[np.random.Generator], Any]:
     return lambda rng: tuple(int(v) for v in rng.integers(0, q, nv))
 
 
-def random_version_space(H: Any, draw: Callable, rng: np.random.Generator, max_examples: int = 4,
-                         negatives_only: bool = False) -> tuple[Any, list]:
+def random_version_space(
+    H: Any, draw: Callable, rng: np.random.Generator, max_examples: int = 4, negatives_only: bool = False
+) -> tuple[Any, list]:
     """Restrict by up to `max_examples` examples labelled by a hypothesis of the current version space."""
     V = H.version_space()
     examples = []
@@ -87,24 +96,78 @@ def measure(H: Any, draw: Callable, reps: int, seed: int, negatives_only: bool =
 
 
 CASES: list[tuple[str, Callable[[], Any], Callable, str, Callable[[], Any], Callable]] = [
-    ("thresholds(2^60)", lambda: Thresholds(N60), int_points(N60),
-     "thresholds(63)", lambda: to_finite(Thresholds(63)), int_points(63)),
-    ("points (64-bit ints)", lambda: Points(), int_points(N60),
-     "points(64)", lambda: to_finite(Points(range(64))), int_points(64)),
-    ("intervals(2^60)", lambda: Intervals(N60), int_points(N60),
-     "intervals(24)", lambda: to_finite(Intervals(24)), int_points(24)),
-    ("intervals(2^60), negatives only", lambda: Intervals(N60), int_points(N60),
-     "intervals(24)", lambda: to_finite(Intervals(24)), int_points(24)),
-    ("allfunctions(2^60)", lambda: AllFunctions(N60), int_points(N60),
-     "allfunctions(8)", lambda: to_finite(AllFunctions(8)), int_points(8)),
-    ("conjunctions(60 vars)", lambda: Conjunctions(60), cube_points(60),
-     "conjunctions(4 vars)", lambda: to_finite(Conjunctions(4)), cube_points(4)),
-    ("affine(F_2^60, dim ≤ 3)", lambda: AffineSubspaces(2, 60, 3), cube_points(60),
-     "affine(F_2^4, dim ≤ 2)", lambda: AffineSubspaces(2, 4, 2).twin(), cube_points(4)),
-    ("conjunctions(60 vars), negatives only", lambda: Conjunctions(60), cube_points(60),
-     "conjunctions(4 vars)", lambda: to_finite(Conjunctions(4)), cube_points(4)),
-    ("pointsneg (infinite)", lambda: PointsAndNegations(), int_points(N60),
-     "pointsneg(24)", lambda: to_finite(PointsAndNegations(range(24))), int_points(24)),
+    (
+        "thresholds(2^60)",
+        lambda: Thresholds(N60),
+        int_points(N60),
+        "thresholds(63)",
+        lambda: to_finite(Thresholds(63)),
+        int_points(63),
+    ),
+    (
+        "points (64-bit ints)",
+        lambda: Points(),
+        int_points(N60),
+        "points(64)",
+        lambda: to_finite(Points(range(64))),
+        int_points(64),
+    ),
+    (
+        "intervals(2^60)",
+        lambda: Intervals(N60),
+        int_points(N60),
+        "intervals(24)",
+        lambda: to_finite(Intervals(24)),
+        int_points(24),
+    ),
+    (
+        "intervals(2^60), negatives only",
+        lambda: Intervals(N60),
+        int_points(N60),
+        "intervals(24)",
+        lambda: to_finite(Intervals(24)),
+        int_points(24),
+    ),
+    (
+        "allfunctions(2^60)",
+        lambda: AllFunctions(N60),
+        int_points(N60),
+        "allfunctions(8)",
+        lambda: to_finite(AllFunctions(8)),
+        int_points(8),
+    ),
+    (
+        "conjunctions(60 vars)",
+        lambda: Conjunctions(60),
+        cube_points(60),
+        "conjunctions(4 vars)",
+        lambda: to_finite(Conjunctions(4)),
+        cube_points(4),
+    ),
+    (
+        "affine(F_2^60, dim ≤ 3)",
+        lambda: AffineSubspaces(2, 60, 3),
+        cube_points(60),
+        "affine(F_2^4, dim ≤ 2)",
+        lambda: AffineSubspaces(2, 4, 2).twin(),
+        cube_points(4),
+    ),
+    (
+        "conjunctions(60 vars), negatives only",
+        lambda: Conjunctions(60),
+        cube_points(60),
+        "conjunctions(4 vars)",
+        lambda: to_finite(Conjunctions(4)),
+        cube_points(4),
+    ),
+    (
+        "pointsneg (infinite)",
+        lambda: PointsAndNegations(),
+        int_points(N60),
+        "pointsneg(24)",
+        lambda: to_finite(PointsAndNegations(range(24))),
+        int_points(24),
+    ),
 ]
 
 
@@ -124,14 +187,30 @@ def stream(H: Any, target: Any, draw: Callable, rounds: int, seed: int) -> tuple
 STREAMS: list[tuple[str, Callable[[], Any], Callable[[Any], Any], Callable]] = [
     ("points", lambda: Points(), lambda H: H.hypothesis(5), int_points(N60)),
     ("intervals(2^60), tiny target", lambda: Intervals(N60), lambda H: H.hypothesis(5, 10), int_points(N60)),
-    ("intervals(2^60), wide target", lambda: Intervals(N60), lambda H: H.hypothesis(N60 // 3, N60 // 2),
-     int_points(N60)),
-    ("conjunctions(60 vars), 3 literals", lambda: Conjunctions(60), lambda H: H.hypothesis([(0, 1), (1, 0), (2, 1)]),
-     cube_points(60)),
-    ("affine(F_2^60, dim ≤ 3), a line", lambda: AffineSubspaces(2, 60, 3),
-     lambda H: H.flat((0,) * 60, [(1,) + (0,) * 59]), cube_points(60)),
-    ("pointsneg, a negated point", lambda: PointsAndNegations(), lambda H: H.negated_point_function(5),
-     int_points(N60)),
+    (
+        "intervals(2^60), wide target",
+        lambda: Intervals(N60),
+        lambda H: H.hypothesis(N60 // 3, N60 // 2),
+        int_points(N60),
+    ),
+    (
+        "conjunctions(60 vars), 3 literals",
+        lambda: Conjunctions(60),
+        lambda H: H.hypothesis([(0, 1), (1, 0), (2, 1)]),
+        cube_points(60),
+    ),
+    (
+        "affine(F_2^60, dim ≤ 3), a line",
+        lambda: AffineSubspaces(2, 60, 3),
+        lambda H: H.flat((0,) * 60, [(1,) + (0,) * 59]),
+        cube_points(60),
+    ),
+    (
+        "pointsneg, a negated point",
+        lambda: PointsAndNegations(),
+        lambda H: H.negated_point_function(5),
+        int_points(N60),
+    ),
 ]
 TWIN_STREAMS: dict[str, tuple[Callable[[], Any], Callable[[Any], Any], Callable]] = {
     "points": (lambda: to_finite(Points(range(64))), lambda F: F.hypothesis(6), int_points(64)),
@@ -150,14 +229,17 @@ def main() -> int:
         s = measure(H, draw, args.reps, seed=1, negatives_only=neg)
         t = measure(T, twin_draw, max(20, args.reps // 4), seed=1, negatives_only=neg)
         rows.append((name, s, twin_name, T, t))
-        print(f"{name:28s} Ldim {s['ldim_value']:>4}  restrict {s['restrict']:8.1f}  ldim {s['ldim']:9.1f}  "
-              f"soa {s['soa']:9.1f}  split {s['split']:9.1f} µs | twin {twin_name}: ldim {t['ldim']:9.1f} "
-              f"soa {t['soa']:9.1f}", flush=True)
+        print(
+            f"{name:28s} Ldim {s['ldim_value']:>4}  restrict {s['restrict']:8.1f}  ldim {s['ldim']:9.1f}  "
+            f"soa {s['soa']:9.1f}  split {s['split']:9.1f} µs | twin {twin_name}: ldim {t['ldim']:9.1f} "
+            f"soa {t['soa']:9.1f}",
+            flush=True,
+        )
     lines = [
         "## Structured hypothesis classes (closed-form version spaces)",
         "",
         f"`.venv/bin/python benchmarks/bench_structured.py --reps {args.reps}` — Python {platform.python_version()}, "
-        "1 core. Median µs per call over random realizable version spaces (0–4 examples, labels drawn from the version space; \"negatives only\" rows use label 0 throughout, the hardest states), every cache cleared before "
+        '1 core. Median µs per call over random realizable version spaces (0–4 examples, labels drawn from the version space; "negatives only" rows use label 0 throughout, the hardest states), every cache cleared before '
         "each Ldim / SOA / split-point call (cold: the structured classes' module memos, the twin's Ldim solver "
         "memo and SOA cache via `FiniteClass.clear_caches()`, and the queried version spaces' own caches — an earlier "
         "version of this benchmark left the twin's solver memo warm, which understated the speed-ups). Baseline: the explicit `FiniteClass` twin of the same class on "
@@ -170,9 +252,11 @@ def main() -> int:
     ]
     for name, s, twin_name, T, t in rows:
         ratio = t["ldim"] / s["ldim"] if s["ldim"] > 0 else float("inf")
-        lines.append(f"| {name} | {s['ldim_value']} | {s['restrict']:.1f} | {s['ldim']:.1f} | {s['soa']:.1f} | "
-                     f"{s['split']:.1f} | {twin_name} ({T.n_hypotheses} × {T.n_points}) | {t['ldim']:.1f} | "
-                     f"{t['soa']:.1f} | {ratio:.2g}x |")
+        lines.append(
+            f"| {name} | {s['ldim_value']} | {s['restrict']:.1f} | {s['ldim']:.1f} | {s['soa']:.1f} | "
+            f"{s['split']:.1f} | {twin_name} ({T.n_hypotheses} × {T.n_points}) | {t['ldim']:.1f} | "
+            f"{t['soa']:.1f} | {ratio:.2g}x |"
+        )
     rounds = max(2000, args.reps * 50)
     lines += [
         "",

@@ -29,8 +29,14 @@ def soa_vs_tree() -> None:
     ax = fig.subplots()
     for name, make in (("SOA", lambda: SOA(H)), ("Halving", lambda: Halving(H))):
         res = play(make(), TreeAdversary(H), 40, seed=0)
-        ax.step(np.arange(1, res.T + 1), res.cumulative_mistakes, where="post", label=f"{name}: {res.mistakes}",
-                lw=4 if name == "SOA" else 1.5, alpha=0.5 if name == "SOA" else 1.0)
+        ax.step(
+            np.arange(1, res.T + 1),
+            res.cumulative_mistakes,
+            where="post",
+            label=f"{name}: {res.mistakes}",
+            lw=4 if name == "SOA" else 1.5,
+            alpha=0.5 if name == "SOA" else 1.0,
+        )
     ax.axhline(H.ldim(), color="red", ls="--", lw=1, label=f"Ldim = {H.ldim()}")
     ax.set_xlabel("round t")
     ax.set_ylabel("mistakes so far")
@@ -43,8 +49,11 @@ def soa_vs_tree() -> None:
 def demo_pictures() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         run_demo(tmp, seed=0, jobs=2, backend="seeded")
-        for name, target in (("tree.png", "demo_tree.png"), ("accuracy_vs_epsilon.png", "demo_accuracy.png"),
-                             ("g_histogram.png", "demo_g_histogram.png")):
+        for name, target in (
+            ("tree.png", "demo_tree.png"),
+            ("accuracy_vs_epsilon.png", "demo_accuracy.png"),
+            ("g_histogram.png", "demo_g_histogram.png"),
+        ):
             shutil.copyfile(Path(tmp) / name, IMAGES / target)
 
 

@@ -93,8 +93,7 @@ def test_demo_accuracy_is_sensible_and_seeded():
 
 
 def test_demo_cli_fast(tmp_path):
-    r = CliRunner().invoke(app, ["demo", "--fast", "--out", str(tmp_path / "r"), "--backend", "seeded",
-                                 "--jobs", "1"])
+    r = CliRunner().invoke(app, ["demo", "--fast", "--out", str(tmp_path / "r"), "--backend", "seeded", "--jobs", "1"])
     assert r.exit_code == 0, r.output
     assert "report written to" in r.output and (tmp_path / "r" / "index.html").exists()
     assert "mean test accuracy" in r.output and "generic (ε-DP)" in r.output  # the summary table
@@ -116,8 +115,9 @@ def test_report_sample_sizes_are_what_littlestone_bounds_prints(tmp_path):
 
     cfg = DemoConfig(epsilons=(8.0,), repeats=1, blm20_repeats=1)
     text = htmlmod.unescape(run_demo(tmp_path / "r", seed=1, backend="seeded", config=cfg).read_text())
-    quoted = re.findall(r"(?:asks for n ≥|asks for) ([\d,]+)(?: examples)? \(<code>(littlestone bounds [^<]+)</code>\)",
-                        text)
+    quoted = re.findall(
+        r"(?:asks for n ≥|asks for) ([\d,]+)(?: examples)? \(<code>(littlestone bounds [^<]+)</code>\)", text
+    )
     assert len(quoted) == 2, quoted
     runner = CliRunner()
     for number, command in quoted:

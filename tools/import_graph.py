@@ -18,8 +18,23 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-LAYERS = ("", "classes", "dimensions", "online", "privacy", "experts", "bounds", "pac", "sanitizers", "private_online",
-          "agnostic_online", "audit", "experiments", "testing", "cli")
+LAYERS = (
+    "",
+    "classes",
+    "dimensions",
+    "online",
+    "privacy",
+    "experts",
+    "bounds",
+    "pac",
+    "sanitizers",
+    "private_online",
+    "agnostic_online",
+    "audit",
+    "experiments",
+    "testing",
+    "cli",
+)
 RANK = {name: i for i, name in enumerate(LAYERS)}
 ROOT = "littlestone"
 
@@ -96,8 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     edges, back, private = analyse(args.src)
     print("layers (low → high): " + " → ".join(name or "(root)" for name in LAYERS))
     if args.edges:
-        for (a, b), n in sorted(edges.items(), key=lambda e: (RANK.get(e[0][0].strip("()").replace("root", ""), 0),
-                                                               e[0])):
+        for (a, b), n in sorted(
+            edges.items(), key=lambda e: (RANK.get(e[0][0].strip("()").replace("root", ""), 0), e[0])
+        ):
             print(f"  {a:>12} → {b:<12} {n:4d} import(s)")
     print(f"{sum(edges.values())} cross-package imports, {len(back)} back edge(s), {len(private)} private import(s)")
     for line in back:

@@ -17,23 +17,76 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _LAZY = {
-    **dict.fromkeys(("AffineSubspaces", "AllFunctions", "Conjunctions", "FiniteClass", "Hypothesis",
-                     "HypothesisClass", "Intervals", "Points", "PointsAndNegations", "Thresholds", "VersionSpace",
-                     "parse_class_spec"), "littlestone.classes"),
-    **dict.fromkeys(("MistakeTree", "dual_ldim", "dual_vc_dim", "is_shattered", "ldim", "threshold_dim", "vc_dim",
-                     "GeneralizedTree", "check_reducing_array", "dominant_label", "irreducibility", "is_irreducible",
-                     "reducing_array"), "littlestone.dimensions"),
+    **dict.fromkeys(
+        (
+            "AffineSubspaces",
+            "AllFunctions",
+            "Conjunctions",
+            "FiniteClass",
+            "Hypothesis",
+            "HypothesisClass",
+            "Intervals",
+            "Points",
+            "PointsAndNegations",
+            "Thresholds",
+            "VersionSpace",
+            "parse_class_spec",
+        ),
+        "littlestone.classes",
+    ),
+    **dict.fromkeys(
+        (
+            "MistakeTree",
+            "dual_ldim",
+            "dual_vc_dim",
+            "is_shattered",
+            "ldim",
+            "threshold_dim",
+            "vc_dim",
+            "GeneralizedTree",
+            "check_reducing_array",
+            "dominant_label",
+            "irreducibility",
+            "is_irreducible",
+            "reducing_array",
+        ),
+        "littlestone.dimensions",
+    ),
     **dict.fromkeys(("SOA", "Halving", "play"), "littlestone.online"),
 }
 
 __all__ = [*_LAZY, "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .classes import (AffineSubspaces, AllFunctions, Conjunctions, FiniteClass, Hypothesis, HypothesisClass,
-                          Intervals, Points, PointsAndNegations, Thresholds, VersionSpace, parse_class_spec)
-    from .dimensions import (GeneralizedTree, MistakeTree, check_reducing_array, dominant_label, dual_ldim,
-                             dual_vc_dim, irreducibility, is_irreducible, is_shattered, ldim, reducing_array,
-                             threshold_dim, vc_dim)
+    from .classes import (
+        AffineSubspaces,
+        AllFunctions,
+        Conjunctions,
+        FiniteClass,
+        Hypothesis,
+        HypothesisClass,
+        Intervals,
+        Points,
+        PointsAndNegations,
+        Thresholds,
+        VersionSpace,
+        parse_class_spec,
+    )
+    from .dimensions import (
+        GeneralizedTree,
+        MistakeTree,
+        check_reducing_array,
+        dominant_label,
+        dual_ldim,
+        dual_vc_dim,
+        irreducibility,
+        is_irreducible,
+        is_shattered,
+        ldim,
+        reducing_array,
+        threshold_dim,
+        vc_dim,
+    )
     from .online import SOA, Halving, play
 
 

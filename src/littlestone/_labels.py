@@ -98,9 +98,11 @@ def encode_declared(y: Sequence[Any] | np.ndarray, classes: Any) -> tuple[np.nda
         return coding.encode(arr), coding
     except LabelError as exc:
         bad = str(exc).split(" is not one of")[0]
-        raise LabelError(f"{bad} is not one of the declared binary classes ({coding.negative!r}, {coding.positive!r}); "
-                         "declare the label pair your data uses, e.g. classes=(-1, 1) or classes=('no', 'yes') "
-                         "(CLI: --classes -1,1)") from None
+        raise LabelError(
+            f"{bad} is not one of the declared binary classes ({coding.negative!r}, {coding.positive!r}); "
+            "declare the label pair your data uses, e.g. classes=(-1, 1) or classes=('no', 'yes') "
+            "(CLI: --classes -1,1)"
+        ) from None
 
 
 def encode_labels(y: Sequence[Any] | np.ndarray, *, allow_any_pair: bool = False) -> tuple[np.ndarray, LabelCoding]:

@@ -37,8 +37,9 @@ class OutputError(LittlestoneError, OSError):
     """An output file cannot be created where the user asked for it."""
 
 
-def read_csv_rows(path: str | os.PathLike, what: str, expected: str,
-                  error: type[LittlestoneError] = LittlestoneError) -> list[list[str]]:
+def read_csv_rows(
+    path: str | os.PathLike, what: str, expected: str, error: type[LittlestoneError] = LittlestoneError
+) -> list[list[str]]:
     """The non-blank rows of a small CSV file; ``error`` names ``what`` the file is and what was ``expected`` in it
     when the file is missing or unreadable."""
     p = Path(path)

@@ -59,8 +59,7 @@ from . import _progress
 from ._random import SeedLike, spawn_seeds
 from .errors import LittlestoneError
 
-__all__ = ["BACKENDS", "CLUSTER_ENV", "map_seeded", "map_ordered", "using_cluster", "resolve_cluster",
-           "close_clusters"]
+__all__ = ["BACKENDS", "CLUSTER_ENV", "map_seeded", "map_ordered", "using_cluster", "resolve_cluster", "close_clusters"]
 
 BACKENDS = ("sequential", "fork", "loky", "dask")
 #: environment variable naming the Dask cluster used when no ``cluster`` argument is given
@@ -75,10 +74,17 @@ PROGRESS_CHUNKS = 100
 WARMUP_MIN_TASKS = 64
 
 
-
-def map_seeded(fn: Callable[[Any, np.random.SeedSequence], Any], items: Iterable[Any], *, seed: SeedLike,
-               n_jobs: int = 1, backend: str | None = None, cluster: Any = None, progress: Any = None,
-               chunksize: int | None = None) -> list:
+def map_seeded(
+    fn: Callable[[Any, np.random.SeedSequence], Any],
+    items: Iterable[Any],
+    *,
+    seed: SeedLike,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    cluster: Any = None,
+    progress: Any = None,
+    chunksize: int | None = None,
+) -> list:
     """``[fn(item, child_seed_i) for i, item in enumerate(items)]``, run on the chosen backend.
 
     ``child_seed_i`` is the i-th child SeedSequence spawned from ``seed`` (an int, a SeedSequence — its earlier
@@ -87,17 +93,27 @@ def map_seeded(fn: Callable[[Any, np.random.SeedSequence], Any], items: Iterable
     """
     items = list(items)
     seeds = spawn_seeds(seed, len(items))
-    return _run(fn, items, seeds, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress,
-                chunksize=chunksize)
+    return _run(
+        fn, items, seeds, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress, chunksize=chunksize
+    )
 
 
-def map_ordered(fn: Callable[[Any], Any], items: Iterable[Any], *, n_jobs: int = 1, backend: str | None = None,
-                cluster: Any = None, progress: Any = None, chunksize: int | None = None) -> list:
+def map_ordered(
+    fn: Callable[[Any], Any],
+    items: Iterable[Any],
+    *,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    cluster: Any = None,
+    progress: Any = None,
+    chunksize: int | None = None,
+) -> list:
     """``[fn(item) for item in items]`` on the chosen backend, for work that needs no randomness (or carries its own
     seeds in ``items``)."""
     items = list(items)
-    return _run(fn, items, None, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress,
-                chunksize=chunksize)
+    return _run(
+        fn, items, None, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress, chunksize=chunksize
+    )
 
 
 _default_cluster: ContextVar[Any] = ContextVar("littlestone_cluster", default=None)
@@ -117,8 +133,10 @@ def using_cluster(cluster: Any) -> Iterator[None]:
 
 # --- the chunk every backend runs ---------------------------------------------------------------------------------
 
-def _run_chunk(fn: Callable, items: Sequence[Any], seeds: Sequence[np.random.SeedSequence] | None,
-               nested_sequential: bool = True) -> list:
+
+def _run_chunk(
+    fn: Callable, items: Sequence[Any], seeds: Sequence[np.random.SeedSequence] | None, nested_sequential: bool = True
+) -> list:
     token = _in_task.set(True) if nested_sequential else None
     try:
         if seeds is None:
@@ -130,6 +148,7 @@ def _run_chunk(fn: Callable, items: Sequence[Any], seeds: Sequence[np.random.See
 
 
 # --- argument checks ----------------------------------------------------------------------------------------------
+
 
 def _check_jobs(n_jobs: Any) -> int:
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0 or n_jobs < -1:
@@ -153,8 +172,9 @@ def _choose_backend(backend: str | None, n_jobs: int, cluster: Any) -> tuple[str
     if backend == "fork" and not hasattr(os, "fork"):
         backend = "loky"  # no fork on this platform: the same results from spawned workers
     if backend == "dask" and cluster is None:
-        raise LittlestoneError(f"the dask backend needs a cluster: pass cluster='tcp://host:8786' or 'local:N', "
-                               f"or set {CLUSTER_ENV}")
+        raise LittlestoneError(
+            f"the dask backend needs a cluster: pass cluster='tcp://host:8786' or 'local:N', or set {CLUSTER_ENV}"
+        )
     if backend != "dask" and cluster is not None:
         raise LittlestoneError(f"a cluster ({cluster!r}) is only used by the dask backend, not {backend!r}")
     return backend, cluster
@@ -184,8 +204,18 @@ def _reporter(progress: Any, total: int) -> Callable[[int], None]:
 
 # --- the runner ---------------------------------------------------------------------------------------------------
 
-def _run(fn: Callable, items: list, seeds: list | None, *, n_jobs: int, backend: str | None, cluster: Any,
-         progress: Any, chunksize: int | None) -> list:
+
+def _run(
+    fn: Callable,
+    items: list,
+    seeds: list | None,
+    *,
+    n_jobs: int,
+    backend: str | None,
+    cluster: Any,
+    progress: Any,
+    chunksize: int | None,
+) -> list:
     if not callable(fn):
         raise LittlestoneError(f"fn must be callable, not {fn!r}")
     n_jobs = _check_jobs(n_jobs)
@@ -256,8 +286,9 @@ def _local_default() -> str:
     return "fork"
 
 
-def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]],
-                 callers_ends: list) -> None:
+def _worker_main(
+    conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], callers_ends: list
+) -> None:
     """A forked worker: runs the chunks named on ``conn`` (None = stop) and sends back ``(index, ok, value)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the caller, who stops us
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -286,8 +317,15 @@ def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bound
             try:
                 data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
-                data = pickle.dumps((i, False, LittlestoneError(
-                    f"tasks {a}..{b - 1}: their result could not be sent back from the worker process: {exc}")))
+                data = pickle.dumps(
+                    (
+                        i,
+                        False,
+                        LittlestoneError(
+                            f"tasks {a}..{b - 1}: their result could not be sent back from the worker process: {exc}"
+                        ),
+                    )
+                )
             try:
                 conn.send_bytes(data)
             except OSError:  # the caller is gone
@@ -295,12 +333,20 @@ def _worker_main(conn: Any, fn: Callable, items: list, seeds: list | None, bound
 
 
 class _Worker:
-    def __init__(self, ctx: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]],
-                 others: list["_Worker"]):
+    def __init__(
+        self,
+        ctx: Any,
+        fn: Callable,
+        items: list,
+        seeds: list | None,
+        bounds: list[tuple[int, int]],
+        others: list["_Worker"],
+    ):
         self.conn, child = ctx.Pipe(duplex=True)
         ends = [self.conn, *(w.conn for w in others)]
-        self.proc = ctx.Process(target=_worker_main, args=(child, fn, items, seeds, bounds, ends), daemon=True,
-                                name="littlestone-worker")
+        self.proc = ctx.Process(
+            target=_worker_main, args=(child, fn, items, seeds, bounds, ends), daemon=True, name="littlestone-worker"
+        )
         # SIGINT stays blocked from before the fork until the child ignores it: no Ctrl-C traceback from a worker
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
@@ -326,8 +372,9 @@ class _Worker:
         self.conn.close()
 
 
-def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int,
-            warm: bool = False):
+def _forked(
+    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int, warm: bool = False
+):
     """Chunks on ``workers - 1`` forked processes and this one (which runs chunk 0 before forking when ``warm``).
     Each worker keeps two chunks queued so it never waits for this process (busy with a chunk of its own) to hand
     out the next; results are yielded as they arrive."""
@@ -394,8 +441,10 @@ def _forked(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[in
                         losses[i] += 1
                         if losses[i] >= _MAX_LOSSES:
                             a, b = bounds[i]
-                            raise LittlestoneError(f"a worker process died {losses[i]} times running tasks "
-                                                   f"{a}..{b - 1} (exit code {w.proc.exitcode})")
+                            raise LittlestoneError(
+                                f"a worker process died {losses[i]} times running tasks "
+                                f"{a}..{b - 1} (exit code {w.proc.exitcode})"
+                            )
                     pending[:0] = w.queued
                     w.conn.close()
                     if pending:
@@ -421,7 +470,8 @@ def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int,
     # joblib reuses its loky executor between calls, so workers start once per process; results come back in
     # submission order as they finish
     out = Parallel(n_jobs=workers, backend="loky", return_as="generator")(
-        delayed(_run_chunk)(fn, *_slices(items, seeds, a, b)) for a, b in bounds)
+        delayed(_run_chunk)(fn, *_slices(items, seeds, a, b)) for a, b in bounds
+    )
     for (a, b), part in zip(bounds, out):
         yield a, b, part
 
@@ -457,8 +507,7 @@ def resolve_cluster(cluster: Any) -> Any:
     if isinstance(cluster, distributed.Client):
         return cluster
     if not isinstance(cluster, str) or not cluster.strip():
-        raise LittlestoneError(f"cluster must be 'tcp://host:port', 'local:N' or a distributed.Client, "
-                               f"not {cluster!r}")
+        raise LittlestoneError(f"cluster must be 'tcp://host:port', 'local:N' or a distributed.Client, not {cluster!r}")
     name = cluster.strip()
     with _lock:
         client = _clients.get(name)
@@ -483,8 +532,14 @@ def resolve_cluster(cluster: Any) -> Any:
 def _start_local(n_workers: int) -> Any:
     import distributed
 
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+    cluster = distributed.LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
     return distributed.Client(cluster, set_as_default=False)
 
 

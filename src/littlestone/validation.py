@@ -41,8 +41,9 @@ def check_epsilon(epsilon: Any, name: str = "epsilon", *, error: type[Exception]
     return eps
 
 
-def check_delta(delta: Any, name: str = "delta", *, positive: bool = False,
-                error: type[Exception] = InvalidParameterError) -> float:
+def check_delta(
+    delta: Any, name: str = "delta", *, positive: bool = False, error: type[Exception] = InvalidParameterError
+) -> float:
     """δ as a float: 0 ≤ δ < 1 (0 < δ < 1 with ``positive``)."""
     d = number(delta, name, error=error)
     if positive and not d > 0:
@@ -52,8 +53,9 @@ def check_delta(delta: Any, name: str = "delta", *, positive: bool = False,
     return d
 
 
-def check_unit_interval(value: Any, name: str, *, closed: bool = False,
-                        error: type[Exception] = InvalidParameterError) -> float:
+def check_unit_interval(
+    value: Any, name: str, *, closed: bool = False, error: type[Exception] = InvalidParameterError
+) -> float:
     """A probability-like parameter (α, β, η, a rate): 0 < value < 1 (0 ≤ value ≤ 1 when ``closed``)."""
     v = number(value, name, error=error)
     ok = 0.0 <= v <= 1.0 if closed else 0.0 < v < 1.0
@@ -88,5 +90,6 @@ def check_seed(seed: Any, name: str = "seed") -> Any:
         return seed
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidParameterError(
-            f"{name} must be None, a non-negative integer, a SeedSequence or a numpy Generator, got {seed!r}")
+            f"{name} must be None, a non-negative integer, a SeedSequence or a numpy Generator, got {seed!r}"
+        )
     return int(seed)

@@ -44,7 +44,9 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
     T, B = 120, 8
     X, y = _data(T)
     got = []
-    a = Algorithm3(Thresholds(32), T, 1.0, batch=B, learner=learner, sanitizer=_CountingSanitizer, backend="seeded", seed=0)
+    a = Algorithm3(
+        Thresholds(32), T, 1.0, batch=B, learner=learner, sanitizer=_CountingSanitizer, backend="seeded", seed=0
+    )
     orig = a._pool.update
 
     def spy(xs, ys):
@@ -56,7 +58,7 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
     assert len(got) == T // B
     for b, (xs, ys) in enumerate(got):
         assert len(xs) == B  # one point for each of the B subsequences
-        batch = sorted(zip(X[b * B:(b + 1) * B].tolist(), y[b * B:(b + 1) * B].tolist()))
+        batch = sorted(zip(X[b * B : (b + 1) * B].tolist(), y[b * B : (b + 1) * B].tolist()))
         pts = [int(x) for x in (xs if learner == "soa" else xs)]
         if learner == "hedge":  # indices of Thresholds(32) points are the points themselves
             pts = [int(x) for x in xs]

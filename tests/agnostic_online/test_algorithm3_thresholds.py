@@ -51,13 +51,13 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
     X, y = _data(T)
     A = ThresholdsAlgorithm3(H60, T, 1.0, batch=B, learner=learner, backend="seeded", seed=1)
     A.run(X[:500], y[:500])
-    for x_, y_ in zip(X[500:], y[500:]):            # the river path continues the same batches
+    for x_, y_ in zip(X[500:], y[500:]):  # the river path continues the same batches
         A.predict_one(int(x_))
         A.learn_one(int(x_), int(y_))
     assert len(seen) == T // B and all(x.shape == (B,) and yy.shape == (B,) for x, yy in seen)
     assert A.subsequence_sizes_.tolist() == [T // B] * B
     if learner == "hedge":
-        assert A._pool.X.shape == (B, T // B)        # row i = subsequence i: one point from each batch
+        assert A._pool.X.shape == (B, T // B)  # row i = subsequence i: one point from each batch
 
 
 def test_claim_is_the_sanitizers_and_data_free():
@@ -85,7 +85,7 @@ def test_run_equals_river_rounds():
     q = []
     for x_, y_ in zip(X, y):
         q.append(B.predict_one(int(x_)))
-        assert isinstance(B.hypothesis_, type(H60.hypothesis(0)))      # a threshold: proper
+        assert isinstance(B.hypothesis_, type(H60.hypothesis(0)))  # a threshold: proper
         B.learn_one(int(x_), int(y_))
     assert np.array_equal(p, q) and A.mistakes == B.mistakes
 
@@ -103,7 +103,7 @@ def test_regret_within_theorem41_bound_on_noisy_thresholds():
         A.run(X, y)
         regrets.append(A.mistakes - _best(X, y))
     assert np.mean(regrets) <= bound
-    assert np.mean(regrets) < 0.1 * T            # far from guessing (regret ≈ 0.4T)
+    assert np.mean(regrets) < 0.1 * T  # far from guessing (regret ≈ 0.4T)
 
 
 def test_learning_happens_at_epsilon_one():
@@ -118,10 +118,10 @@ def test_learning_happens_at_epsilon_one():
 def test_soa_outputs_checked_proper(monkeypatch):
     pool = a3t._ThresholdSOAPool(4, Thresholds(100))
     assert pool.t.tolist() == [H := Thresholds(100).version_space().soa().t] * 4 and 0 <= H <= 100
-    pool.lo[2], pool.hi[2] = 50, 40                  # a learner whose output cannot lie in its version space
+    pool.lo[2], pool.hi[2] = 50, 40  # a learner whose output cannot lie in its version space
     with pytest.raises(LittlestoneError, match="not proper.*learner 2"):
         pool._soa()
-    monkeypatch.setattr(a3t, "_bit_length", lambda v: np.where(v > 10**9, 0, 64))     # a wrong SOA rule
+    monkeypatch.setattr(a3t, "_bit_length", lambda v: np.where(v > 10**9, 0, 64))  # a wrong SOA rule
     with pytest.raises(LittlestoneError, match="class's SOA"):
         a3t._ThresholdSOAPool(4, Thresholds(100))
 
@@ -156,4 +156,4 @@ def test_bad_input():
 
 def test_cor43_batch_is_clamped_to_T_on_2_60():
     A = ThresholdsAlgorithm3(H60, 10_000, 1.0, batch="cor4.3", backend="seeded", seed=0)
-    assert A.batch == 10_000            # (T d⁵ √d*/ε)^{1/2} with d = d* = 60 exceeds T: one batch
+    assert A.batch == 10_000  # (T d⁵ √d*/ε)^{1/2} with d = d* = 60 exceeds T: one batch

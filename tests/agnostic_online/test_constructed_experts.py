@@ -12,8 +12,12 @@ import numpy as np
 import pytest
 
 from littlestone.agnostic_online.baselines import best_in_class
-from littlestone.agnostic_online.constructed_experts import ConstructedExpertsLearner, ExpertTrie, \
-    SOAMajorityLearner, expert_predictions
+from littlestone.agnostic_online.constructed_experts import (
+    ConstructedExpertsLearner,
+    ExpertTrie,
+    SOAMajorityLearner,
+    expert_predictions,
+)
 from littlestone.bounds.lwy25_agnostic import number_of_experts, number_of_experts_upto
 from littlestone.classes import AllFunctions, Thresholds, random_class
 from littlestone.errors import LittlestoneError
@@ -44,13 +48,13 @@ def proof_run(learner, X, h, theta):
     while True:
         f = learner.hypothesis(state)
         fx = np.array([f(x) for x in X])
-        dis = np.flatnonzero(fx[start - 1:] != hx[start - 1:])
+        dis = np.flatnonzero(fx[start - 1 :] != hx[start - 1 :])
         if len(dis) < theta:
-            preds.extend(fx[start - 1:])
+            preds.extend(fx[start - 1 :])
             return np.array(preds), tuple(pairs)
         i = start + int(dis[theta - 1])
-        j = start + int(np.flatnonzero(fx[start - 1:i] != hx[start - 1:i])[0])
-        preds.extend(fx[start - 1:i])
+        j = start + int(np.flatnonzero(fx[start - 1 : i] != hx[start - 1 : i])[0])
+        preds.extend(fx[start - 1 : i])
         state = learner.learn(state, X[j - 1], int(hx[j - 1]))
         assert state is not None  # h's labels are realizable
         pairs.append((i, j))
@@ -63,7 +67,7 @@ def test_some_expert_reproduces_the_proofs_soa_run_for_every_h(n, T, seed, theta
     H = Thresholds(n)
     X = list(np.random.default_rng(seed).integers(0, n, T).tolist())
     A = SOAMajorityLearner(H)
-    P, tuples = expert_predictions(A, X, lambda l, r: X[l - 1:r])
+    P, tuples = expert_predictions(A, X, lambda l, r: X[l - 1 : r])
     trie = ExpertTrie(A, T)
     M = A.mistake_bound
     assert len(P) == number_of_experts_upto(T, M) == trie.n_experts
@@ -132,7 +136,7 @@ def test_class_that_never_prunes_keeps_every_expert_live():
     # on the class of all functions every forced label is realizable: all of J_{≤M} is live
     A = SOAMajorityLearner(AllFunctions(3))
     X = [0, 1, 2, 0, 1]
-    P, tuples = expert_predictions(A, X, lambda l, r: X[l - 1:r], max_flips=1, live_only=True)
+    P, tuples = expert_predictions(A, X, lambda l, r: X[l - 1 : r], max_flips=1, live_only=True)
     assert len(P) == number_of_experts_upto(len(X), 1)
     assert all(j <= i for t in tuples for i, j in t)
 
@@ -144,8 +148,9 @@ def test_same_outputs_as_before_the_online_refactor_on_fixed_points():
     for k in range(4):
         n, T, seed, san = (int(v) for v in d[f"c{k}_meta"])
         X, y = d[f"c{k}_X"], d[f"c{k}_y"]
-        L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, sanitizer=["mwem", "realizable"][san],
-                                      backend="seeded", seed=seed)
+        L = ConstructedExpertsLearner(
+            Thresholds(n), T, 1.0, 1e-6, sanitizer=["mwem", "realizable"][san], backend="seeded", seed=seed
+        )
         res = L.run(X, y)
         P, tuples = expert_predictions(L.learner, X, L.sanitizer_.window, live_only=True)
         assert np.array_equal(P, d[f"c{k}_P"])
@@ -206,10 +211,10 @@ def test_regret_within_theorem_e10_and_4_4_bound(eta, seed):
     L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, sanitizer=ExactWindows, ope="hedge", seed=seed)
     res = L.run(X, y)
     M = L.learner.mistake_bound
-    assert res.best_loss <= best_h + M                      # Thm E.10 with θ = 1
+    assert res.best_loss <= best_h + M  # Thm E.10 with θ = 1
     bound = L.ope_.regret_bound()
     assert bound < T
-    assert res.expected_loss - best_h <= bound + M          # Thm 4.4
+    assert res.expected_loss - best_h <= bound + M  # Thm 4.4
     for ope in ("batched", "tree", "private"):
         P = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=seed)
         r = P.run(X, y)
@@ -252,11 +257,18 @@ def test_non_proper_soa_is_refused_up_front():
 def test_bad_input_gets_a_clear_error():
     H = Thresholds(4)
     T = 8
-    for kw, msg in [(dict(horizon=None), "must be given in advance"), (dict(horizon=0), "integer >= 1"),
-                    (dict(epsilon=0.0), "epsilon"), (dict(epsilon=-1.0), "epsilon"),
-                    (dict(epsilon=float("nan")), "epsilon"), (dict(delta=0.0), "delta"), (dict(delta=1.5), "delta"),
-                    (dict(ope="fast"), "ope must be"), (dict(sanitizer="magic"), "sanitizer must be"),
-                    (dict(horizon=400, max_experts=10**6), "exceeds the limit")]:
+    for kw, msg in [
+        (dict(horizon=None), "must be given in advance"),
+        (dict(horizon=0), "integer >= 1"),
+        (dict(epsilon=0.0), "epsilon"),
+        (dict(epsilon=-1.0), "epsilon"),
+        (dict(epsilon=float("nan")), "epsilon"),
+        (dict(delta=0.0), "delta"),
+        (dict(delta=1.5), "delta"),
+        (dict(ope="fast"), "ope must be"),
+        (dict(sanitizer="magic"), "sanitizer must be"),
+        (dict(horizon=400, max_experts=10**6), "exceeds the limit"),
+    ]:
         args = dict(hypothesis_class=H, horizon=T, epsilon=1.0, delta=1e-6) | kw
         with pytest.raises(LittlestoneError, match=msg):
             ConstructedExpertsLearner(**args)

@@ -6,8 +6,18 @@ import pytest
 
 from littlestone.audit import audit_mechanism
 from littlestone.errors import BudgetExceededError, PrivacyParameterError
-from littlestone.privacy import (BoundedHistogram, ExponentialMechanism, LaplaceMechanism, Mechanism, PrivacyBudget,
-                                 PrivacyClaim, SeededBackend, StableHistogram, compose, subsampled)
+from littlestone.privacy import (
+    BoundedHistogram,
+    ExponentialMechanism,
+    LaplaceMechanism,
+    Mechanism,
+    PrivacyBudget,
+    PrivacyClaim,
+    SeededBackend,
+    StableHistogram,
+    compose,
+    subsampled,
+)
 from littlestone.privacy.stable_histogram import calibrated_threshold
 
 

@@ -39,8 +39,11 @@ def test_twin_is_a_subclass_overriding_call_and_keeping_the_claim(name):
 def test_twin_shares_the_set_up_it_does_not_override(name):
     twin = broken_audits()[name]
     honest = builtin_audits()[twin.twin_of]
-    shared = [f for f in ("D", "D_prime", "featurize", "runs", "randomness", "events", "extra")
-              if getattr(twin, f) == getattr(honest, f)]
+    shared = [
+        f
+        for f in ("D", "D_prime", "featurize", "runs", "randomness", "events", "extra")
+        if getattr(twin, f) == getattr(honest, f)
+    ]
     assert "randomness" in shared and "extra" in shared  # a twin runs on its honest audit's backend
 
 

@@ -25,7 +25,7 @@ def test_theorem1_headline_sizes(d, expected):
     r = theorem1(d, 0.1, 1.0, 1e-6, 0.05)
     assert r.total == expected
     assert r.total == r["k"] * r["m"] + r["n_generic"]
-    assert r["m"] == (8 ** (d + 1) + 1) * math.ceil(2 * d / 0.1)           # G at α/2
+    assert r["m"] == (8 ** (d + 1) + 1) * math.ceil(2 * d / 0.1)  # G at α/2
     stages = {row[0] for row in r.rows()}
     assert {"G (at α/2)", "M: G batches", "M: histogram", "M: generic"} <= stages
     assert "total" in r.as_text()
@@ -47,8 +47,8 @@ def test_generic_sample_size_meets_lemma16_inequalities():
     L, alpha, eps, beta = 48, 0.1, 0.5, 0.05 / 3
     n = generic_sample_size(L, alpha, eps, beta)
     a = alpha / 2
-    assert L * math.exp(-(1 / 6) ** 2 * 2 * a * n / 2) <= beta / 4 + 1e-15
-    assert math.exp(-(1 / 3) ** 2 * a * n / 3) <= beta / 4
+    assert L * math.exp(-((1 / 6) ** 2) * 2 * a * n / 2) <= beta / 4 + 1e-15
+    assert math.exp(-((1 / 3) ** 2) * a * n / 3) <= beta / 4
     assert L * math.exp(-eps * a * n / 6) <= beta / 2
 
 
@@ -74,13 +74,16 @@ def test_corollary2_adds_agnostic_stage():
     assert any("agnostic" in row[0] for row in r.rows())
 
 
-@pytest.mark.parametrize("args, err, msg", [
-    ((0, 0.1, 1, 1e-6, 0.05), LittlestoneError, "d must be ≥ 1"),
-    ((1, 1.5, 1, 1e-6, 0.05), LittlestoneError, "alpha must lie in"),
-    ((1, 0.1, 0, 1e-6, 0.05), PrivacyParameterError, "epsilon"),
-    ((1, 0.1, 1, 0.0, 0.05), PrivacyParameterError, "delta"),
-    ((1, 0.1, 1, 1e-6, 1.0), LittlestoneError, "beta must lie in"),
-])
+@pytest.mark.parametrize(
+    "args, err, msg",
+    [
+        ((0, 0.1, 1, 1e-6, 0.05), LittlestoneError, "d must be ≥ 1"),
+        ((1, 1.5, 1, 1e-6, 0.05), LittlestoneError, "alpha must lie in"),
+        ((1, 0.1, 0, 1e-6, 0.05), PrivacyParameterError, "epsilon"),
+        ((1, 0.1, 1, 0.0, 0.05), PrivacyParameterError, "delta"),
+        ((1, 0.1, 1, 1e-6, 1.0), LittlestoneError, "beta must lie in"),
+    ],
+)
 def test_bad_parameters(args, err, msg):
     with pytest.raises(err, match=msg):
         theorem1(*args)
@@ -91,8 +94,9 @@ def test_cli_prints_every_stage():
 
     from littlestone.cli.main import app
 
-    out = CliRunner().invoke(app, ["bounds", "blm20", "--d", "3", "--alpha", "0.1", "--epsilon", "1",
-                                   "--delta", "1e-6", "--beta", "0.05"])
+    out = CliRunner().invoke(
+        app, ["bounds", "blm20", "--d", "3", "--alpha", "0.1", "--epsilon", "1", "--delta", "1e-6", "--beta", "0.05"]
+    )
     assert out.exit_code == 0, out.output
     assert "8,245,056,060" in out.output.replace("\u202f", ",") or "8245056060" in out.output
 
@@ -109,7 +113,7 @@ def test_theorem1_k_delivers_the_generalization_step_and_dominates(d):
     r = theorem1(d, 0.1, 1.0, 1e-6, beta)
     k, eta = r["k"], r["eta"]
     assert k == r["k_gen"] == math.ceil(128 * math.log(3 / beta) / eta) >= r["k_hist"]
-    p_low = binom.cdf(math.ceil(7 * k * eta / 8) - 1, k, eta)      # Pr[count < 7kη/8]
+    p_low = binom.cdf(math.ceil(7 * k * eta / 8) - 1, k, eta)  # Pr[count < 7kη/8]
     assert p_low <= beta / 3
     assert r["k"] * r["m"] >= 0.998 * r.total
     rough = {1: 1e6, 2: 4e7, 3: 1e9}[d]
@@ -129,6 +133,7 @@ def test_cli_marks_the_agnostic_reconstruction():
 
 
 # ---------------------------------------------------------------- the stable histogram's condition (two readings)
+
 
 @pytest.mark.parametrize("d, proof, lemma15", [(1, 5_456_843, 9_471_243), (3, 8_245_056_060, 15_401_122_080)])
 def test_histogram_readings_headline_totals(d, proof, lemma15):

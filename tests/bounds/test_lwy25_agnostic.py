@@ -13,6 +13,7 @@ def _brute(T, M):
         if k == 0:
             return 1
         return sum(rec(i + 1, k - 1) for j in range(start, T + 1) for i in range(j, T + 1))
+
     return rec(1, M)
 
 

@@ -66,6 +66,7 @@ def test_bad_input():
 
 # ------------------------------------------------------------------------------ realizability and the flat search
 
+
 @pytest.mark.parametrize("q,n,d", [(2, 1, 0), (2, 2, 1), (2, 3, 2), (3, 2, 1), (3, 2, 2)])
 def test_all_points_negative_is_empty_like_the_twin(q, n, d):
     """Every domain point labelled 0: no flat (never empty) is consistent, so V is empty — and the extended SOA
@@ -133,8 +134,12 @@ def test_exhaustive_search_agrees_with_enumeration(q, n, d, monkeypatch):
             continue
         s = V.state
         negs = list(s[-1])
-        ok = [f for f in flats if not any(f(z) for z in negs)
-              and (s[0] == "pre" or (f(s[1]) and all(f(tuple((a + b) % q for a, b in zip(s[1], v))) for v in s[2])))]
+        ok = [
+            f
+            for f in flats
+            if not any(f(z) for z in negs)
+            and (s[0] == "pre" or (f(s[1]) and all(f(tuple((a + b) % q for a, b in zip(s[1], v))) for v in s[2])))
+        ]
         star = V.room()
         assert (star is not None) == bool(ok)
         if star is not None:

@@ -116,8 +116,9 @@ def test_the_reported_example():
 def test_patched_intervals_are_interval_unions():
     h = patch(IntervalUnion([(2, 5)]), [(3, 0), (6, 1), (7, 1), (0, 0)])
     assert type(h) is IntervalUnion and h.intervals == ((2, 2), (4, 7))
-    assert patch(IntervalUnion([(1, 1)]), [(2, 1)]) == patch(IntervalUnion([(2, 2)]), [(1, 1)]) == \
-        IntervalUnion([(1, 2)])
+    assert (
+        patch(IntervalUnion([(1, 1)]), [(2, 1)]) == patch(IntervalUnion([(2, 2)]), [(1, 1)]) == IntervalUnion([(1, 2)])
+    )
 
 
 @pytest.mark.parametrize("n", [3, 10, 60])

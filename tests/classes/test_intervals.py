@@ -54,7 +54,7 @@ def _weight_game(ws: tuple) -> int:
     """Exhaustive Ldim recursion of {∅} ∪ intervals in gaps of weights ws (every split of every gap)."""
     best = 0
     for j, w in enumerate(ws):
-        rest = ws[:j] + ws[j + 1:]
+        rest = ws[:j] + ws[j + 1 :]
         for w1 in range(1, w // 2 + 1):
             c = (w1.bit_length() - 1) + ((w - w1).bit_length() - 1)
             if c + 1 <= best:

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from littlestone.classes import LabelClass, Thresholds, claim_e7_bounds, majority_class, majority_xor_class, \
-    random_class, to_finite
+from littlestone.classes import (
+    LabelClass,
+    Thresholds,
+    claim_e7_bounds,
+    majority_class,
+    majority_xor_class,
+    random_class,
+    to_finite,
+)
 from littlestone.classes.majority import dudley_vc_bound
 from littlestone.dimensions import dual_ldim, ldim, vc_dim
 from littlestone.errors import DomainError, LittlestoneError

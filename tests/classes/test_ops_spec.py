@@ -7,8 +7,17 @@ import itertools
 import numpy as np
 import pytest
 
-from littlestone.classes import (FiniteClass, Points, Thresholds, dual, parse_class_spec, random_class,
-                                 restrict_to_points, to_finite, union)
+from littlestone.classes import (
+    FiniteClass,
+    Points,
+    Thresholds,
+    dual,
+    parse_class_spec,
+    random_class,
+    restrict_to_points,
+    to_finite,
+    union,
+)
 from littlestone.errors import ClassSpecError, LittlestoneError
 
 from littlestone.testing.oracle import brute_ldim, rows
@@ -44,9 +53,16 @@ def test_random_class_seeded():
         random_class(0, 3)
 
 
-@pytest.mark.parametrize("spec,ldim", [
-    ("thresholds:7", 3), ("points", 1), ("points:5", 1), ("allfunctions:3", 3), ("thresholds:2^60", 60),
-])
+@pytest.mark.parametrize(
+    "spec,ldim",
+    [
+        ("thresholds:7", 3),
+        ("points", 1),
+        ("points:5", 1),
+        ("allfunctions:3", 3),
+        ("thresholds:2^60", 60),
+    ],
+)
 def test_specs(spec, ldim):
     assert parse_class_spec(spec).ldim() == ldim
 
@@ -73,11 +89,20 @@ def test_csv(tmp_path):
         parse_class_spec(str(ragged))
 
 
-@pytest.mark.parametrize("spec,msg", [
-    ("", "empty"), ("foo:3", "unknown class 'foo'"), ("thresholds", "missing N"), ("thresholds:x", "integer"),
-    ("thresholds:0", "≥ 1"), ("random:3", "HxP"), ("missing.csv", "does not exist"), ("pointsneg:3", "no parameters"),
-    ("thresholds:3,4", "expected 1"),
-])
+@pytest.mark.parametrize(
+    "spec,msg",
+    [
+        ("", "empty"),
+        ("foo:3", "unknown class 'foo'"),
+        ("thresholds", "missing N"),
+        ("thresholds:x", "integer"),
+        ("thresholds:0", "≥ 1"),
+        ("random:3", "HxP"),
+        ("missing.csv", "does not exist"),
+        ("pointsneg:3", "no parameters"),
+        ("thresholds:3,4", "expected 1"),
+    ],
+)
 def test_bad_specs(spec, msg):
     with pytest.raises(ClassSpecError, match=msg) as e:
         parse_class_spec(spec)
@@ -120,8 +145,20 @@ def test_disagreement_is_lazy_and_complete():
     assert f1(z) != f2(z)
 
 
-@pytest.mark.parametrize("spec", ["points", "points:6", "intervals:2^60", "allfunctions:9", "conjunctions:7",
-                                  "conjunctions:4,2", "monotone-conjunctions:5", "affine:3,2,1", "pointsneg"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "points",
+        "points:6",
+        "intervals:2^60",
+        "allfunctions:9",
+        "conjunctions:7",
+        "conjunctions:4,2",
+        "monotone-conjunctions:5",
+        "affine:3,2,1",
+        "pointsneg",
+    ],
+)
 def test_spec_round_trip(spec):
     H = parse_class_spec(spec)
     again = parse_class_spec(H.spec)

@@ -87,4 +87,3 @@ def test_predicate_domain():
     V = P.version_space().restrict(0, 0)
     x = V.split_point()
     assert x % 2 == 0 and x != 0 and V.ldim() == 1
-

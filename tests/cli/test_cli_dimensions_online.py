@@ -38,8 +38,13 @@ def test_every_help_example_runs(run, tmp_path, monkeypatch, args):
 def test_ldim_vc_dual_threshold_of_infinite_and_huge_classes(run):
     r = run("ldim", "--class", "pointsneg", "--vc", "--dual", "--threshold")
     assert r.exit_code == 0, r.output
-    for line in ("Ldim(pointsneg) = 3", "VC(pointsneg) = 3", "dual Ldim(pointsneg) = 1", "dual VC(pointsneg) = 1",
-                 "threshold dim(pointsneg) = 3"):
+    for line in (
+        "Ldim(pointsneg) = 3",
+        "VC(pointsneg) = 3",
+        "dual Ldim(pointsneg) = 1",
+        "dual VC(pointsneg) = 1",
+        "threshold dim(pointsneg) = 3",
+    ):
         assert line in r.output
     r = run("ldim", "--class", "thresholds:2^60", "--vc", "--dual")
     assert r.exit_code == 0, r.output
@@ -65,13 +70,16 @@ def test_play_fixed_sequence(run, tmp_path):
     assert r.exit_code == 0, r.output
 
 
-@pytest.mark.parametrize("content,needle", [
-    ("5,1\n2,7\n", "labels must be binary"),
-    ("5,1\n12,0\n", "outside the domain"),
-    ("5,1\n2\n", "row 2 has 1 entries"),
-    ("x,y\n", "no examples"),
-    ("5\n", "a point and a label"),
-])
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("5,1\n2,7\n", "labels must be binary"),
+        ("5,1\n12,0\n", "outside the domain"),
+        ("5,1\n2\n", "row 2 has 1 entries"),
+        ("x,y\n", "no examples"),
+        ("5\n", "a point and a label"),
+    ],
+)
 def test_play_bad_sequence_files(run, tmp_path, content, needle):
     f = tmp_path / "s.csv"
     f.write_text(content)
@@ -85,4 +93,6 @@ def test_play_fixed_needs_data_and_data_needs_fixed(run, tmp_path):
     f = tmp_path / "s.csv"
     f.write_text("1,1\n")
     assert "--data goes with" in run("play", "--class", "thresholds:10", "--data", f).output
-    assert "does not exist" in run("play", "--class", "thresholds:10", "-a", "fixed", "--data", tmp_path / "no.csv").output
+    assert (
+        "does not exist" in run("play", "--class", "thresholds:10", "-a", "fixed", "--data", tmp_path / "no.csv").output
+    )

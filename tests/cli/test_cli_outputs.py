@@ -29,8 +29,7 @@ def _run(*args, cwd=None, timeout=120):
 
 def _learn(tmp_path: Path, out: str):
     (tmp_path / "ok.csv").write_text(TRAIN)
-    return _run("learn", "ok.csv", "-c", "thresholds:10", "-o", out, "--backend", "seeded", "--seed", "1",
-                cwd=tmp_path)
+    return _run("learn", "ok.csv", "-c", "thresholds:10", "-o", out, "--backend", "seeded", "--seed", "1", cwd=tmp_path)
 
 
 # ------------------------------------------------------------------------------------------------ the library
@@ -138,13 +137,16 @@ def test_dash_is_standard_output(tmp_path):
 
 
 @needs_exe
-@pytest.mark.parametrize("args", [
-    ("learn", "ok.csv", "-c", "thresholds:10", "-o", "nodir/m.json"),
-    ("ldim", "-c", "thresholds:7", "--tree", "nodir/t.png"),
-    ("experiment", "blm20_accuracy", "-o", "nodir/sub"),
-    ("demo", "--fast", "-o", "nodir/sub"),
-    ("demo", "--fast", "-o", "-"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("learn", "ok.csv", "-c", "thresholds:10", "-o", "nodir/m.json"),
+        ("ldim", "-c", "thresholds:7", "--tree", "nodir/t.png"),
+        ("experiment", "blm20_accuracy", "-o", "nodir/sub"),
+        ("demo", "--fast", "-o", "nodir/sub"),
+        ("demo", "--fast", "-o", "-"),
+    ],
+)
 def test_missing_parent_directory_is_an_error(args, tmp_path):
     (tmp_path / "ok.csv").write_text(TRAIN)
     r = _run(*args, cwd=tmp_path)
@@ -157,8 +159,9 @@ def test_missing_parent_directory_is_an_error(args, tmp_path):
 def _interrupt_when(cmd: list[str], cwd: Path, ready, settle: float = 1.0):
     """Start ``cmd`` in its own process group, wait for ``ready()``, then Ctrl-C the whole group (as a terminal
     does: the workers get SIGINT too)."""
-    proc = subprocess.Popen([EXE, *cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=ENV, start_new_session=True)
+    proc = subprocess.Popen(
+        [EXE, *cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True
+    )
     deadline = time.monotonic() + 90
     while not ready() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -170,10 +173,13 @@ def _interrupt_when(cmd: list[str], cwd: Path, ready, settle: float = 1.0):
 
 
 @needs_exe
-@pytest.mark.parametrize("cmd,glob", [
-    (["demo", "--jobs", "2", "-o", "rep", "--backend", "seeded"], ".rep.partial-*/tree.png"),
-    (["experiment", "blm20_generalization", "--jobs", "2", "-o", "exp"], ".exp.partial-*"),
-])
+@pytest.mark.parametrize(
+    "cmd,glob",
+    [
+        (["demo", "--jobs", "2", "-o", "rep", "--backend", "seeded"], ".rep.partial-*/tree.png"),
+        (["experiment", "blm20_generalization", "--jobs", "2", "-o", "exp"], ".exp.partial-*"),
+    ],
+)
 def test_ctrl_c_with_workers_leaves_nothing_behind(cmd, glob, tmp_path):
     code, _, err = _interrupt_when(cmd, tmp_path, lambda: bool(list(tmp_path.glob(glob))))
     if code == 0:

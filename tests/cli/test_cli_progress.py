@@ -39,8 +39,14 @@ def test_short_work_prints_nothing(monkeypatch):
 @pytest.mark.skipif(EXE is None, reason="console script not installed")
 def test_piped_experiment_reports_progress_on_stderr(tmp_path):
     env = {**ENV, "LITTLESTONE_PROGRESS_INTERVAL": "0.5"}
-    r = subprocess.run([EXE, "experiment", "blm20_sample_cost", "--set", "runs=5", "--set", "points=7", "-o", "out"],
-                       capture_output=True, text=True, cwd=tmp_path, timeout=300, env=env)
+    r = subprocess.run(
+        [EXE, "experiment", "blm20_sample_cost", "--set", "runs=5", "--set", "points=7", "-o", "out"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     progress = [line for line in r.stderr.splitlines() if line.startswith("[")]
     assert progress and all("running experiment blm20_sample_cost" in line for line in progress)

@@ -14,8 +14,22 @@ def test_help_lists_every_verb(run):
         assert verb in r.output
 
 
-@pytest.mark.parametrize("verb", ["ldim", "tree", "play", "learn", "predict", "audit", "experiment", "demo",
-                                  "bounds", "bounds generic", "bounds blm20"])
+@pytest.mark.parametrize(
+    "verb",
+    [
+        "ldim",
+        "tree",
+        "play",
+        "learn",
+        "predict",
+        "audit",
+        "experiment",
+        "demo",
+        "bounds",
+        "bounds generic",
+        "bounds blm20",
+    ],
+)
 def test_every_verb_has_help_with_examples(run, verb):
     r = run(*verb.split(), "--help")
     assert r.exit_code == 0, r.output
@@ -59,8 +73,24 @@ def test_play_soa_against_tree_makes_exactly_ldim_mistakes(run):
 
 def test_learn_predict_round_trip(run, train_csv, tmp_path):
     model = tmp_path / "model.json"
-    r = run("learn", train_csv, "--class", "thresholds:100", "--learner", "generic", "--epsilon", "1",
-            "--out", model, "--seed", "3", "--backend", "seeded", "--classes", "ham,spam")
+    r = run(
+        "learn",
+        train_csv,
+        "--class",
+        "thresholds:100",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--out",
+        model,
+        "--seed",
+        "3",
+        "--backend",
+        "seeded",
+        "--classes",
+        "ham,spam",
+    )
     assert r.exit_code == 0, r.output
     assert "privacy budget spent: ε = 1, δ = 0" in r.output
     saved = json.loads(model.read_text())
@@ -79,8 +109,23 @@ def test_learn_is_reproducible_with_seeded_backend(run, train_csv, tmp_path):
     outs = []
     for i in range(2):
         path = tmp_path / f"m{i}.json"
-        assert run("learn", train_csv, "--class", "thresholds:100", "--out", path, "--seed", "5",
-                   "--backend", "seeded", "--classes", "ham,spam").exit_code == 0
+        assert (
+            run(
+                "learn",
+                train_csv,
+                "--class",
+                "thresholds:100",
+                "--out",
+                path,
+                "--seed",
+                "5",
+                "--backend",
+                "seeded",
+                "--classes",
+                "ham,spam",
+            ).exit_code
+            == 0
+        )
         outs.append(json.loads(path.read_text())["hypothesis"])
     assert outs[0] == outs[1]
 
@@ -100,15 +145,18 @@ def test_bounds_generic_and_blm20(run):
     assert "total sample size" in r.output
 
 
-@pytest.mark.parametrize("args, needle", [
-    (("ldim", "--class", "bogus:3"), "bogus"),
-    (("ldim",), "Missing option"),
-    (("ldim", "--class", "thresholds:10", "--bogus"), "No such option"),
-    (("learn", "missing.csv", "--class", "thresholds:100", "--out", "m.json"), "file not found"),
-    (("bounds", "generic", "--hypotheses", "10", "--epsilon", "-1"), "epsilon"),
-    (("bounds", "generic", "--hypotheses", "10", "--alpha", "2"), "alpha"),
-    (("play", "--class", "thresholds:10", "--learner", "nope"), "nope"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("ldim", "--class", "bogus:3"), "bogus"),
+        (("ldim",), "Missing option"),
+        (("ldim", "--class", "thresholds:10", "--bogus"), "No such option"),
+        (("learn", "missing.csv", "--class", "thresholds:100", "--out", "m.json"), "file not found"),
+        (("bounds", "generic", "--hypotheses", "10", "--epsilon", "-1"), "epsilon"),
+        (("bounds", "generic", "--hypotheses", "10", "--alpha", "2"), "alpha"),
+        (("play", "--class", "thresholds:10", "--learner", "nope"), "nope"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(run, args, needle):
     r = run(*args)
     assert r.exit_code == 2, r.output
@@ -163,6 +211,7 @@ def test_audit_violation_exits_1(run, monkeypatch):
         import dataclasses
 
         return dataclasses.replace(rep, claimed_epsilon=rep.epsilon_lb / 10)  # claim far less than observed
+
     monkeypatch.setattr(audit, "run_builtin_audit", broken)
     r = run("audit", "laplace", "--runs", "1000", "--seed", "1")
     assert r.exit_code == 1
@@ -185,9 +234,32 @@ def test_learn_blm20_with_reduced_sizes_and_bad_param(run, tmp_path):
     x = rng.integers(0, 64, 3000)
     data = tmp_path / "real.csv"
     data.write_text("x,y\n" + "".join(f"{a},{int(a >= 20)}\n" for a in x))
-    r = run("learn", data, "--class", "thresholds:64", "--learner", "blm20", "--epsilon", "4", "--delta", "1e-5",
-            "--out", tmp_path / "b.json", "-p", "n_batches=200", "-p", "aux_size=6", "-p", "cap=6",
-            "-p", "n_generic=200", "--seed", "0", "--backend", "seeded")
+    r = run(
+        "learn",
+        data,
+        "--class",
+        "thresholds:64",
+        "--learner",
+        "blm20",
+        "--epsilon",
+        "4",
+        "--delta",
+        "1e-5",
+        "--out",
+        tmp_path / "b.json",
+        "-p",
+        "n_batches=200",
+        "-p",
+        "aux_size=6",
+        "-p",
+        "cap=6",
+        "-p",
+        "n_generic=200",
+        "--seed",
+        "0",
+        "--backend",
+        "seeded",
+    )
     assert r.exit_code == 0, r.output
     assert "privacy budget spent" in r.output and "δ = " in r.output
     r = run("learn", data, "--class", "thresholds:64", "--learner", "blm20", "--out", tmp_path / "c.json")
@@ -225,8 +297,26 @@ def test_learn_prints_the_bounds_command_for_its_theorem_size(run, train_csv, tm
     """`learn --learner generic` names the `littlestone bounds generic` command that reproduces its sample size."""
     import re
 
-    r = run("learn", train_csv, "--class", "thresholds:100", "--out", tmp_path / "m.json", "--epsilon", "0.5",
-            "--alpha", "0.2", "--mode", "realizable", "--backend", "seeded", "--seed", "0", "--classes", "ham,spam")
+    r = run(
+        "learn",
+        train_csv,
+        "--class",
+        "thresholds:100",
+        "--out",
+        tmp_path / "m.json",
+        "--epsilon",
+        "0.5",
+        "--alpha",
+        "0.2",
+        "--mode",
+        "realizable",
+        "--backend",
+        "seeded",
+        "--seed",
+        "0",
+        "--classes",
+        "ham,spam",
+    )
     assert r.exit_code == 0, r.output
     n = re.search(r"n ≥ ([\d,]+)", r.output).group(1)
     command = re.search(r"(littlestone bounds generic [^\n]+)", r.output).group(1)
@@ -241,7 +331,19 @@ def test_experiment_backend_and_set_handling(run, tmp_path):
     assert r.exit_code == 2 and "--seed" in r.output
     r = run("experiment", "blm20_stability", "--backend", "secure", "--out", out)
     assert r.exit_code == 2 and "no privacy noise" in r.output
-    r = run("experiment", "blm20_accuracy", "--set", "fractions=0.001", "--set", "reps=1", "--set", "epsilons=1",
-            "--backend", "secure", "--out", out)  # one value for a list parameter; OpenDP noise
+    r = run(
+        "experiment",
+        "blm20_accuracy",
+        "--set",
+        "fractions=0.001",
+        "--set",
+        "reps=1",
+        "--set",
+        "epsilons=1",
+        "--backend",
+        "secure",
+        "--out",
+        out,
+    )  # one value for a list parameter; OpenDP noise
     assert r.exit_code == 0, r.output
     assert "not run" in r.output and (out / "blm20_accuracy.csv").exists()

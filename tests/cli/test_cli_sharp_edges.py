@@ -53,8 +53,14 @@ main()
 @pytest.mark.parametrize("args,out", [(("--version",), "littlestone "), (("ldim", "-c", "intervals:64"), "= 10")])
 def test_runs_without_a_writable_home_or_cache_dir(args, out, tmp_path):
     env = {**ENV, "HOME": "/dev/null", "NUMBA_CACHE_DIR": "/dev/null/numba"}  # unwritable, even for root
-    r = subprocess.run([sys.executable, "-c", READ_ONLY_INSTALL, *args], capture_output=True, text=True, env=env,
-                       cwd=tmp_path, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", READ_ONLY_INSTALL, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert out in r.stdout and "Traceback" not in r.stderr
 
@@ -82,12 +88,18 @@ def test_njit_cached_falls_back_to_no_cache(monkeypatch):
 # ---------------------------------------------------------------- item 13: silent acceptance
 
 
-@pytest.mark.parametrize("args,needle", [
-    (("ldim", "--class", "conjunctions:3,9"), "must be ≤ N = 3"),
-    (("ldim", "--class", "{m2}"), "entry '2' in row 1 is not 0 or 1"),
-    (("learn", "{ok}", "-c", "thresholds:10", "-o", "{out}", "--delta", "0.5"), "--delta does not apply"),
-    (("learn", "{ok}", "-c", "thresholds:10", "-o", "{out}", "-l", "soa", "--mode", "realizable"), "--mode applies"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("ldim", "--class", "conjunctions:3,9"), "must be ≤ N = 3"),
+        (("ldim", "--class", "{m2}"), "entry '2' in row 1 is not 0 or 1"),
+        (("learn", "{ok}", "-c", "thresholds:10", "-o", "{out}", "--delta", "0.5"), "--delta does not apply"),
+        (
+            ("learn", "{ok}", "-c", "thresholds:10", "-o", "{out}", "-l", "soa", "--mode", "realizable"),
+            "--mode applies",
+        ),
+    ],
+)
 def test_silent_acceptance_is_now_an_error(run, ok_csv, tmp_path, args, needle):
     m2 = tmp_path / "m2.csv"
     m2.write_text("1,2,0\n0,1,1\n")  # a mistyped first row, formerly read as a header (Ldim 0)

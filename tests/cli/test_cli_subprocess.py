@@ -20,8 +20,12 @@ pytestmark = pytest.mark.skipif(EXE is None, reason="console script not installe
 
 
 #: the console script runs the sources under test (this checkout's src/, even from another working directory)
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
-    [str(Path(littlestone.__file__).resolve().parents[1]), *filter(None, [os.environ.get("PYTHONPATH")])])}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        [str(Path(littlestone.__file__).resolve().parents[1]), *filter(None, [os.environ.get("PYTHONPATH")])]
+    ),
+}
 
 
 def _run(*args, cwd=None, timeout=120):
@@ -35,14 +39,17 @@ def test_ldim_and_play():
     assert r.returncode == 0 and "9 mistakes" in r.stdout
 
 
-@pytest.mark.parametrize("args", [
-    ("ldim", "--class", "thresholds:-3"),
-    ("ldim", "--class", "no_such_file.csv"),
-    ("bounds", "blm20", "--d", "3", "--delta", "1.5"),
-    ("learn", "no_such.csv", "--class", "thresholds:10", "--out", "m.json"),
-    ("predict", "no_model.json", "no_data.csv"),
-    ("play", "--class", "thresholds:10", "--rounds", "0"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ldim", "--class", "thresholds:-3"),
+        ("ldim", "--class", "no_such_file.csv"),
+        ("bounds", "blm20", "--d", "3", "--delta", "1.5"),
+        ("learn", "no_such.csv", "--class", "thresholds:10", "--out", "m.json"),
+        ("predict", "no_model.json", "no_data.csv"),
+        ("play", "--class", "thresholds:10", "--rounds", "0"),
+    ],
+)
 def test_bad_input_one_line_exit_2(args, tmp_path):
     r = _run(*args, cwd=tmp_path)
     assert r.returncode == 2, r
@@ -64,8 +71,22 @@ def test_debug_shows_traceback(tmp_path):
 def test_learn_then_predict(tmp_path):
     data = tmp_path / "d.csv"
     data.write_text("x,y\n" + "".join(f"{i % 50},{int(i % 50 >= 20)}\n" for i in range(200)))
-    r = _run("learn", data, "--class", "thresholds:50", "--learner", "generic", "--epsilon", "2",
-             "--out", tmp_path / "m.json", "--seed", "1", "--backend", "seeded")
+    r = _run(
+        "learn",
+        data,
+        "--class",
+        "thresholds:50",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "2",
+        "--out",
+        tmp_path / "m.json",
+        "--seed",
+        "1",
+        "--backend",
+        "seeded",
+    )
     assert r.returncode == 0, r.stderr
     assert "privacy budget spent: ε = 2, δ = 0" in r.stdout
     r = _run("predict", tmp_path / "m.json", data)
@@ -75,8 +96,13 @@ def test_learn_then_predict(tmp_path):
 
 def test_ctrl_c_exits_130_without_partial_files(tmp_path):
     out = tmp_path / "report"
-    proc = subprocess.Popen([EXE, "demo", "--out", str(out), "--jobs", "1", "--backend", "seeded"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    proc = subprocess.Popen(
+        [EXE, "demo", "--out", str(out), "--jobs", "1", "--backend", "seeded"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".report.partial-*")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)  # wait until the demo has started writing (its staging directory exists)
@@ -105,61 +131,80 @@ BAD_FILES = {
     "nan_label.csv": "x,label\n1,0\n5,nan\n7,1\n",
     "huge_int.csv": "x,label\n1,0\n100000000000000000000000000000,1\n",
     "huge_float.csv": "x,label\n1,0\n1e300,1\n",
-    "bad_hypothesis.json": json.dumps({"format": "littlestone-model/1",
-                                       "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
-                                       "hypothesis_class": "thresholds:10", "params": {}, "classes": [0, 1],
-                                       "n_features_in": 1, "hypothesis": {"kind": "threshold", "t": "abc"}}),
-    "no_hypothesis.json": json.dumps({"format": "littlestone-model/1",
-                                      "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
-                                      "hypothesis_class": "thresholds:10", "params": {}, "classes": [0, 1],
-                                      "n_features_in": 1, "hypothesis": None}),
+    "bad_hypothesis.json": json.dumps(
+        {
+            "format": "littlestone-model/1",
+            "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
+            "hypothesis_class": "thresholds:10",
+            "params": {},
+            "classes": [0, 1],
+            "n_features_in": 1,
+            "hypothesis": {"kind": "threshold", "t": "abc"},
+        }
+    ),
+    "no_hypothesis.json": json.dumps(
+        {
+            "format": "littlestone-model/1",
+            "estimator": "littlestone.pac.generic.GenericLearnerClassifier",
+            "hypothesis_class": "thresholds:10",
+            "params": {},
+            "classes": [0, 1],
+            "n_features_in": 1,
+            "hypothesis": None,
+        }
+    ),
     "wrong_column.csv": "z\n3\n",
 }
 
 
-@pytest.mark.parametrize("args,needle", [
-    (("learn", "ragged.csv", "-c", "thresholds:10", "-o", "m.json"), "line 3"),
-    (("learn", "three.csv", "-c", "thresholds:10", "-o", "m.json"), "binary"),
-    (("learn", "header_only.csv", "-c", "thresholds:10", "-o", "m.json"), "no examples"),
-    (("learn", "empty.csv", "-c", "thresholds:10", "-o", "m.json"), "empty"),
-    (("learn", "binary.csv", "-c", "thresholds:10", "-o", "m.json"), "UTF-8"),
-    (("learn", "nan.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
-    (("learn", "outside.csv", "-c", "thresholds:10", "-o", "m.json"), "outside the domain"),
-    (("learn", "two_features.csv", "-c", "thresholds:10", "-o", "m.json"), "single integers"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--label", "nope"), "no column named 'nope'"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--features", "x,zz"), "no column named 'zz'"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "0"), "epsilon"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "nan"), "epsilon"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--alpha", "2"), "alpha"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "--delta", "1"), "delta"),
-    (("learn", "ok.csv", "-c", "bogus:10", "-o", "m.json"), "unknown class"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-p", "foo=1"), "no parameter 'foo'"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--jobs", "0"), "--jobs"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--backend", "fast"), "--backend"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "."), "is a directory"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "ok.csv/m.json"), "is a file"),
-    (("predict", "broken.json", "test.csv"), "not valid JSON"),
-    (("predict", "not_a_model.json", "test.csv"), "not a littlestone model"),
-    (("predict", "ok.csv", "test.csv"), "not valid JSON"),
-    (("ldim", "--class", "thresholds:7", "--tree", "."), "is a directory"),
-    (("demo", "--out", "ok.csv", "--fast"), "is a file"),
-    (("experiment", "nosuch"), "unknown experiment"),
-    (("audit", "nosuch"), "unknown audit"),
-    (("bounds", "generic", "--class", "points"), "finite class"),
-    # issue 9 item 8: each was exit 1 "internal error" (some after numpy warnings)
-    (("learn", "nan_label.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
-    (("learn", "huge_int.csv", "-c", "thresholds:10", "-o", "m.json"), "too large"),
-    (("learn", "huge_float.csv", "-c", "thresholds:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
-    (("learn", "huge_float.csv", "-c", "intervals:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "-p", "n_batches=abc"),
-     "n_batches expects"),
-    (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--seed", "-1"), "--seed"),
-    (("experiment", "blm20_accuracy", "--set", "reps=abc"), "reps expects an integer"),
-    (("experiment", "blm20_accuracy", "--set", "reps=-2"), "reps must be ≥ 1"),
-    (("experiment", "blm20_accuracy", "--set", "epsilons=a,b"), "epsilons expects a number"),
-    (("predict", "bad_hypothesis.json", "test.csv"), "model file is malformed"),
-    (("predict", "no_hypothesis.json", "test.csv"), "model file is malformed"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("learn", "ragged.csv", "-c", "thresholds:10", "-o", "m.json"), "line 3"),
+        (("learn", "three.csv", "-c", "thresholds:10", "-o", "m.json"), "binary"),
+        (("learn", "header_only.csv", "-c", "thresholds:10", "-o", "m.json"), "no examples"),
+        (("learn", "empty.csv", "-c", "thresholds:10", "-o", "m.json"), "empty"),
+        (("learn", "binary.csv", "-c", "thresholds:10", "-o", "m.json"), "UTF-8"),
+        (("learn", "nan.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
+        (("learn", "outside.csv", "-c", "thresholds:10", "-o", "m.json"), "outside the domain"),
+        (("learn", "two_features.csv", "-c", "thresholds:10", "-o", "m.json"), "single integers"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--label", "nope"), "no column named 'nope'"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--features", "x,zz"), "no column named 'zz'"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "0"), "epsilon"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--epsilon", "nan"), "epsilon"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--alpha", "2"), "alpha"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "--delta", "1"), "delta"),
+        (("learn", "ok.csv", "-c", "bogus:10", "-o", "m.json"), "unknown class"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-p", "foo=1"), "no parameter 'foo'"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--jobs", "0"), "--jobs"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--backend", "fast"), "--backend"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "."), "is a directory"),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "ok.csv/m.json"), "is a file"),
+        (("predict", "broken.json", "test.csv"), "not valid JSON"),
+        (("predict", "not_a_model.json", "test.csv"), "not a littlestone model"),
+        (("predict", "ok.csv", "test.csv"), "not valid JSON"),
+        (("ldim", "--class", "thresholds:7", "--tree", "."), "is a directory"),
+        (("demo", "--out", "ok.csv", "--fast"), "is a file"),
+        (("experiment", "nosuch"), "unknown experiment"),
+        (("audit", "nosuch"), "unknown audit"),
+        (("bounds", "generic", "--class", "points"), "finite class"),
+        # issue 9 item 8: each was exit 1 "internal error" (some after numpy warnings)
+        (("learn", "nan_label.csv", "-c", "thresholds:10", "-o", "m.json"), "NaN"),
+        (("learn", "huge_int.csv", "-c", "thresholds:10", "-o", "m.json"), "too large"),
+        (("learn", "huge_float.csv", "-c", "thresholds:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
+        (("learn", "huge_float.csv", "-c", "intervals:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
+        (
+            ("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "-p", "n_batches=abc"),
+            "n_batches expects",
+        ),
+        (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--seed", "-1"), "--seed"),
+        (("experiment", "blm20_accuracy", "--set", "reps=abc"), "reps expects an integer"),
+        (("experiment", "blm20_accuracy", "--set", "reps=-2"), "reps must be ≥ 1"),
+        (("experiment", "blm20_accuracy", "--set", "epsilons=a,b"), "epsilons expects a number"),
+        (("predict", "bad_hypothesis.json", "test.csv"), "model file is malformed"),
+        (("predict", "no_hypothesis.json", "test.csv"), "model file is malformed"),
+    ],
+)
 def test_many_bad_inputs_one_line_exit_2_nothing_written(args, needle, tmp_path):
     for name, text in BAD_FILES.items():
         (tmp_path / name).write_text(text)

@@ -41,7 +41,7 @@ def test_print_table_folds_and_splits_never_elides():
     names = [f"a_rather_long_column_name_{i}" for i in range(12)]
     for n in names:
         table.add_column(n, justify="right")
-    values = [[f"{(r + 1) * 10 ** i:,}" for i in range(12)] for r in range(3)]
+    values = [[f"{(r + 1) * 10**i:,}" for i in range(12)] for r in range(3)]
     for row in values:
         table.add_row(*row)
     buf = io.StringIO()

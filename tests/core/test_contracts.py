@@ -9,8 +9,14 @@ import numpy as np
 import pytest
 
 from littlestone import Intervals, Points, Thresholds
-from littlestone.classes import (AffineSubspaces, AllFunctions, Conjunctions, FiniteClass, PointsAndNegations,
-                                 resolve_class)
+from littlestone.classes import (
+    AffineSubspaces,
+    AllFunctions,
+    Conjunctions,
+    FiniteClass,
+    PointsAndNegations,
+    resolve_class,
+)
 from littlestone.classes.thresholds import ThresholdsVersionSpace
 from littlestone.errors import ClassSpecError
 from littlestone.online import SOA, Halving
@@ -23,12 +29,18 @@ CLASSES = [
     (lambda: Points(), None, list(range(20))),
     (lambda: Intervals(6), lambda: FiniteClass(oracle.intervals_matrix(6)), None),
     (lambda: AllFunctions(4), lambda: FiniteClass(oracle.allfunctions_matrix(4)), None),
-    (lambda: Conjunctions(3), lambda: FiniteClass(oracle.conjunctions_matrix(3), points=oracle.cube(3)), oracle.cube(3)),
+    (
+        lambda: Conjunctions(3),
+        lambda: FiniteClass(oracle.conjunctions_matrix(3), points=oracle.cube(3)),
+        oracle.cube(3),
+    ),
     (lambda: PointsAndNegations(5), None, None),
     (lambda: PointsAndNegations(), None, list(range(10))),
-    (lambda: AffineSubspaces(2, 2, 1), lambda: FiniteClass(oracle.affine_matrix(2, 2, 1),
-                                                           points=list(itertools.product(range(2), repeat=2))),
-     list(itertools.product(range(2), repeat=2))),
+    (
+        lambda: AffineSubspaces(2, 2, 1),
+        lambda: FiniteClass(oracle.affine_matrix(2, 2, 1), points=list(itertools.product(range(2), repeat=2))),
+        list(itertools.product(range(2), repeat=2)),
+    ),
     (lambda: FiniteClass(oracle.intervals_matrix(5)), None, None),
 ]
 
@@ -38,13 +50,16 @@ def test_every_class_meets_the_contract(make, twin, points):
     check_hypothesis_class(make(), None if twin is None else twin(), points=points, walks=8, depth=4)
 
 
-@pytest.mark.parametrize("factory, points", [
-    (lambda: SOA(Thresholds(12)), None),
-    (lambda: SOA(Intervals(8), extended=True), None),
-    (lambda: SOA(Thresholds(2**60)), list(range(0, 2**60, 2**55))),
-    (lambda: Halving(Intervals(6)), None),
-    (lambda: SOA(FiniteClass(oracle.allfunctions_matrix(3))), None),
-])
+@pytest.mark.parametrize(
+    "factory, points",
+    [
+        (lambda: SOA(Thresholds(12)), None),
+        (lambda: SOA(Intervals(8), extended=True), None),
+        (lambda: SOA(Thresholds(2**60)), list(range(0, 2**60, 2**55))),
+        (lambda: Halving(Intervals(6)), None),
+        (lambda: SOA(FiniteClass(oracle.allfunctions_matrix(3))), None),
+    ],
+)
 def test_every_online_learner_meets_the_contract(factory, points):
     check_online_learner(factory, points=points)
 
@@ -60,8 +75,11 @@ def test_the_class_check_catches_a_broken_class():
             return LyingVersionSpace(W.hclass, W.lo, W.hi)
 
         def soa_predict(self, x):  # the SOA with ties going to 1
-            return 1 - super().soa_predict(x) if self.restrict(x, 0).ldim() == self.restrict(x, 1).ldim() \
+            return (
+                1 - super().soa_predict(x)
+                if self.restrict(x, 0).ldim() == self.restrict(x, 1).ldim()
                 else super().soa_predict(x)
+            )
 
     with pytest.raises(AssertionError, match="soa_predict"):
         check_hypothesis_class(LyingThresholds(8))

@@ -182,8 +182,12 @@ def test_seeds_reproducible():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6),
-       st.integers(0, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6))
+@given(
+    st.integers(0, 12),
+    st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6),
+    st.integers(0, 12),
+    st.lists(st.tuples(st.integers(0, 11), st.integers(0, 1)), max_size=6),
+)
 def test_patched_thresholds_are_canonical(t1, p1, t2, p2):
     """Two patched thresholds are equal values iff they are the same function on the domain 0..11."""
     h1, h2 = patch(Threshold(t1), p1), patch(Threshold(t2), p2)

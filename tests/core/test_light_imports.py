@@ -17,13 +17,16 @@ def loaded_after(code: str) -> list[str]:
     return out.stdout.split()
 
 
-@pytest.mark.parametrize("code", [
-    "import littlestone",
-    "import littlestone; littlestone.__version__",
-    "import littlestone.classes, littlestone.dimensions, littlestone.online",
-    "from littlestone import FiniteClass, Intervals, SOA, ldim; ldim(FiniteClass([[0, 1], [1, 1]]))",
-    "import littlestone.pac.global_stable, littlestone.pac.tournament, littlestone.pac.sources",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import littlestone",
+        "import littlestone; littlestone.__version__",
+        "import littlestone.classes, littlestone.dimensions, littlestone.online",
+        "from littlestone import FiniteClass, Intervals, SOA, ldim; ldim(FiniteClass([[0, 1], [1, 1]]))",
+        "import littlestone.pac.global_stable, littlestone.pac.tournament, littlestone.pac.sources",
+    ],
+)
 def test_import_does_not_load_heavy_libraries(code):
     assert loaded_after(code) == []
 
@@ -38,7 +41,9 @@ def test_lazy_names_resolve():
 
 
 def test_version_answers_without_loading_the_commands():
-    code = ("import sys; sys.argv = ['littlestone', '--version']\nfrom littlestone.cli import main\nmain()\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'typer', 'littlestone.classes')))[:1])")
+    code = (
+        "import sys; sys.argv = ['littlestone', '--version']\nfrom littlestone.cli import main\nmain()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'typer', 'littlestone.classes')))[:1])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [f"littlestone {__import__('littlestone').__version__}", "[]"]

@@ -51,8 +51,9 @@ def fails_at_five(item: int) -> int:
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
     c = distributed.Client(cluster, set_as_default=False)
     yield c
     close_clusters()  # clients this module's tests opened by address, before their scheduler goes
@@ -95,7 +96,7 @@ def test_dask_cluster_named_by_address_and_environment(client, monkeypatch):
     assert address.startswith("tcp://127.0.0.1:")
     assert map_seeded(draw, items, seed=5, cluster=address) == expected(items, 5)
     monkeypatch.setenv(CLUSTER_ENV, address)
-    assert map_seeded(draw, items, seed=5) == expected(items, 5)          # the environment makes dask the default
+    assert map_seeded(draw, items, seed=5) == expected(items, 5)  # the environment makes dask the default
     assert map_seeded(draw, items, seed=5, backend="sequential") == expected(items, 5)
     monkeypatch.delenv(CLUSTER_ENV)
     with using_cluster(address):
@@ -159,18 +160,21 @@ def test_empty_input():
     assert map_ordered(square, []) == []
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n_jobs": 0}, "n_jobs"),
-    ({"n_jobs": -3}, "n_jobs"),
-    ({"n_jobs": True}, "n_jobs"),
-    ({"backend": "threads"}, "backend"),
-    ({"backend": "dask"}, "needs a cluster"),
-    ({"backend": "loky", "cluster": "local:2"}, "only used by the dask backend"),
-    ({"cluster": "local:0"}, "positive number of workers"),
-    ({"cluster": "udp://x"}, "tcp://host:port"),
-    ({"chunksize": 0}, "chunksize"),
-    ({"progress": 3}, "progress"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_jobs": 0}, "n_jobs"),
+        ({"n_jobs": -3}, "n_jobs"),
+        ({"n_jobs": True}, "n_jobs"),
+        ({"backend": "threads"}, "backend"),
+        ({"backend": "dask"}, "needs a cluster"),
+        ({"backend": "loky", "cluster": "local:2"}, "only used by the dask backend"),
+        ({"cluster": "local:0"}, "positive number of workers"),
+        ({"cluster": "udp://x"}, "tcp://host:port"),
+        ({"chunksize": 0}, "chunksize"),
+        ({"progress": 3}, "progress"),
+    ],
+)
 def test_bad_arguments_named(kwargs, message, monkeypatch):
     monkeypatch.delenv(CLUSTER_ENV, raising=False)
     with pytest.raises(LittlestoneError, match=message):
@@ -184,6 +188,7 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
 
 
 # --- the fork backend ---------------------------------------------------------------------------------------------
+
 
 def _forked_workers() -> list:
     import multiprocessing
@@ -201,8 +206,7 @@ def test_fork_worker_killed_mid_run_same_result():
             os.kill(workers[0].pid, signal.SIGKILL)
             killed.append(workers[0].pid)
 
-    got = map_seeded(partial(slow_draw, 0.02), items, seed=99, backend="fork", n_jobs=3, chunksize=2,
-                     progress=kill_one)
+    got = map_seeded(partial(slow_draw, 0.02), items, seed=99, backend="fork", n_jobs=3, chunksize=2, progress=kill_one)
     assert killed, "no worker was killed before the end of the run"
     assert got == expected(items, 99)
     assert not _forked_workers()  # every worker stopped at the end

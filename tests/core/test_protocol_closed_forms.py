@@ -130,11 +130,14 @@ def test_points_offer_the_closed_forms_too():
     assert Points(4).mistake_counts([Thresholds(3).hypothesis(1)], [0, 1], [0, 1]) is None  # not its hypotheses
 
 
-@pytest.mark.parametrize("H, twin", [
-    (MyThresholds(12), FiniteClass(oracle.thresholds_matrix(12))),
-    (Points(9), None),
-    (Points(range(9), include_zero=False), None),
-])
+@pytest.mark.parametrize(
+    "H, twin",
+    [
+        (MyThresholds(12), FiniteClass(oracle.thresholds_matrix(12))),
+        (Points(9), None),
+        (Points(range(9), include_zero=False), None),
+    ],
+)
 def test_the_contract_check_passes_with_the_closed_forms(H, twin):
     check_hypothesis_class(H, twin)
 
@@ -154,11 +157,14 @@ def _liar(method, value):
     return LyingThresholds(10)
 
 
-@pytest.mark.parametrize("method, value, match", [
-    ("online_run", lambda self, X, y, rule: ([0] * len(X), self, len(X)), "online_run"),
-    ("chain", lambda self: (self.size(), lambda j: self.lo + j), "chain"),
-    ("threshold_interval", lambda self: (self.lo, self.hi + 1, self.hclass.n), "threshold_interval"),
-])
+@pytest.mark.parametrize(
+    "method, value, match",
+    [
+        ("online_run", lambda self, X, y, rule: ([0] * len(X), self, len(X)), "online_run"),
+        ("chain", lambda self: (self.size(), lambda j: self.lo + j), "chain"),
+        ("threshold_interval", lambda self: (self.lo, self.hi + 1, self.hclass.n), "threshold_interval"),
+    ],
+)
 def test_the_contract_check_catches_a_lying_closed_form(method, value, match):
     with pytest.raises(AssertionError, match=match):
         check_hypothesis_class(_liar(method, value))

@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from littlestone.errors import InvalidParameterError, LittlestoneError, PrivacyParameterError
-from littlestone.validation import (check_delta, check_epsilon, check_jobs, check_positive_int, check_seed,
-                                    check_unit_interval)
+from littlestone.validation import (
+    check_delta,
+    check_epsilon,
+    check_jobs,
+    check_positive_int,
+    check_seed,
+    check_unit_interval,
+)
 
 
 def test_error_hierarchy():
@@ -13,14 +19,17 @@ def test_error_hierarchy():
     assert issubclass(PrivacyParameterError, InvalidParameterError)
 
 
-@pytest.mark.parametrize("check,good,bad", [
-    (check_epsilon, [1e-9, 1, 3.5], [0, -1, float("inf"), float("nan"), True, "1", None]),
-    (check_delta, [0, 0.5, 1e-12], [1, -0.1, float("nan"), False]),
-    (lambda v: check_unit_interval(v, "beta"), [0.5, 1e-9], [0, 1, 2, "x"]),
-    (lambda v: check_positive_int(v, "k"), [1, 3.0, np.int64(7)], [0, 1.5, True, "3", -2]),
-    (check_jobs, [1, 4, -1], [0, -2, 1.0, True]),
-    (check_seed, [None, 0, 5, np.random.SeedSequence(1), np.random.default_rng(0)], [-1, 1.5, "a", True]),
-])
+@pytest.mark.parametrize(
+    "check,good,bad",
+    [
+        (check_epsilon, [1e-9, 1, 3.5], [0, -1, float("inf"), float("nan"), True, "1", None]),
+        (check_delta, [0, 0.5, 1e-12], [1, -0.1, float("nan"), False]),
+        (lambda v: check_unit_interval(v, "beta"), [0.5, 1e-9], [0, 1, 2, "x"]),
+        (lambda v: check_positive_int(v, "k"), [1, 3.0, np.int64(7)], [0, 1.5, True, "3", -2]),
+        (check_jobs, [1, 4, -1], [0, -2, 1.0, True]),
+        (check_seed, [None, 0, 5, np.random.SeedSequence(1), np.random.default_rng(0)], [-1, 1.5, "a", True]),
+    ],
+)
 def test_checks(check, good, bad):
     for v in good:
         check(v)

@@ -5,13 +5,25 @@ from __future__ import annotations
 
 import pytest
 
-from littlestone.classes import AllFunctions, Intervals, Points, PointsAndNegations, Thresholds, restrict_to_points, to_finite
+from littlestone.classes import (
+    AllFunctions,
+    Intervals,
+    Points,
+    PointsAndNegations,
+    Thresholds,
+    restrict_to_points,
+    to_finite,
+)
 from littlestone.dimensions import dual_ldim, dual_vc_dim, is_vc_shattered, threshold_dim, vc_dim
 
-SMALL = [Thresholds(n) for n in (1, 2, 3, 5, 8)] + [Intervals(n) for n in (1, 2, 3, 6)] \
-    + [AllFunctions(m) for m in (1, 2, 3, 4, 5)] \
-    + [Points(range(n)) for n in (1, 2, 5)] + [Points(range(n), include_zero=False) for n in (1, 2, 5)] \
+SMALL = (
+    [Thresholds(n) for n in (1, 2, 3, 5, 8)]
+    + [Intervals(n) for n in (1, 2, 3, 6)]
+    + [AllFunctions(m) for m in (1, 2, 3, 4, 5)]
+    + [Points(range(n)) for n in (1, 2, 5)]
+    + [Points(range(n), include_zero=False) for n in (1, 2, 5)]
     + [PointsAndNegations(range(n)) for n in (4, 5, 6)]
+)
 
 
 def check_threshold_witness(H, k, pts, hyps):

@@ -64,8 +64,15 @@ def test_conjunctions_of_literals(nv):
     assert ldim(FiniteClass(O.conjunctions_matrix(nv))) == nv + 1
 
 
-@pytest.mark.parametrize("make", [lambda: O.intervals_matrix(9), lambda: O.conjunctions_matrix(3, monotone=True),
-                                  lambda: O.conjunctions_matrix(2), lambda: O.thresholds_matrix(12)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: O.intervals_matrix(9),
+        lambda: O.conjunctions_matrix(3, monotone=True),
+        lambda: O.conjunctions_matrix(2),
+        lambda: O.thresholds_matrix(12),
+    ],
+)
 def test_agrees_with_the_reference_oracle_and_the_naive_recursion(make):
     M = make()
     assert ldim(FiniteClass(M)) == O.brute_ldim(O.rows(M)) == naive_ldim(M)

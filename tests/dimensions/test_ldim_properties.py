@@ -84,8 +84,10 @@ def test_memo_limit_clears_without_changing_answers():
     solver.memo_limit = 8  # force many clears
     assert ldim(H) == 6
     assert len(solver.bounds) <= 9
-    assert all(ldim(H.version_space().restrict(j, 0)) == O.brute_ldim(frozenset(h for h in O.rows(M) if h[j] == 0))
-               for j in range(0, 16, 5))
+    assert all(
+        ldim(H.version_space().restrict(j, 0)) == O.brute_ldim(frozenset(h for h in O.rows(M) if h[j] == 0))
+        for j in range(0, 16, 5)
+    )
 
 
 @pytest.mark.slow

@@ -8,16 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from littlestone import FiniteClass
-from littlestone.dimensions import (dual_class, dual_ldim, dual_vc_dim, is_vc_shattered, ldim, threshold_dim,
-                                    vc_dim)
+from littlestone.dimensions import dual_class, dual_ldim, dual_vc_dim, is_vc_shattered, ldim, threshold_dim, vc_dim
 
 from littlestone.testing import oracle as O
 
 
-@pytest.mark.parametrize("M,expected", [
-    (O.thresholds_matrix(20), 1), (O.points_matrix(6, with_zero=False), 1), (O.points_matrix(6, with_zero=True), 1), (O.intervals_matrix(10), 2),
-    (O.allfunctions_matrix(5), 5), (O.conjunctions_matrix(3, monotone=True), 3), (np.zeros((1, 4), np.uint8), 0),
-])
+@pytest.mark.parametrize(
+    "M,expected",
+    [
+        (O.thresholds_matrix(20), 1),
+        (O.points_matrix(6, with_zero=False), 1),
+        (O.points_matrix(6, with_zero=True), 1),
+        (O.intervals_matrix(10), 2),
+        (O.allfunctions_matrix(5), 5),
+        (O.conjunctions_matrix(3, monotone=True), 3),
+        (np.zeros((1, 4), np.uint8), 0),
+    ],
+)
 def test_known_vc_dimensions(M, expected):
     d, S = vc_dim(FiniteClass(M), witness=True)
     assert d == expected == O.brute_vc(O.rows(M))

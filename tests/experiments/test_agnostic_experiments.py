@@ -11,27 +11,34 @@ from littlestone.experiments.agnostic_online import fitted_slope
 
 def test_fitted_slope_recovers_a_power_law():
     Ts = [10, 100, 1000]
-    assert abs(fitted_slope(Ts, [3 * t ** 0.75 for t in Ts]) - 0.75) < 1e-9
+    assert abs(fitted_slope(Ts, [3 * t**0.75 for t in Ts]) - 0.75) < 1e-9
     assert math.isnan(fitted_slope([10], [1.0]))
 
 
 def test_agnostic_online_tiny(tmp_path):
-    res = REGISTRY["agnostic_online"](T_large=(200, 400), T_adaptive=(100, 200), T_small=(8, 12), etas=(0.2,),
-                                      seeds=1, seed=0, out_dir=tmp_path)
+    res = REGISTRY["agnostic_online"](
+        T_large=(200, 400), T_adaptive=(100, 200), T_small=(8, 12), etas=(0.2,), seeds=1, seed=0, out_dir=tmp_path
+    )
     assert res.table_path.exists() and all(p.exists() for p in res.figures)
     rows = list(csv.DictReader(open(res.table_path)))
     learners = {r["learner"] for r in rows}
-    assert {"Algorithm 3 (MWEM)", "Algorithm 3 (sequential fooling)", "constructed experts (Thm E.10)",
-            "BDPS SOA experts", "Hedge over H",
-            "private OPE (tree)", "private OPE (batched)", "Algorithm 3, thresholds(2^60)"} <= learners
+    assert {
+        "Algorithm 3 (MWEM)",
+        "Algorithm 3 (sequential fooling)",
+        "constructed experts (Thm E.10)",
+        "BDPS SOA experts",
+        "Hedge over H",
+        "private OPE (tree)",
+        "private OPE (batched)",
+        "Algorithm 3, thresholds(2^60)",
+    } <= learners
     assert {r["data"] for r in rows if r["panel"] == "C"} == {"eta=0.2", "adaptive"}
     assert {r["data"] for r in rows} == {"eta=0.2", "adaptive"}
     assert "slopes" in res.verdict
 
 
 def test_sanitizer_error_tiny(tmp_path):
-    res = REGISTRY["sanitizer_error"](ns=(500, 2000), epsilons=(1.0,), reps=1, domain_bits=6, seed=0,
-                                      out_dir=tmp_path)
+    res = REGISTRY["sanitizer_error"](ns=(500, 2000), epsilons=(1.0,), reps=1, domain_bits=6, seed=0, out_dir=tmp_path)
     rows = list(csv.DictReader(open(res.table_path)))
     assert len(rows) == 6 and res.figures[0].exists()
     assert "within its bound: True" in res.verdict
@@ -58,8 +65,16 @@ def test_agnostic_online_sanitizer_choice(tmp_path):
 
     from littlestone.errors import LittlestoneError
 
-    res = REGISTRY["agnostic_online"](T_large=(200, 400), T_adaptive=(100,), T_small=(8,), etas=(0.2,), seeds=1,
-                                      sanitizer="sequential_fooling", seed=0, out_dir=tmp_path)
+    res = REGISTRY["agnostic_online"](
+        T_large=(200, 400),
+        T_adaptive=(100,),
+        T_small=(8,),
+        etas=(0.2,),
+        seeds=1,
+        sanitizer="sequential_fooling",
+        seed=0,
+        out_dir=tmp_path,
+    )
     learners = {r["learner"] for r in csv.DictReader(open(res.table_path))}
     assert "Algorithm 3 (sequential fooling)" in learners and "Algorithm 3 (MWEM)" not in learners
     assert "sanitizer of H^label: sequential fooling;" in res.verdict

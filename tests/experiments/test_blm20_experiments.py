@@ -10,8 +10,7 @@ from littlestone.experiments import REGISTRY
 
 
 def _check_outputs(res):
-    assert res.table_path.exists() and res.figures and all(p.exists() and p.stat().st_size > 1000
-                                                          for p in res.figures)
+    assert res.table_path.exists() and res.figures and all(p.exists() and p.stat().st_size > 1000 for p in res.figures)
     with open(res.table_path) as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == len(res.rows) > 0
@@ -67,8 +66,21 @@ def test_cli_lists_and_runs_an_experiment(tmp_path):
 
     out = CliRunner().invoke(app, ["experiment", "--list"])
     assert out.exit_code == 0 and "blm20_stability" in out.output
-    out = CliRunner().invoke(app, ["experiment", "blm20_sample_cost", "--set", "runs=20", "--set", "points=3",
-                                   "--out", str(tmp_path), "--seed", "0"])
+    out = CliRunner().invoke(
+        app,
+        [
+            "experiment",
+            "blm20_sample_cost",
+            "--set",
+            "runs=20",
+            "--set",
+            "points=3",
+            "--out",
+            str(tmp_path),
+            "--seed",
+            "0",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert (tmp_path / "blm20_sample_cost.csv").exists() and (tmp_path / "blm20_sample_cost.png").exists()
 
@@ -79,12 +91,15 @@ def test_accuracy_at_theory_size_every_epsilon(tmp_path):
     assert all(r["max_loss"] <= r["alpha"] for r in res.rows)
 
 
-@pytest.mark.parametrize("name, kwargs, stage", [
-    ("blm20_stability", dict(points=3, target=2, alpha=0.5, runs=20), "G with k uniform, then each k"),
-    ("blm20_generalization", dict(points=3, target=2, sizes=(2,), runs=10), "cells (n × k)"),
-    ("blm20_sample_cost", dict(points=3, target=2, n=2, runs=10), "runs of D_k (all depths k)"),
-    ("blm20_accuracy", dict(points=4, epsilons=[1.0], fractions=[0.001], reps=2), "M runs (ε × fraction × rep)"),
-])
+@pytest.mark.parametrize(
+    "name, kwargs, stage",
+    [
+        ("blm20_stability", dict(points=3, target=2, alpha=0.5, runs=20), "G with k uniform, then each k"),
+        ("blm20_generalization", dict(points=3, target=2, sizes=(2,), runs=10), "cells (n × k)"),
+        ("blm20_sample_cost", dict(points=3, target=2, n=2, runs=10), "runs of D_k (all depths k)"),
+        ("blm20_accuracy", dict(points=4, epsilons=[1.0], fractions=[0.001], reps=2), "M runs (ε × fraction × rep)"),
+    ],
+)
 def test_experiments_report_progress_to_a_listener(tmp_path, name, kwargs, stage):
     """The CLI's bars: every experiment reports its cells, climbing to the total."""
     from littlestone import _progress

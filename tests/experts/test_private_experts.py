@@ -36,7 +36,7 @@ def test_hedge_bound_can_fail_with_a_wrong_rate():
 def test_tree_hedge_regret_within_nonvacuous_bound(seed):
     T, N = 4000, 4
     L = _losses(T, N, seed)
-    learner = TreeAggregationHedge(N, T, epsilon=50.0, block=[1, 4, 'theory'][seed % 3], backend="seeded", seed=seed)
+    learner = TreeAggregationHedge(N, T, epsilon=50.0, block=[1, 4, "theory"][seed % 3], backend="seeded", seed=seed)
     bound = learner.regret_bound()
     assert bound < T  # the check below can fail
     run = learner.run(L)
@@ -69,8 +69,14 @@ def test_tree_noisy_prefix_matches_streaming_and_exact_sums():
     assert np.all(np.abs(a.noisy_cumulative() - a.cumulative) <= a.noise_bound)
 
 
-@pytest.mark.parametrize("cls,kw", [(Hedge, {}), (TreeAggregationHedge, {"epsilon": 1.0, "backend": "seeded"}),
-                                    (BatchedPrivateHedge, {"epsilon": 1.0, "delta": 1e-6, "backend": "seeded"})])
+@pytest.mark.parametrize(
+    "cls,kw",
+    [
+        (Hedge, {}),
+        (TreeAggregationHedge, {"epsilon": 1.0, "backend": "seeded"}),
+        (BatchedPrivateHedge, {"epsilon": 1.0, "delta": 1e-6, "backend": "seeded"}),
+    ],
+)
 def test_same_seed_same_stream(cls, kw):
     L = _losses(500, 8, 2)
     r1 = cls(8, 500, seed=11, **kw).run(L)
@@ -105,8 +111,17 @@ def test_secure_backend_is_the_default_and_runs():
     assert BatchedPrivateHedge(4, 200, 1.0, 1e-6).run(L).rounds == 200
 
 
-@pytest.mark.parametrize("bad", [dict(horizon=None), dict(horizon=0), dict(epsilon=0.0), dict(epsilon=-1),
-                                 dict(epsilon=float("nan")), dict(n_experts=0)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(horizon=None),
+        dict(horizon=0),
+        dict(epsilon=0.0),
+        dict(epsilon=-1),
+        dict(epsilon=float("nan")),
+        dict(n_experts=0),
+    ],
+)
 def test_bad_input(bad):
     kw = dict(n_experts=3, horizon=10, epsilon=1.0) | bad
     with pytest.raises(LittlestoneError):
@@ -151,15 +166,18 @@ def _tree_release(cls):
             learner.learn_one(row)
             total += float(learner.noisy_cumulative().sum())
         return total
+
     return mech
 
 
 @pytest.mark.slow
 def test_tree_hedge_audit_passes_and_catches_broken_twin():
-    good = audit_mechanism(_tree_release(TreeAggregationHedge), D, D_PRIME, runs=20_000, seed=0,
-                           randomness="seeded", claimed_epsilon=1.0)
-    bad = audit_mechanism(_tree_release(_ForgotSensitivity), D, D_PRIME, runs=20_000, seed=0,
-                          randomness="seeded", claimed_epsilon=1.0)
+    good = audit_mechanism(
+        _tree_release(TreeAggregationHedge), D, D_PRIME, runs=20_000, seed=0, randomness="seeded", claimed_epsilon=1.0
+    )
+    bad = audit_mechanism(
+        _tree_release(_ForgotSensitivity), D, D_PRIME, runs=20_000, seed=0, randomness="seeded", claimed_epsilon=1.0
+    )
     assert good.passed
     assert not bad.passed
 
@@ -184,14 +202,14 @@ def _hedge_choices(cls):
             out.append(learner.predict_one())
             learner.learn_one(row)
         return tuple(out)
+
     return mech
 
 
 @pytest.mark.parametrize("twin,ok", [(BatchedPrivateHedge, True), (_NoiselessLeader, False)])
 def test_batched_hedge_audit(twin, ok):
     d, dp = np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 0.0]])
-    rep = audit_mechanism(_hedge_choices(twin), d, dp, runs=20_000, seed=1, randomness="seeded",
-                          claimed_epsilon=1.0)
+    rep = audit_mechanism(_hedge_choices(twin), d, dp, runs=20_000, seed=1, randomness="seeded", claimed_epsilon=1.0)
     assert rep.passed is ok
 
 

@@ -10,8 +10,7 @@ import pytest
 from littlestone.audit import audit_mechanism
 from littlestone.bounds.private_experts import private_experts_report, theorem_e11_rate, theorem_e12_rate
 from littlestone.errors import LittlestoneError
-from littlestone.experts import (Hedge, PrivateHedge, TreeAggregationHedge, private_hedge_eta,
-                                 private_hedge_privacy)
+from littlestone.experts import Hedge, PrivateHedge, TreeAggregationHedge, private_hedge_eta, private_hedge_privacy
 from littlestone.privacy import advanced_composition
 
 
@@ -68,9 +67,21 @@ def test_private_hedge_claim_is_the_composition_of_its_draws():
     assert private_hedge_privacy(0.1, 1, 1e-6) == (0.0, 0.0)  # one round reads no loss
 
 
-@pytest.mark.parametrize("bad", [dict(epsilon=0.0), dict(epsilon=float("inf")), dict(delta=1.0), dict(delta=-0.1),
-                                 dict(horizon=None), dict(horizon=0), dict(n_experts=0), dict(eta=-1.0),
-                                 dict(eta="fast"), dict(backend="numpy")])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(epsilon=0.0),
+        dict(epsilon=float("inf")),
+        dict(delta=1.0),
+        dict(delta=-0.1),
+        dict(horizon=None),
+        dict(horizon=0),
+        dict(n_experts=0),
+        dict(eta=-1.0),
+        dict(eta="fast"),
+        dict(backend="numpy"),
+    ],
+)
 def test_private_hedge_bad_input(bad):
     kw = dict(n_experts=3, horizon=100, epsilon=1.0, delta=1e-6) | bad
     with pytest.raises(LittlestoneError):
@@ -116,6 +127,7 @@ def _choices(cls):
             out.append(learner.predict_one())
             learner.learn_one(row)
         return tuple(out)
+
     return mech
 
 
@@ -143,7 +155,7 @@ def test_vectorized_tree_reads_the_same_noise_stream_as_the_per_round_path(discr
         seen[t + 1] = a.noisy_cumulative().copy()
     pos, expected_b = 0, 0.0
     for k in [1, 6, 57, 64, 129, 1, 300, 142]:
-        expected_b += b.run(L[pos:pos + k]).expected_loss
+        expected_b += b.run(L[pos : pos + k]).expected_loss
         pos += k
         assert np.allclose(b.noisy_cumulative(), seen[pos])
     assert pos == T and np.array_equal(a.cumulative, b.cumulative)
@@ -182,7 +194,9 @@ def test_private_experts_report_rows_and_errors():
     rep = private_experts_report(100, 10_000, 1.0, 1e-6)
     text = rep.as_text()
     assert "Thm E.11" in text and "Thm E.12" in text and "PrivateHedge" in text
-    assert rep.values["Hedge (non-private, proven): regret bound"] < rep.values["PrivateHedge (proven): regret, adaptive"]
+    assert (
+        rep.values["Hedge (non-private, proven): regret bound"] < rep.values["PrivateHedge (proven): regret, adaptive"]
+    )
     assert theorem_e12_rate(100, 10_000, 1.0, 1e-6) > math.sqrt(10_000 * math.log(100))
     for bad in [dict(n=0), dict(T=1.5), dict(epsilon=0.0), dict(delta=0.0)]:
         kw = dict(n=100, T=1000, epsilon=1.0, delta=1e-6) | bad

@@ -51,8 +51,9 @@ def test_learner_is_proper_and_near_optimal_on_noisy_data():
     X = rng.integers(0, 6, size=3_000_000)
     y = (X >= 3).astype(int)
     y[rng.random(len(y)) < 0.1] ^= 1
-    est = AgnosticPolyPriPropLearnClassifier(H, epsilon=1.0, delta=1e-3, alpha=0.5, n=3_000_000, backend="seeded",
-                                             random_state=0, **SIZES).fit(X.reshape(-1, 1), y)
+    est = AgnosticPolyPriPropLearnClassifier(
+        H, epsilon=1.0, delta=1e-3, alpha=0.5, n=3_000_000, backend="seeded", random_state=0, **SIZES
+    ).fit(X.reshape(-1, 1), y)
     assert H.version_space().contains(est.hypothesis_)
     assert est.score(X.reshape(-1, 1), y) >= 0.9 - 0.02
     eps, dlt, rel = est.privacy()
@@ -64,7 +65,8 @@ def test_too_small_n_names_the_size_needed():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 6, size=2_000_000)
     with pytest.raises(InsufficientSampleError, match=r"Use n ≥ [\d,]+"):
-        AgnosticPolyPriPropLearnClassifier(H, epsilon=1.0, delta=1e-3, n=2_000_000, backend="seeded",
-                                           **SIZES).fit(X.reshape(-1, 1), X >= 3)
+        AgnosticPolyPriPropLearnClassifier(H, epsilon=1.0, delta=1e-3, n=2_000_000, backend="seeded", **SIZES).fit(
+            X.reshape(-1, 1), X >= 3
+        )
     with pytest.raises(InsufficientSampleError, match="needs"):
         AgnosticPolyPriPropLearnClassifier(H).fit(X[:1000].reshape(-1, 1), X[:1000] >= 3)

@@ -63,8 +63,12 @@ def test_cli_ggkm21_and_compare(tmp_path):
     png = tmp_path / "c.png"
     r = runner.invoke(app, ["bounds", "compare", "--d", "1..8", "--plot", str(png)])
     assert r.exit_code == 0 and "below BLM20 from d =" in r.output and png.stat().st_size > 2000
-    for bad in (["bounds", "compare", "--d", "1..x"], ["bounds", "ggkm21", "--d", "1", "--alpha", "2"],
-                ["bounds", "ggkm21", "--d", "0"], ["bounds", "ggkm21", "--d", "1", "--delta", "0"]):
+    for bad in (
+        ["bounds", "compare", "--d", "1..x"],
+        ["bounds", "ggkm21", "--d", "1", "--alpha", "2"],
+        ["bounds", "ggkm21", "--d", "0"],
+        ["bounds", "ggkm21", "--d", "1", "--delta", "0"],
+    ):
         r = runner.invoke(app, bad)
         assert r.exit_code == 2, (bad, r.output)
     r = runner.invoke(app, ["bounds", "compare", "--help"])

@@ -94,14 +94,14 @@ def test_finite_levels_and_streaming_equal():
     X = rng.integers(0, 9, size=500)
     y = rng.integers(0, 2, size=500)
     a = empirical_errors(F, X, y)
-    b = empirical_errors_from_batches(F, [(X[i:i + 64], y[i:i + 64]) for i in range(0, 500, 64)])
+    b = empirical_errors_from_batches(F, [(X[i : i + 64], y[i : i + 64]) for i in range(0, 500, 64)])
     for theta in (0.3, 0.45, 0.5, 0.6):
         assert a.level(theta) == b.level(theta) == _naive_level(F, X, y, theta)
     T = Thresholds(10**15)
     Xt = rng.integers(0, 10**15, size=300)
     yt = (Xt >= 5 * 10**14).astype(np.int8)
     ta = empirical_errors(T, Xt, yt)
-    tb = empirical_errors_from_batches(T, [(Xt[i:i + 50], yt[i:i + 50]) for i in range(0, 300, 50)])
+    tb = empirical_errors_from_batches(T, [(Xt[i : i + 50], yt[i : i + 50]) for i in range(0, 300, 50)])
     assert ta.level(0.0).key() == tb.level(0.0).key()
     assert ta.level(0.0).contains(T.hypothesis(5 * 10**14))
 

@@ -41,11 +41,13 @@ def test_polyprilearn_learns_and_reports():
 def test_bottom_gives_the_documented_fallback():
     H = Thresholds(6)
     X, y = _data(H, H.hypothesis(4), 2_000)
-    est = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-6, n=100, m=20, K=3, backend="seeded",
-                                 random_state=0).fit(X, y)
+    est = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-6, n=100, m=20, K=3, backend="seeded", random_state=0).fit(
+        X, y
+    )
     assert est.result_.bottom and est.hypothesis_ == H.soa()  # m/(d+1) far below the ⊥ score
-    est = PolyPriPropLearnClassifier(H, epsilon=1.0, delta=1e-6, n=100, m=19, K=3, n_generic=100,
-                                     backend="seeded", random_state=0).fit(X, y)
+    est = PolyPriPropLearnClassifier(
+        H, epsilon=1.0, delta=1e-6, n=100, m=19, K=3, n_generic=100, backend="seeded", random_state=0
+    ).fit(X, y)
     assert est.result_.bottom and est.hypothesis_ == proper_fallback(H)
     assert H.version_space().contains(est.hypothesis_)
 
@@ -55,10 +57,22 @@ def test_same_seed_same_result_any_worker_count():
     X, y = _data(H, H.hypothesis(2), 40_000, seed=3)
     y = y.copy()
     y[::7] ^= 1  # noisy: lists differ across datasets
-    a = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-2, n=100, m=400, K=2, A=0.3, backend="seeded",
-                               random_state=5, diagnostics=True).fit(X, y)
-    b = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-2, n=100, m=400, K=2, A=0.3, backend="seeded",
-                               random_state=5, diagnostics=True, n_jobs=2).fit(X, y)
+    a = PolyPriLearnClassifier(
+        H, epsilon=1.0, delta=1e-2, n=100, m=400, K=2, A=0.3, backend="seeded", random_state=5, diagnostics=True
+    ).fit(X, y)
+    b = PolyPriLearnClassifier(
+        H,
+        epsilon=1.0,
+        delta=1e-2,
+        n=100,
+        m=400,
+        K=2,
+        A=0.3,
+        backend="seeded",
+        random_state=5,
+        diagnostics=True,
+        n_jobs=2,
+    ).fit(X, y)
     assert a.hypothesis_ == b.hypothesis_
     assert a.result_.diagnostics["list_sizes"] == b.result_.diagnostics["list_sizes"]
 
@@ -93,8 +107,9 @@ def test_proper_learner_output_is_in_the_class():
     target = H.hypothesis(5)
     rng = np.random.default_rng(1)
     X = rng.integers(0, 6, size=90_000)
-    est = PolyPriPropLearnClassifier(H, epsilon=2.0, delta=1e-3, n=100, m=800, K=4, n_generic=2_000,
-                                     backend="seeded", random_state=0).fit(X.reshape(-1, 1), target.predict(X))
+    est = PolyPriPropLearnClassifier(
+        H, epsilon=2.0, delta=1e-3, n=100, m=800, K=4, n_generic=2_000, backend="seeded", random_state=0
+    ).fit(X.reshape(-1, 1), target.predict(X))
     assert H.version_space().contains(est.hypothesis_)
     assert est.privacy() == (2.0, 1e-3, "replace-one")
     assert "PolyPriPropLearn" in est.result_.summary()
@@ -122,8 +137,9 @@ def test_unrealizable_data_still_gives_a_bounded_output():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 6, size=40_000)
     y = rng.integers(0, 2, size=40_000)  # pure noise: ReduceTree classes are mostly empty → ⊥ or some element
-    est = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-3, n=100, m=400, K=3, backend="seeded",
-                                 random_state=0, diagnostics=True).fit(X.reshape(-1, 1), y)
+    est = PolyPriLearnClassifier(
+        H, epsilon=1.0, delta=1e-3, n=100, m=400, K=3, backend="seeded", random_state=0, diagnostics=True
+    ).fit(X.reshape(-1, 1), y)
     assert max(est.result_.diagnostics["list_sizes"]) <= est.result_.plan.s
 
 
@@ -147,8 +163,9 @@ def test_accuracy_at_theory_size_d1():
     target = H.hypothesis(1)
     plan = polyprilearn_plan(1, 0.3, 1.0, 1e-6, 0.05)
     src = RealizableStream(target, UniformIntegers(0, 2), plan.total, seed=3)
-    est = PolyPriLearnClassifier(H, epsilon=1.0, delta=1e-6, alpha=0.3, beta=0.05, backend="seeded",
-                                 random_state=0, n_jobs=2).fit_source(src)
+    est = PolyPriLearnClassifier(
+        H, epsilon=1.0, delta=1e-6, alpha=0.3, beta=0.05, backend="seeded", random_state=0, n_jobs=2
+    ).fit_source(src)
     assert est.result_.plan.theory and not est.result_.bottom
     err = float(np.mean(est.hypothesis_.predict(np.arange(2)) != target.predict(np.arange(2))))  # uniform on X
     assert err <= 0.3

@@ -29,61 +29,80 @@ class OverlappingSource(ArraySource):
 
     def batch(self, start, stop):
         if start < TOTAL:
-            return self.X[:stop - start], self.y[:stop - start]
+            return self.X[: stop - start], self.y[: stop - start]
         return super().batch(start, stop)
 
 
 def _improper(source_cls):
     def run(dataset, rng):
-        res = polyprilearn(H, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng,
-                           **SIZES)
+        res = polyprilearn(
+            H, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng, **SIZES
+        )
         return "bottom" if res.bottom else repr(res.chosen)
+
     return run
 
 
 def test_polyprilearn_audit_respects_claim():
-    rep = audit_mechanism(_improper(ArraySource), D, D_prime, runs=300, seed=0, delta=DELTA, claimed_epsilon=EPS,
-                          confidence=0.99)
+    rep = audit_mechanism(
+        _improper(ArraySource), D, D_prime, runs=300, seed=0, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert rep.passed, str(rep)
 
 
 def test_polyprilearn_audit_catches_overlapping_datasets():
-    rep = audit_mechanism(_improper(OverlappingSource), D, D_prime, runs=300, seed=0, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.99)
+    rep = audit_mechanism(
+        _improper(OverlappingSource), D, D_prime, runs=300, seed=0, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert not rep.passed and rep.epsilon_lb > EPS, str(rep)
 
 
 def _leaky_minimax(source):
     """Broken on purpose: 𝒦 read from the data (the first example's label) instead of from f."""
+
     def minimax(hclass, f, alpha_prime):
         _, y = source.batch(0, 1)
         return MinimaxSet((hclass.hypothesis(0 if y[0] else 1),), 0.0, "leaky")
+
     return minimax
 
 
 def _proper(leaky):
     def run(dataset, rng):
         src = ArraySource(*dataset)
-        res = polypriproplearn(H, src, epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng,
-                               n_generic=4, minimax=_leaky_minimax(src) if leaky else None, **SIZES)
+        res = polypriproplearn(
+            H,
+            src,
+            epsilon=EPS,
+            delta=DELTA,
+            backend=SeededBackend(rng),
+            seed=rng,
+            n_generic=4,
+            minimax=_leaky_minimax(src) if leaky else None,
+            **SIZES,
+        )
         return "bottom" if res.bottom else repr(res.chosen)
+
     return run
 
 
 def test_polypriproplearn_audit_respects_claim():
-    rep = audit_mechanism(_proper(False), D, D_prime, runs=300, seed=1, delta=DELTA, claimed_epsilon=EPS,
-                          confidence=0.99)
+    rep = audit_mechanism(
+        _proper(False), D, D_prime, runs=300, seed=1, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert rep.passed, str(rep)
 
 
 def test_polypriproplearn_audit_catches_a_data_dependent_minimax_set():
-    rep = audit_mechanism(_proper(True), D, D_prime, runs=300, seed=1, delta=DELTA, claimed_epsilon=EPS,
-                          confidence=0.99)
+    rep = audit_mechanism(
+        _proper(True), D, D_prime, runs=300, seed=1, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert not rep.passed and rep.epsilon_lb > EPS, str(rep)
 
 
 @pytest.mark.slow
 def test_polyprilearn_audit_many_runs():
-    rep = audit_mechanism(_improper(ArraySource), D, D_prime, runs=20_000, seed=2, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.999)
+    rep = audit_mechanism(
+        _improper(ArraySource), D, D_prime, runs=20_000, seed=2, delta=DELTA, claimed_epsilon=EPS, confidence=0.999
+    )
     assert rep.passed, str(rep)

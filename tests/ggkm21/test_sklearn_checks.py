@@ -12,12 +12,18 @@ from littlestone.errors import DomainError
 from littlestone.pac import PolyPriLearnClassifier, PolyPriPropLearnClassifier
 
 
-@pytest.mark.parametrize("est", [
-    PolyPriLearnClassifier("thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, backend="seeded",
-                           random_state=0),
-    PolyPriPropLearnClassifier("thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, n_generic=1,
-                               backend="seeded", random_state=0),
-], ids=["PolyPriLearn", "PolyPriPropLearn"])
+@pytest.mark.parametrize(
+    "est",
+    [
+        PolyPriLearnClassifier(
+            "thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, backend="seeded", random_state=0
+        ),
+        PolyPriPropLearnClassifier(
+            "thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, n_generic=1, backend="seeded", random_state=0
+        ),
+    ],
+    ids=["PolyPriLearn", "PolyPriPropLearn"],
+)
 def test_estimator_checks_fail_only_on_the_domain(est):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

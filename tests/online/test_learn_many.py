@@ -21,16 +21,24 @@ def per_round(learner, X, y):
 
 
 def same_state(a, b):
-    assert (a.mistakes, a.n_learned, a.label_coding, a.coding_is_set) == \
-        (b.mistakes, b.n_learned, b.label_coding, b.coding_is_set)
+    assert (a.mistakes, a.n_learned, a.label_coding, a.coding_is_set) == (
+        b.mistakes,
+        b.n_learned,
+        b.label_coding,
+        b.coding_is_set,
+    )
     assert a.version_space.key() == b.version_space.key()
     if isinstance(a, SOA):
         assert a.realizable == b.realizable and a.realizable_prefix_length == b.realizable_prefix_length
         assert a.hypothesis() == b.hypothesis()
 
 
-CLASSES = [lambda: Thresholds(2**60), lambda: Thresholds(37), lambda: Intervals(40),
-           lambda: FiniteClass((np.random.default_rng(3).random((60, 12)) < 0.5).astype(np.uint8))]
+CLASSES = [
+    lambda: Thresholds(2**60),
+    lambda: Thresholds(37),
+    lambda: Intervals(40),
+    lambda: FiniteClass((np.random.default_rng(3).random((60, 12)) < 0.5).astype(np.uint8)),
+]
 
 
 @pytest.mark.parametrize("make", CLASSES)
@@ -93,8 +101,12 @@ def test_bad_labels_raise_before_learning():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 30), max_size=40), st.integers(0, 31), st.sampled_from([SOA, Halving]),
-       st.sampled_from([(0, 1), (-1, 1)]))
+@given(
+    st.lists(st.integers(0, 30), max_size=40),
+    st.integers(0, 31),
+    st.sampled_from([SOA, Halving]),
+    st.sampled_from([(0, 1), (-1, 1)]),
+)
 def test_property_thresholds(X, t, Learner, coding):
     H = Thresholds(31)
     y = [1 if x >= t else coding[0] for x in X]

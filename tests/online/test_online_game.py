@@ -8,8 +8,17 @@ import pytest
 from littlestone import FiniteClass, Thresholds
 from littlestone.classes import Threshold
 from littlestone.errors import DomainError, EmptyDataError, LabelError, LittlestoneError, NotRealizableError
-from littlestone.online import (SOA, AdaptiveAdversary, FixedSequence, GameResult, Halving, IIDRealizable,
-                                TreeAdversary, play, play_many)
+from littlestone.online import (
+    SOA,
+    AdaptiveAdversary,
+    FixedSequence,
+    GameResult,
+    Halving,
+    IIDRealizable,
+    TreeAdversary,
+    play,
+    play_many,
+)
 
 
 def test_game_result_transcript():
@@ -41,8 +50,12 @@ def test_adversary_sees_prediction_only_after_it_is_made():
     learner = SOA(FiniteClass(np.array([[0, 0, 0, 0], [1, 1, 0, 0], [0, 1, 1, 1], [1, 0, 1, 0]])), extended=True)
     res = play(learner, AdaptiveAdversary(fn), 6)
     assert res.mistake_rounds.tolist() == [0, 1]
-    assert len(seen) == 6 and seen[0] == () and seen[2][:2] == tuple((x, p, y) for x, p, y in zip(
-        res.points[:2], res.predictions[:2].tolist(), res.labels[:2].tolist()))
+    assert (
+        len(seen) == 6
+        and seen[0] == ()
+        and seen[2][:2]
+        == tuple((x, p, y) for x, p, y in zip(res.points[:2], res.predictions[:2].tolist(), res.labels[:2].tolist()))
+    )
 
 
 def test_adaptive_adversary_fixed_labels_and_validation():
@@ -100,6 +113,7 @@ def test_play_argument_errors():
         play(object(), TreeAdversary(H), 3)
     with pytest.raises(TypeError):
         play(SOA(H), [(1, 0)], 3)
+
     class Bad:
         def predict_one(self, x):
             return 0.5

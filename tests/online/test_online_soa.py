@@ -14,8 +14,16 @@ from littlestone.testing import oracle
 from littlestone import FiniteClass, Thresholds
 from littlestone.classes import Threshold
 from littlestone.errors import LittlestoneError, NotRealizableError
-from littlestone.online import (SOA, FixedSequence, Halving, IIDRealizable, TreeAdversary, extended_soa, play,
-                                soa_classifier)
+from littlestone.online import (
+    SOA,
+    FixedSequence,
+    Halving,
+    IIDRealizable,
+    TreeAdversary,
+    extended_soa,
+    play,
+    soa_classifier,
+)
 
 
 def random_class(seed: int, m: int, n: int) -> FiniteClass:
@@ -27,6 +35,7 @@ def threshold_matrix(n: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- realizable bound
+
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 20), st.integers(1, 7), st.integers(1, 40))
@@ -68,8 +77,20 @@ def _structured(spec: str):
         pytest.skip(f"class spec {spec!r} unavailable: {exc}")
 
 
-@pytest.mark.parametrize("spec", ["intervals:24", "allfunctions:4", "conjunctions:4,2", "points", "points:10",
-                                  "pointsneg", "affine:2,3,1", "random:64x12:7", "thresholds:2^60"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "intervals:24",
+        "allfunctions:4",
+        "conjunctions:4,2",
+        "points",
+        "points:10",
+        "pointsneg",
+        "affine:2,3,1",
+        "random:64x12:7",
+        "thresholds:2^60",
+    ],
+)
 def test_soa_mistake_bound_on_structured_classes(spec):
     H = _structured(spec)
     try:
@@ -92,6 +113,7 @@ def test_soa_mistake_bound_on_structured_classes(spec):
 
 
 # ---------------------------------------------------------------------------------------------- tree adversary
+
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000, 2**60])
 def test_tree_adversary_forces_exactly_ldim_on_thresholds(n):
@@ -142,6 +164,7 @@ def test_soa_on_thresholds_2_pow_60_is_fast():
 
 # ---------------------------------------------------------------------------------------------- SOA classifier
 
+
 def test_soa_classifier_spec_vectors():
     assert soa_classifier(FiniteClass(threshold_matrix(3))).as_array().tolist() == [0, 0, 1]
     assert soa_classifier(Thresholds(7)).predict(np.arange(7)).tolist() == [0, 0, 0, 0, 1, 1, 1]
@@ -163,6 +186,7 @@ def test_online_predictions_equal_soa_classifier_of_version_space():
 
 
 # ---------------------------------------------------------------------------------------------- extended SOA (Def 8)
+
 
 @settings(max_examples=50, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 16), st.integers(1, 6), st.integers(1, 30))

@@ -35,12 +35,13 @@ def test_learns_noisy_thresholds_within_budget():
     y = ((X >= 8) ^ (rng.random(X.size) < 0.1)).astype(np.int8)
     # fixed seed: at these inner sizes (far below Theorem 1's) M falls back on about half the seeds; seed 1 fell
     # back once the histogram's noise follows the canonical key order (issue 9 item 4), seed 0 does not
-    res = agnostic_learn(H, X, y, epsilon=1.0, delta=1e-6, subsample_size=12_000, inner_sizes=INNER,
-                         backend="seeded", seed=0)
+    res = agnostic_learn(
+        H, X, y, epsilon=1.0, delta=1e-6, subsample_size=12_000, inner_sizes=INNER, backend="seeded", seed=0
+    )
     assert res.spent[0] <= 1.0 and res.spent[1] <= 1e-6
     assert res.spent[0] == pytest.approx(np.log1p(res.q * np.expm1(inner_epsilon(1.0, 1.0))))
     Xt = np.arange(20)
-    assert np.mean(res.chosen.predict(Xt) != (Xt >= 8)) <= 0.1 + 1e-9   # excess loss ≤ α on uniform points
+    assert np.mean(res.chosen.predict(Xt) != (Xt >= 8)) <= 0.1 + 1e-9  # excess loss ≤ α on uniform points
 
 
 def test_refuses_a_subsample_that_would_overspend():
@@ -68,8 +69,19 @@ def test_labelings_cap_is_checked_before_reading_data():
             raise AssertionError("labels were read")
 
     with pytest.raises(Exception, match="max_labelings"):
-        agnostic_learn(H, X, Untouchable(), epsilon=4.0, delta=1e-3, subsample_size=100, vc=3, max_labelings=50,
-                       inner_sizes=INNER, backend="seeded", seed=0)
+        agnostic_learn(
+            H,
+            X,
+            Untouchable(),
+            epsilon=4.0,
+            delta=1e-3,
+            subsample_size=100,
+            vc=3,
+            max_labelings=50,
+            inner_sizes=INNER,
+            backend="seeded",
+            seed=0,
+        )
 
 
 def test_secure_subsample_does_not_follow_the_seed(monkeypatch):
@@ -85,6 +97,15 @@ def test_secure_subsample_does_not_follow_the_seed(monkeypatch):
     real = sub.secret_generator
     monkeypatch.setattr("littlestone.pac.agnostic.secret_generator", lambda b, r: calls.append(b.name) or real(b, r))
     X = np.arange(8).repeat(4)
-    agnostic_learn(Thresholds(8), X, (X >= 3).astype(np.int8), epsilon=4.0, delta=1e-3, subsample_size=8,
-                   inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2), backend="secure", seed=5)
+    agnostic_learn(
+        Thresholds(8),
+        X,
+        (X >= 3).astype(np.int8),
+        epsilon=4.0,
+        delta=1e-3,
+        subsample_size=8,
+        inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2),
+        backend="secure",
+        seed=5,
+    )
     assert calls == ["opendp"]

@@ -14,8 +14,9 @@ from littlestone.pac.tournament import FAIL, SOAState
 
 H = Thresholds(16)
 K = 600
-SIZES = dict(epsilon=8.0, delta=1e-3, alpha=0.5, n_batches=K, aux_size=2, cap=2000, n_generic=50,
-             backend="seeded", seed=3)
+SIZES = dict(
+    epsilon=8.0, delta=1e-3, alpha=0.5, n_batches=K, aux_size=2, cap=2000, n_generic=50, backend="seeded", seed=3
+)
 
 
 def _stream():
@@ -63,8 +64,9 @@ def test_filter_threshold_in_a_sweep(released):
     for eta in (freqs[-1] * 1.2, freqs[-2] * 1.3, freqs[-3] * 1.5, freqs[-4] * 1.1):
         r = _run(eta)
         assert {h for h, _ in r.candidates} == {h for h, f in released if f >= 3 * eta / 4}, eta
-        assert {h for h, _ in r.candidates} != {h for h, f in released if f >= eta / 2} or \
-            {h for h, f in released if eta / 2 <= f < 3 * eta / 4} == set()
+        assert {h for h, _ in r.candidates} != {h for h, f in released if f >= eta / 2} or {
+            h for h, f in released if eta / 2 <= f < 3 * eta / 4
+        } == set()
 
 
 # ------------------------------------------------------------------------------------------- k ∼ U{0..d} in G
@@ -87,7 +89,7 @@ def test_depth_is_uniform_on_zero_to_d(g_runs):
     d = G.d
     assert d == 4
     counts = np.bincount([r.k for r in runs], minlength=d + 2)
-    assert counts[d + 1:].sum() == 0 and min(r.k for r in runs) >= 0
+    assert counts[d + 1 :].sum() == 0 and min(r.k for r in runs) >= 0
     freq = counts[: d + 1] / RUNS
     assert np.all(np.abs(freq - 1 / (d + 1)) < 0.035), freq
     # chi-square goodness of fit at 4 degrees of freedom: 18.47 is the 0.999 quantile

@@ -80,8 +80,19 @@ def test_m_learns_points_over_strings():
     words = np.array([f"user-{i}" for i in rng.integers(0, 10**12, size=6000)], dtype=object)
     words[rng.random(6000) < 0.5] = "alice"
     y = (words == "alice").astype(np.int8)
-    res = blm20_learn(H, ArraySource(words, y), epsilon=1.0, delta=1e-6, backend="seeded", seed=1,
-                      n_batches=300, aux_size=10, cap=5, n_generic=500, eta=0.1)
+    res = blm20_learn(
+        H,
+        ArraySource(words, y),
+        epsilon=1.0,
+        delta=1e-6,
+        backend="seeded",
+        seed=1,
+        n_batches=300,
+        aux_size=10,
+        cap=5,
+        n_generic=500,
+        eta=0.1,
+    )
     assert res.chosen("alice") == 1 and res.chosen("bob") == 0 and res.chosen("user-17") == 0
 
 
@@ -96,8 +107,9 @@ def test_global_stability_theorem10(points, alpha):
     src = RealizableStream(target, UniformIntegers(0, points), R * G.m, seed=5)
     counts = Counter(r.output for r in run_batches(G, src, [(i * G.m, (i + 1) * G.m) for i in range(R)], 2))
     X = np.arange(points)
-    good = [(f, c / R) for f, c in counts.items() if f is not FAIL
-            and np.mean(f.predict(X) != target.predict(X)) <= alpha]
+    good = [
+        (f, c / R) for f, c in counts.items() if f is not FAIL and np.mean(f.predict(X) != target.predict(X)) <= alpha
+    ]
     # one-sided 4-sigma margin on the empirical frequency
     assert max(p for _, p in good) - 4 * np.sqrt(G.eta / R) >= G.eta
 

@@ -22,16 +22,23 @@ def g_digest(d: int, nb: int, seed: int, noise: float = 0.0, npts: int | None = 
     src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), G.m * nb, seed=seed, noise=noise)
     runs = run_batches(G, src, [(i * G.m, (i + 1) * G.m) for i in range(nb)], seed + 1)
     text = ";".join(f"{r.output!r},{r.k},{r.examples_read}" for r in runs)
-    return hashlib.sha256(text.encode()).hexdigest()[:16], sum(r.examples_read for r in runs), sum(r.failed for r in runs)
+    return (
+        hashlib.sha256(text.encode()).hexdigest()[:16],
+        sum(r.examples_read for r in runs),
+        sum(r.failed for r in runs),
+    )
 
 
-@pytest.mark.parametrize("args, expected", [
-    ((1, 200, 3), ("776452e97c91948d", 130000, 100)),
-    ((2, 60, 5), ("94ec7652b3547dae", 707560, 29)),
-    ((3, 6, 9), ("647058e03012ec5f", 591180, 1)),
-    ((2, 40, 13, 0.02), ("79f483387482fd44", 75520, 0)),       # label noise: non-realizable blocks
-    ((2, 40, 17, 0.0, 100), ("96e25ab92b721ea2", 7840, 0)),    # a larger domain than d needs
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        ((1, 200, 3), ("776452e97c91948d", 130000, 100)),
+        ((2, 60, 5), ("94ec7652b3547dae", 707560, 29)),
+        ((3, 6, 9), ("647058e03012ec5f", 591180, 1)),
+        ((2, 40, 13, 0.02), ("79f483387482fd44", 75520, 0)),  # label noise: non-realizable blocks
+        ((2, 40, 17, 0.0, 100), ("96e25ab92b721ea2", 7840, 0)),  # a larger domain than d needs
+    ],
+)
 def test_g_runs_pinned(args, expected):
     assert g_digest(*args) == expected
 
@@ -40,8 +47,7 @@ def test_blm20_d1_pinned():
     rep = theorem1(1, 0.1, 1.0, 1e-6, 0.05)
     H = Thresholds(2)
     src = RealizableStream(H.hypothesis(2), UniformIntegers(0, 2), rep.total, seed=4)
-    res = blm20_learn(H, src, epsilon=1.0, delta=1e-6, alpha=0.1, beta=0.05, backend="seeded", seed=4,
-                      diagnostics=True)
+    res = blm20_learn(H, src, epsilon=1.0, delta=1e-6, alpha=0.1, beta=0.05, backend="seeded", seed=4, diagnostics=True)
     assert repr(res.chosen) == "Threshold(2,)"
     assert res.diagnostics["examples_read_by_g"] == 2787820
     assert res.diagnostics["fail_rate"] == pytest.approx(0.511805389935607, abs=1e-15)

@@ -15,14 +15,14 @@ from littlestone.pac.blm20 import blm20_learn
 from littlestone.pac.sources import ArraySource
 from littlestone.privacy import SeededBackend
 
-H = Thresholds(1)                                   # d = 1; G = SOA of one example (cap 0: depth 1 always fails)
+H = Thresholds(1)  # d = 1; G = SOA of one example (cap 0: depth 1 always fails)
 EPS, DELTA = 1.0, 1e-2
 K = 60
 SIZES = dict(n_batches=K, aux_size=1, cap=0, n_generic=5, eta=0.1)
 N = K + 5
 X = np.zeros(N, dtype=np.int64)
 D = (X, np.ones(N, dtype=np.int8))
-D_prime = (X, np.r_[0, np.ones(N - 1)].astype(np.int8))     # one example (in batch 0) changed
+D_prime = (X, np.r_[0, np.ones(N - 1)].astype(np.int8))  # one example (in batch 0) changed
 
 
 class ReusingSource(ArraySource):
@@ -36,28 +36,33 @@ class ReusingSource(ArraySource):
 
 def _mechanism(source_cls):
     def run(dataset, rng):
-        res = blm20_learn(H, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng,
-                          **SIZES)
+        res = blm20_learn(
+            H, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng, **SIZES
+        )
         return repr(res.chosen)
+
     return run
 
 
 def test_audit_of_m_respects_claimed_epsilon():
-    rep = audit_mechanism(_mechanism(ArraySource), D, D_prime, runs=500, seed=0, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.99)
+    rep = audit_mechanism(
+        _mechanism(ArraySource), D, D_prime, runs=500, seed=0, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert rep.passed, str(rep)
 
 
 def test_audit_catches_overlapping_batches():
-    rep = audit_mechanism(_mechanism(ReusingSource), D, D_prime, runs=500, seed=0, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.99)
+    rep = audit_mechanism(
+        _mechanism(ReusingSource), D, D_prime, runs=500, seed=0, delta=DELTA, claimed_epsilon=EPS, confidence=0.99
+    )
     assert not rep.passed and rep.epsilon_lb > EPS, str(rep)
 
 
 @pytest.mark.slow
 def test_audit_of_m_many_runs():
-    rep = audit_mechanism(_mechanism(ArraySource), D, D_prime, runs=20_000, seed=1, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.999)
+    rep = audit_mechanism(
+        _mechanism(ArraySource), D, D_prime, runs=20_000, seed=1, delta=DELTA, claimed_epsilon=EPS, confidence=0.999
+    )
     assert rep.passed, str(rep)
 
 
@@ -69,7 +74,7 @@ SIZES2 = dict(n_batches=K2, aux_size=N_AUX, cap=CAP, n_generic=5, eta=0.1)
 X2 = np.resize(np.array([1, 2, 0, 2, 1, 0, 2], dtype=np.int64), K2 * M2 + 5)
 Y2 = (X2 >= 2).astype(np.int8)
 Y2_prime = Y2.copy()
-Y2_prime[0] = 1                                        # first example of batch 0: now non-realizable (Definition 8)
+Y2_prime[0] = 1  # first example of batch 0: now non-realizable (Definition 8)
 
 
 class ReusingBatches(ArraySource):
@@ -84,9 +89,11 @@ class ReusingBatches(ArraySource):
 
 def _mechanism2(source_cls):
     def run(dataset, rng):
-        res = blm20_learn(H2, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng,
-                          **SIZES2)
+        res = blm20_learn(
+            H2, source_cls(*dataset), epsilon=EPS, delta=DELTA, backend=SeededBackend(rng), seed=rng, **SIZES2
+        )
         return repr(res.chosen)
+
     return run
 
 
@@ -107,12 +114,28 @@ def test_the_changed_example_drives_tournaments():
 
 
 def test_audit_of_m_with_tournaments_respects_claimed_epsilon():
-    rep = audit_mechanism(_mechanism2(ArraySource), (X2, Y2), (X2, Y2_prime), runs=300, seed=0, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.99)
+    rep = audit_mechanism(
+        _mechanism2(ArraySource),
+        (X2, Y2),
+        (X2, Y2_prime),
+        runs=300,
+        seed=0,
+        delta=DELTA,
+        claimed_epsilon=EPS,
+        confidence=0.99,
+    )
     assert rep.passed, str(rep)
 
 
 def test_audit_with_tournaments_catches_shared_batches():
-    rep = audit_mechanism(_mechanism2(ReusingBatches), (X2, Y2), (X2, Y2_prime), runs=300, seed=0, delta=DELTA,
-                          claimed_epsilon=EPS, confidence=0.99)
+    rep = audit_mechanism(
+        _mechanism2(ReusingBatches),
+        (X2, Y2),
+        (X2, Y2_prime),
+        runs=300,
+        seed=0,
+        delta=DELTA,
+        claimed_epsilon=EPS,
+        confidence=0.99,
+    )
     assert not rep.passed and rep.epsilon_lb > EPS, str(rep)

@@ -44,7 +44,7 @@ def test_observation11_each_tournament_example_forces_a_mistake(k):
     for trial in range(5):
         cur = Cursor(src, trial * 200_000, (trial + 1) * 200_000)
         S = sample_tournament(H, cur, k, 6, rng)
-        assert len(S.tournament_examples) == k and S.length == k * (6 + 1)   # |S| = k(n+1)
+        assert len(S.tournament_examples) == k and S.length == k * (6 + 1)  # |S| = k(n+1)
         xs, ys = _sample_examples(src, S)
         h, preds = replay_soa(V, xs, ys)
         t_pos = np.cumsum([1 if s[0] == "T" else s[2] - s[1] for s in S.segments]) - 1
@@ -80,14 +80,14 @@ def test_examples_are_read_in_order_and_never_reused():
         S = sample_tournament(H, cur, k, 5, rng)
         spans = [(s[1], s[2]) for s in S.segments if s[0] == "D"]
         flat = [p for a, b in spans for p in range(a, b)]
-        assert flat == sorted(flat) and len(set(flat)) == len(flat)          # in order, no re-use
-        assert all(1000 <= a < b <= cur.position for a, b in spans)          # only drawn examples
+        assert flat == sorted(flat) and len(set(flat)) == len(flat)  # in order, no re-use
+        assert all(1000 <= a < b <= cur.position for a, b in spans)  # only drawn examples
 
 
 def test_cap_produces_fail_and_bounds_reads():
     H, src = _threshold_stream()
     rng = np.random.default_rng(1)
-    cur = Cursor(src, 0, 10**6, cap=9)        # one round of D̃_1 needs 2n = 10 > 9 examples
+    cur = Cursor(src, 0, 10**6, cap=9)  # one round of D̃_1 needs 2n = 10 > 9 examples
     with pytest.raises(SampleCapExceeded):
         sample_tournament(H, cur, 1, 5, rng)
     assert cur.used <= 9
@@ -136,8 +136,7 @@ def _plain_level1(hclass, V, cursor, n, rng):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1)), min_size=1, max_size=25),
-       st.integers(1, 24))
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1)), min_size=1, max_size=25), st.integers(1, 24))
 def test_definition8_state_matches_replay_on_any_sequence(examples, cut):
     """Incremental SOA state (split anywhere) = one-by-one Def 8 replay = extended_soa, realizable or not."""
     rng = np.random.default_rng(len(examples))
@@ -167,8 +166,9 @@ def test_array_source_and_cursor_errors():
     with pytest.raises(SampleCapExceeded):
         cur.take(3)
     with pytest.raises(LittlestoneError, match="n must be ≥ 1"):
-        sample_tournament(Thresholds(3), Cursor(ArraySource(np.arange(3), np.zeros(3)), 0, 3), 1, 0,
-                          np.random.default_rng(0))
+        sample_tournament(
+            Thresholds(3), Cursor(ArraySource(np.arange(3), np.zeros(3)), 0, 3), 1, 0, np.random.default_rng(0)
+        )
 
 
 def test_stream_is_deterministic_and_block_independent():

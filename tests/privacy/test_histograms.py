@@ -271,7 +271,11 @@ def test_release_holds_no_exact_size(make):
 def test_release_keys_canonical_in_order_and_object(make, mechanism):
     first_a = ["a"] * 40 + ["b"] * 40
     first_b = ["b"] * 40 + ["a"] * 40
-    assert list(mechanism(first_a, 1.0, 0.01, backend=make())) == list(mechanism(first_b, 1.0, 0.01, backend=make())) == ["a", "b"]
+    assert (
+        list(mechanism(first_a, 1.0, 0.01, backend=make()))
+        == list(mechanism(first_b, 1.0, 0.01, backend=make()))
+        == ["a", "b"]
+    )
     rel = mechanism([1.0] + [1] * 40 + [np.int64(2)] * 40, 1.0, 0.01, backend=make())
     assert [type(k) for k in rel] == [int, int] and list(rel) == [1, 2]
     mixed = mechanism([(1, "x")] * 40 + [3.5] * 40 + ["z"] * 40, 1.0, 0.01, backend=make())
@@ -281,6 +285,15 @@ def test_release_keys_canonical_in_order_and_object(make, mechanism):
 def test_most_common_ties_follow_canonical_order():
     from littlestone.privacy import HistogramRelease
 
-    rel = HistogramRelease(counts={"a": 5.0, "b": 5.0}, threshold=1.0, noise_scale=1.0, epsilon=1.0, delta=0.0, n=None,
-                           requested_delta=0.0, noise="laplace", backend="x")
+    rel = HistogramRelease(
+        counts={"a": 5.0, "b": 5.0},
+        threshold=1.0,
+        noise_scale=1.0,
+        epsilon=1.0,
+        delta=0.0,
+        n=None,
+        requested_delta=0.0,
+        noise="laplace",
+        backend="x",
+    )
     assert [k for k, _ in rel.most_common()] == ["a", "b"]

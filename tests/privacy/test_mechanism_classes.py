@@ -44,20 +44,33 @@ def _function_runs():
     """(mechanism object, data, the module function called with a budget) for every function that charges."""
     return [
         (LaplaceMechanism(0.5, 1.0), 3.0, lambda b, be: laplace_mechanism(3.0, 1.0, 0.5, backend=be, budget=b)),
-        (ExponentialMechanism(1.0), [0.0, 2.0], lambda b, be: exponential_mechanism([0.0, 2.0], 1.0, backend=be,
-                                                                                     budget=b)),
+        (
+            ExponentialMechanism(1.0),
+            [0.0, 2.0],
+            lambda b, be: exponential_mechanism([0.0, 2.0], 1.0, backend=be, budget=b),
+        ),
         (ReportNoisyMax(1.0), [0.0, 2.0], lambda b, be: report_noisy_max([0.0, 2.0], 1.0, backend=be, budget=b)),
         (StableHistogram(1.0, 0.01), ITEMS, lambda b, be: stable_histogram(ITEMS, 1.0, 0.01, backend=be, budget=b)),
-        (StableHistogram(1.0, 0.01, neighbours="add_remove", discrete=True), ITEMS,
-         lambda b, be: stable_histogram(ITEMS, 1.0, 0.01, backend=be, budget=b, neighbours="add_remove",
-                                        discrete=True)),
+        (
+            StableHistogram(1.0, 0.01, neighbours="add_remove", discrete=True),
+            ITEMS,
+            lambda b, be: stable_histogram(
+                ITEMS, 1.0, 0.01, backend=be, budget=b, neighbours="add_remove", discrete=True
+            ),
+        ),
         (BoundedHistogram(1.0, 0.01), ITEMS, lambda b, be: bounded_histogram(ITEMS, 1.0, 0.01, backend=be, budget=b)),
-        (SparseSelection(1.0, 0.01, 2), [["a", "b"], ["a"]],
-         lambda b, be: sparse_selection([["a", "b"], ["a"]], 1.0, 0.01, backend=be, budget=b, max_list_size=2)),
+        (
+            SparseSelection(1.0, 0.01, 2),
+            [["a", "b"], ["a"]],
+            lambda b, be: sparse_selection([["a", "b"], ["a"]], 1.0, 0.01, backend=be, budget=b, max_list_size=2),
+        ),
         (BinaryMechanismRelease(4, 1.0), [1, 0, 1, 1], lambda b, be: BinaryMechanism(4, 1.0, backend=be, budget=b)),
         (AboveThresholdRun(0.0, 1.0), [-5.0], lambda b, be: AboveThreshold(0.0, 1.0, backend=be, budget=b)),
-        (RunningSumAboveThresholdRun(2.0, 1.0), [1.0], lambda b, be: RunningSumAboveThreshold(2.0, 1.0, backend=be,
-                                                                                             budget=b)),
+        (
+            RunningSumAboveThresholdRun(2.0, 1.0),
+            [1.0],
+            lambda b, be: RunningSumAboveThreshold(2.0, 1.0, backend=be, budget=b),
+        ),
         (SparseVectorRun(0.0, 1.0, 3), [-5.0], lambda b, be: SparseVector(0.0, 1.0, 3, backend=be, budget=b)),
     ]
 
@@ -94,10 +107,13 @@ def test_histogram_claims_resolve_to_the_noise_the_backend_uses():
 
 
 def test_wrappers_give_the_objects_outputs_for_the_same_seed():
-    assert laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist() == \
-        LaplaceMechanism(0.5)([3.0, 4.0], backend=SeededBackend(7)).tolist()
-    assert dict(stable_histogram(ITEMS, 1.0, 0.01, backend=SeededBackend(7))) == \
-        dict(StableHistogram(1.0, 0.01)(ITEMS, backend=SeededBackend(7)))
+    assert (
+        laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist()
+        == LaplaceMechanism(0.5)([3.0, 4.0], backend=SeededBackend(7)).tolist()
+    )
+    assert dict(stable_histogram(ITEMS, 1.0, 0.01, backend=SeededBackend(7))) == dict(
+        StableHistogram(1.0, 0.01)(ITEMS, backend=SeededBackend(7))
+    )
     bm = BinaryMechanism(8, 1.0, backend=SeededBackend(7))
     stream = [1, 0, 1, 1, 0, 0, 1, 0]
     assert tuple(bm.step(x) for x in stream) == BinaryMechanismRelease(8, 1.0)(stream, backend=SeededBackend(7))
@@ -105,13 +121,18 @@ def test_wrappers_give_the_objects_outputs_for_the_same_seed():
 
 def test_outputs_pinned_from_before_the_refactor():
     """Values recorded with the module functions before the classes held the implementation (seed 7)."""
-    assert laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist() == \
-        [3.5758733649492145, 7.163914010180719]
+    assert laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist() == [
+        3.5758733649492145,
+        7.163914010180719,
+    ]
     assert exponential_mechanism([0.0, 1.0, 2.0, 1.5], 1.0, backend=SeededBackend(7)) == 3
-    assert sorted(stable_histogram(ITEMS, 1.0, 0.01, backend=SeededBackend(7)).items()) == \
-        [("a", 30.575873364949214), ("b", 15.163914010180719)]
-    assert sorted(bounded_histogram(["a"] * 60 + ["b"] * 12 + ["c"], 1.0, 0.01, backend=SeededBackend(7),
-                                    discrete=True).items()) == [("a", 61), ("b", 16)]
+    assert sorted(stable_histogram(ITEMS, 1.0, 0.01, backend=SeededBackend(7)).items()) == [
+        ("a", 30.575873364949214),
+        ("b", 15.163914010180719),
+    ]
+    assert sorted(
+        bounded_histogram(["a"] * 60 + ["b"] * 12 + ["c"], 1.0, 0.01, backend=SeededBackend(7), discrete=True).items()
+    ) == [("a", 61), ("b", 16)]
     bm = BinaryMechanism(8, 1.0, backend=SeededBackend(7))
     assert [bm.step(x) for x in [1, 0, 1]] == [2.151746729898429, 4.606976765749033, 8.813216211908927]
 
@@ -130,10 +151,17 @@ def test_ledger_labels_unchanged():
     at.restart()
     SparseVector(0.0, 1.0, 3, backend=SeededBackend(7), budget=b)
     assert [(c.epsilon, c.delta, c.what) for c in b.ledger] == [
-        (0.5, 0.0, "laplace mechanism"), (1.0, 0.0, "exponential mechanism"), (1.0, 0.0, "report noisy max"),
-        (1.0, 0.002500000000000001, "stable histogram"), (1.0, 0.009999999999999995, "bounded histogram"),
-        (1.0, 0.01, "sparse selection"), (1.0, 0.0, "binary mechanism (T=4)"), (1.0, 0.0, "AboveThreshold"),
-        (1.0, 0.0, "AboveThreshold restart"), (1.0, 0.0, "sparse vector (c=3)")]
+        (0.5, 0.0, "laplace mechanism"),
+        (1.0, 0.0, "exponential mechanism"),
+        (1.0, 0.0, "report noisy max"),
+        (1.0, 0.002500000000000001, "stable histogram"),
+        (1.0, 0.009999999999999995, "bounded histogram"),
+        (1.0, 0.01, "sparse selection"),
+        (1.0, 0.0, "binary mechanism (T=4)"),
+        (1.0, 0.0, "AboveThreshold"),
+        (1.0, 0.0, "AboveThreshold restart"),
+        (1.0, 0.0, "sparse vector (c=3)"),
+    ]
 
 
 def test_parameters_are_checked_once_at_construction():

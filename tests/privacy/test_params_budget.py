@@ -186,7 +186,10 @@ def test_advanced_budget_spent_is_a_valid_composition_bound(parts):
     for p in parts:
         budget.charge(p)
     e, d = budget.spent
-    bounds = [basic_composition([(p, 0.0) for p in parts]), heterogeneous_advanced_composition([(p, 0.0) for p in parts], 1e-6)]
+    bounds = [
+        basic_composition([(p, 0.0) for p in parts]),
+        heterogeneous_advanced_composition([(p, 0.0) for p in parts], 1e-6),
+    ]
     assert any(e == pytest.approx(b[0]) and d == pytest.approx(b[1]) for b in bounds)
     assert e == pytest.approx(min(b[0] for b in bounds))
 

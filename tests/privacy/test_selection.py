@@ -31,7 +31,9 @@ def test_exponential_mechanism_distribution(make):
     be = make()
     scores, eps, sens = np.array([0.0, 1.0, 3.0, 2.0]), 1.2, 1.0
     runs = 3000
-    picks = np.bincount([exponential_mechanism(scores, eps, sensitivity=sens, backend=be) for _ in range(runs)], minlength=4)
+    picks = np.bincount(
+        [exponential_mechanism(scores, eps, sensitivity=sens, backend=be) for _ in range(runs)], minlength=4
+    )
     p = exponential_probabilities(scores, eps, sensitivity=sens)
     assert p[2] == pytest.approx(math.exp(1.8) / sum(math.exp(0.6 * s) for s in scores))
     assert stats.chisquare(picks, runs * p).pvalue > 1e-4

@@ -22,18 +22,36 @@ def test_bounds_lwy25_and_gl21():
 
 @pytest.mark.parametrize("learner", ["lwy25", "gl21", "gl21-adaptive"])
 def test_play_private_learners(learner):
-    r = _run("play", "--class", "thresholds:2", "--learner", learner, "--adversary", "iid", "--rounds", 40,
-             "--backend", "seeded", "--seed", 1, "--show", 0)
+    r = _run(
+        "play",
+        "--class",
+        "thresholds:2",
+        "--learner",
+        learner,
+        "--adversary",
+        "iid",
+        "--rounds",
+        40,
+        "--backend",
+        "seeded",
+        "--seed",
+        1,
+        "--show",
+        0,
+    )
     assert r.exit_code == 0, r.output
     assert "claim: (" in r.output and "-DP" in r.output and "setting: practical" in r.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--epsilon", "0"], "epsilon"),
-    (["--delta", "1.5"], "delta"),
-    (["--beta", "0"], "beta"),
-    (["--seed", "3"], "--backend seeded"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--epsilon", "0"], "epsilon"),
+        (["--delta", "1.5"], "delta"),
+        (["--beta", "0"], "beta"),
+        (["--seed", "3"], "--backend seeded"),
+    ],
+)
 def test_play_private_bad_input(args, message):
     r = _run("play", "--class", "thresholds:2", "--learner", "lwy25", "--adversary", "iid", "--rounds", 10, *args)
     assert r.exit_code == 2 and message in r.output
@@ -42,8 +60,15 @@ def test_play_private_bad_input(args, message):
 def test_experiment_private_online_small(tmp_path):
     from littlestone.experiments import REGISTRY
 
-    res = REGISTRY["private_online"](Ts=(100, 300, 1000), ds=(1,), seeds=1, adaptive_T_max=100,
-                                     learners=("lwy25", "soa", "gl21-adaptive"), seed=1, out_dir=tmp_path)
+    res = REGISTRY["private_online"](
+        Ts=(100, 300, 1000),
+        ds=(1,),
+        seeds=1,
+        adaptive_T_max=100,
+        learners=("lwy25", "soa", "gl21-adaptive"),
+        seed=1,
+        out_dir=tmp_path,
+    )
     assert (tmp_path / "private_online.csv").exists() and (tmp_path / "private_online.png").exists()
     assert {r["learner"] for r in res.rows} == {"lwy25", "soa", "gl21-adaptive"}
     soa = [r for r in res.rows if r["learner"] == "soa"]

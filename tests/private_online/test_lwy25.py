@@ -21,8 +21,16 @@ def _stream(n: int, target: int, T: int, seed: int = 0):
 
 
 def _learner(n=2, T=20_000, N0=256, m_exp=3.0, seed=0, **kw):
-    return LWY25(Thresholds(n), T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=seed,
-                 setting=LWY25Setting(N0, 128, m_exp), **kw)
+    return LWY25(
+        Thresholds(n),
+        T=T,
+        epsilon=EPS,
+        delta=DELTA,
+        backend="seeded",
+        seed=seed,
+        setting=LWY25Setting(N0, 128, m_exp),
+        **kw,
+    )
 
 
 # ----------------------------------------------------------------------------------------------- Alg. 1 Update
@@ -42,8 +50,9 @@ def test_update_invariants():
         seqs.append(ex), states.append(s), outs.append(base.output(s))
     new_seqs, new_states, new_outs = lwy_update(seqs, states, outs, base, np.random.default_rng(2))
     assert len(new_seqs) == len(new_outs) == 32
-    colliding = [i for i in range(32) if outs[2 * i] is not BOT and outs[2 * i + 1] is not BOT
-                 and outs[2 * i] != outs[2 * i + 1]]
+    colliding = [
+        i for i in range(32) if outs[2 * i] is not BOT and outs[2 * i + 1] is not BOT and outs[2 * i] != outs[2 * i + 1]
+    ]
     made = [k for k in range(32) if new_seqs[k] is not None]
     assert len(made) == len(colliding)  # ⊥ and agreeing pairs produce ⊥ (⊥ propagation)
     assert sum(o is BOT for o in new_outs) >= 32 - len(colliding)
@@ -156,9 +165,11 @@ def test_play_against_adaptive_adversaries():
     learner = LWY25(H, T=500, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 3))
     res = play(learner, TreeAdversary(H), 500, seed=0)
     assert res.T == 500 and res.mistakes >= 2
+
     # an adversary that labels against the released hypothesis whenever the target allows it
     def fn(t, history, rng):
         return int(rng.integers(0, 4)), (lambda p: 1 - p if t < 50 else 1)
+
     learner = LWY25(H, T=300, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 3))
     res = play(learner, AdaptiveAdversary(fn), 300, seed=1)
     assert res.T == 300
@@ -199,10 +210,16 @@ def test_bad_input():
     H = Thresholds(2)
     with pytest.raises(LittlestoneError, match="horizon T"):
         LWY25(H, T=None, epsilon=1, delta=1e-6, backend="seeded", seed=0)
-    for kw, err in [({"epsilon": 0}, PrivacyParameterError), ({"epsilon": float("inf")}, PrivacyParameterError),
-                    ({"delta": 0}, PrivacyParameterError), ({"delta": 1.0}, PrivacyParameterError),
-                    ({"beta": 0}, PrivacyParameterError), ({"beta": 1.5}, PrivacyParameterError),
-                    ({"T": 0}, PrivacyParameterError), ({"T": 2.5}, PrivacyParameterError)]:
+    for kw, err in [
+        ({"epsilon": 0}, PrivacyParameterError),
+        ({"epsilon": float("inf")}, PrivacyParameterError),
+        ({"delta": 0}, PrivacyParameterError),
+        ({"delta": 1.0}, PrivacyParameterError),
+        ({"beta": 0}, PrivacyParameterError),
+        ({"beta": 1.5}, PrivacyParameterError),
+        ({"T": 0}, PrivacyParameterError),
+        ({"T": 2.5}, PrivacyParameterError),
+    ]:
         args = {"T": 10, "epsilon": 1.0, "delta": 1e-6, **kw}
         with pytest.raises(err):
             LWY25(H, backend="seeded", seed=0, **args)

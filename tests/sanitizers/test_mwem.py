@@ -58,6 +58,7 @@ def test_same_seed_same_output_and_sample_size():
     assert np.array_equal(a, b)
     n = mwem_sample_size(0.3, 16, 17, 1.0, 0.05)
     from littlestone.sanitizers.mwem import mwem_theory_iterations
+
     assert mwem_error_bound(n, 16, 17, 1.0, 0.05, mwem_theory_iterations(n, 16, 17, 1.0, 0.05)) <= 0.3
 
 
@@ -84,12 +85,12 @@ class _NoiselessSelection(MWEM):
 def _selections(cls):
     def mech(data, backend):
         return tuple(cls(Thresholds(4), epsilon=1.0, iterations=2, backend=backend).fit(data).selected_)
+
     return mech
 
 
 @pytest.mark.parametrize("cls,ok", [(MWEM, True), (_NoiselessSelection, False)])
 def test_mwem_audit(cls, ok):
     D, D_prime = np.array([1, 1, 2, 2]), np.array([0, 1, 2, 2])  # the noiseless worst query flips (1 → 3)
-    rep = audit_mechanism(_selections(cls), D, D_prime, runs=10_000, seed=0, randomness="seeded",
-                          claimed_epsilon=1.0)
+    rep = audit_mechanism(_selections(cls), D, D_prime, runs=10_000, seed=0, randomness="seeded", claimed_epsilon=1.0)
     assert rep.passed is ok

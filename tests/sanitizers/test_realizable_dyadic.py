@@ -27,8 +27,12 @@ def test_realizable_sanitizer_meets_def_e1_with_probability_1_minus_beta(H):
     n = s0.sample_size()
     rng = np.random.default_rng(0)
     X = rng.choice(s0.F.n_points, size=n, p=np.array([0.5, 0.0, 0.0, 0.0, 0.5] + [0.0] * (s0.F.n_points - 5)))
-    fails = sum(not _meets_definition(RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, backend="seeded", seed=s).fit(X), X, alpha)
-                for s in range(10))
+    fails = sum(
+        not _meets_definition(
+            RealizableSanitizer(H, 1.0, 1e-6, alpha, beta=beta, backend="seeded", seed=s).fit(X), X, alpha
+        )
+        for s in range(10)
+    )
     assert fails <= 2  # P[Bin(10, 0.05) ≥ 3] < 0.012
 
 
@@ -64,6 +68,7 @@ def _transcript(learner):
     def mech(data, backend):
         s = RealizableSanitizer(Thresholds(3), 2.0, 1e-3, 0.6, m=1, learner=learner, backend=backend).fit(data)
         return tuple(s.transcript_)
+
     return mech
 
 
@@ -71,9 +76,18 @@ def _transcript(learner):
 @pytest.mark.parametrize("learner,ok", [(None, True), (_argmax_learner, False)])
 def test_realizable_sanitizer_audit(learner, ok):
     from littlestone.sanitizers.realizable import exponential_learner
+
     D, D_prime = np.array([0, 0, 1, 2]), np.array([0, 0, 2, 2])
-    rep = audit_mechanism(_transcript(learner or exponential_learner), D, D_prime, runs=20_000, seed=2,
-                          randomness="seeded", claimed_epsilon=2.0, delta=1e-3)
+    rep = audit_mechanism(
+        _transcript(learner or exponential_learner),
+        D,
+        D_prime,
+        runs=20_000,
+        seed=2,
+        randomness="seeded",
+        claimed_epsilon=2.0,
+        delta=1e-3,
+    )
     assert rep.passed is ok
 
 
@@ -103,8 +117,8 @@ def test_dyadic_windows_reassemble_every_interval_and_charge_each_point_L_times(
     L = tree_levels(T)
     assert all(abs(e - 1.0 / L) < 1e-12 for e, _ in runs)
     per_point = np.zeros(T + 1, dtype=int)
-    for (l, r) in d.synthetic_:
-        per_point[l:r + 1] += 1
+    for l, r in d.synthetic_:
+        per_point[l : r + 1] += 1
     assert per_point[1:].max() <= L
     with pytest.raises(LittlestoneError):
         d.window(3, T + 1)

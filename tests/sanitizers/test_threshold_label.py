@@ -60,7 +60,7 @@ def test_every_threshold_query_within_alpha_on_fixed_data(n):
     m, eps, beta = 20_000, 20.0, 0.05
     X, y = _data(m, n=n)
     alpha = threshold_label_alpha(m, n, eps, beta)
-    assert alpha < 0.2          # a bound that says something
+    assert alpha < 0.2  # a bound that says something
     worst_synth = worst_est = 0.0
     rng = np.random.default_rng(1)
     for seed in range(10):
@@ -133,7 +133,11 @@ def test_secure_backend_noise_is_integer_and_from_opendp():
 def test_same_seed_same_synthetic_data():
     X, y = _data(1000)
     a = ThresholdLabelSanitizer(N60, 1.0, backend="seeded", seed=9).fit_arrays(X, y).synthetic(1000)
-    b = ThresholdLabelSanitizer(N60, 1.0, backend="seeded", seed=9).fit(list(zip(X.tolist(), y.tolist()))).synthetic(1000)
+    b = (
+        ThresholdLabelSanitizer(N60, 1.0, backend="seeded", seed=9)
+        .fit(list(zip(X.tolist(), y.tolist())))
+        .synthetic(1000)
+    )
     assert a == b
 
 
@@ -174,7 +178,7 @@ def test_interval_queries_within_five_psi_over_m():
     assert np.abs(s.estimate_interval(a, b) - truth).max() <= alpha
     Xs, ys = s.synthetic_arrays(m)
     assert np.abs(empirical_interval_errors(Xs, ys, a, b) - truth).max() <= alpha
-    assert empirical_interval_errors(X, y, [30], [5])[0] == pytest.approx(y.mean())        # empty interval
+    assert empirical_interval_errors(X, y, [30], [5])[0] == pytest.approx(y.mean())  # empty interval
     m = 20_000
     X, y = _data(m)
     s = ThresholdLabelSanitizer(N60, 20.0, backend="seeded", seed=0).fit_arrays(X, y)

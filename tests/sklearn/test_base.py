@@ -32,8 +32,15 @@ def test_labels_kept_as_given(labels):
     assert list(est.classes_) == sorted(set(np.asarray(y).tolist()), key=lambda v: (str(type(v)), v))
 
 
-@pytest.mark.parametrize("est", [ERMClassifier("thresholds:100"), SOAClassifier("thresholds:100"),
-                                 ERMClassifier(), ERMClassifier(FiniteClass(np.triu(np.ones((101, 100), int))))])
+@pytest.mark.parametrize(
+    "est",
+    [
+        ERMClassifier("thresholds:100"),
+        SOAClassifier("thresholds:100"),
+        ERMClassifier(),
+        ERMClassifier(FiniteClass(np.triu(np.ones((101, 100), int)))),
+    ],
+)
 def test_json_round_trip(est, tmp_path):
     X, y01 = _threshold_data()
     y = np.where(y01 == 1, "pos", "neg")
@@ -69,13 +76,16 @@ def test_tuple_points_in_finite_class():
     assert (loaded.predict(X) == y).all()
 
 
-@pytest.mark.parametrize("X, y, err", [
-    (np.array([[1.5], [2.0]]), [0, 1], DomainError),
-    (np.array([[100], [2]]), [0, 1], DomainError),
-    (np.array([[np.nan], [2]]), [0, 1], DomainError),
-    (np.array([[1], [2], [3]]), [0, 1, 2], LittlestoneError),
-    (np.array([[1], [2]]), [0, 1, 1], LittlestoneError),
-])
+@pytest.mark.parametrize(
+    "X, y, err",
+    [
+        (np.array([[1.5], [2.0]]), [0, 1], DomainError),
+        (np.array([[100], [2]]), [0, 1], DomainError),
+        (np.array([[np.nan], [2]]), [0, 1], DomainError),
+        (np.array([[1], [2], [3]]), [0, 1, 2], LittlestoneError),
+        (np.array([[1], [2]]), [0, 1, 1], LittlestoneError),
+    ],
+)
 def test_bad_input_raises_named_errors(X, y, err):
     with pytest.raises(err):
         ERMClassifier("thresholds:100").fit(X, y)

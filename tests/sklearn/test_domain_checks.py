@@ -16,8 +16,13 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from littlestone.errors import DomainError, LittlestoneError
-from littlestone.pac import (AgnosticBLM20Classifier, BLM20Classifier, ERMClassifier, GenericLearnerClassifier,
-                             SOAClassifier)
+from littlestone.pac import (
+    AgnosticBLM20Classifier,
+    BLM20Classifier,
+    ERMClassifier,
+    GenericLearnerClassifier,
+    SOAClassifier,
+)
 
 SMALL_BLM20 = dict(n_batches=2, aux_size=1, cap=1, n_generic=2)
 
@@ -25,10 +30,18 @@ ESTIMATORS = {
     "SOA": lambda: SOAClassifier("thresholds:100"),
     "ERM": lambda: ERMClassifier("thresholds:100"),
     "generic": lambda: GenericLearnerClassifier("thresholds:100", epsilon=2.0, backend="seeded", random_state=3),
-    "BLM20": lambda: BLM20Classifier("thresholds:100", epsilon=2.0, delta=1e-3, backend="seeded", random_state=3,
-                                     **SMALL_BLM20),
-    "BLM20-agnostic": lambda: AgnosticBLM20Classifier("thresholds:100", epsilon=4.0, delta=1e-3, subsample_size=20,
-                                                      inner_sizes=SMALL_BLM20, backend="seeded", random_state=3),
+    "BLM20": lambda: BLM20Classifier(
+        "thresholds:100", epsilon=2.0, delta=1e-3, backend="seeded", random_state=3, **SMALL_BLM20
+    ),
+    "BLM20-agnostic": lambda: AgnosticBLM20Classifier(
+        "thresholds:100",
+        epsilon=4.0,
+        delta=1e-3,
+        subsample_size=20,
+        inner_sizes=SMALL_BLM20,
+        backend="seeded",
+        random_state=3,
+    ),
 }
 
 

@@ -30,14 +30,32 @@ def _mechanism(epsilon):
 
 @pytest.mark.slow
 def test_generic_learner_passes_the_audit():
-    rep = audit_mechanism(_mechanism(1.0), D, D_PRIME, runs=10_000, seed=1, randomness="seeded",
-                          claimed_epsilon=1.0, events=EVENT, name="generic learner")
+    rep = audit_mechanism(
+        _mechanism(1.0),
+        D,
+        D_PRIME,
+        runs=10_000,
+        seed=1,
+        randomness="seeded",
+        claimed_epsilon=1.0,
+        events=EVENT,
+        name="generic learner",
+    )
     assert rep.passed, str(rep)
     assert rep.epsilon_lb > 0.2  # the audit has power: it certifies a real privacy loss
 
 
 @pytest.mark.slow
 def test_audit_catches_a_learner_that_spends_twice_its_claim():
-    rep = audit_mechanism(_mechanism(2.0), D, D_PRIME, runs=10_000, seed=1, randomness="seeded",
-                          claimed_epsilon=1.0, events=EVENT, name="broken generic learner (2ε)")
+    rep = audit_mechanism(
+        _mechanism(2.0),
+        D,
+        D_PRIME,
+        runs=10_000,
+        seed=1,
+        randomness="seeded",
+        claimed_epsilon=1.0,
+        events=EVENT,
+        name="broken generic learner (2ε)",
+    )
     assert not rep.passed and rep.epsilon_lb > 1.0, str(rep)

@@ -30,8 +30,9 @@ def test_output_distribution_is_the_exponential_mechanism():
     counts = np.zeros(7)
     rng = np.random.default_rng(11)
     for _ in range(runs):
-        est = GenericLearnerClassifier(candidates=cands.hypotheses, epsilon=eps, backend="seeded",
-                                       random_state=int(rng.integers(2**31)))
+        est = GenericLearnerClassifier(
+            candidates=cands.hypotheses, epsilon=eps, backend="seeded", random_state=int(rng.integers(2**31))
+        )
         counts[est.fit(X, y).hypothesis_.t] += 1
     chi2 = float(((counts - runs * p) ** 2 / (runs * p)).sum())
     assert chi2 < 22.5  # 6 degrees of freedom, p ≈ 0.001
@@ -85,8 +86,9 @@ def test_accuracy_at_the_theorem_sample_size():
     x = rng.integers(0, 100, size=n)
     noise = rng.random(n) < 0.1
     y = ((x >= 30).astype(int) ^ noise).astype(int)
-    est = GenericLearnerClassifier("thresholds:100", epsilon=eps, mode="agnostic", alpha=alpha, beta=beta,
-                                   backend="seeded", random_state=1).fit(x.reshape(-1, 1), y)
+    est = GenericLearnerClassifier(
+        "thresholds:100", epsilon=eps, mode="agnostic", alpha=alpha, beta=beta, backend="seeded", random_state=1
+    ).fit(x.reshape(-1, 1), y)
     t = est.hypothesis_.t
     err = 0.1 + 0.8 * abs(t - 30) / 100  # uniform x, 10% label noise: exact population error of h_t
     assert est.result_.meets_theory and err <= 0.1 + alpha
@@ -120,7 +122,9 @@ def test_bounds_are_monotone(H, alpha, eps, beta):
 def test_sample_size_bound_before_fitting():
     est = GenericLearnerClassifier("thresholds:1000", mode="agnostic", alpha=0.1, beta=0.05, epsilon=1.0)
     assert est.sample_size_bound().total == agnostic(1001, 0.1, 1.0, 0.05).total
-    assert GenericLearnerClassifier(mode="realizable").sample_size_bound(50).total == realizable(50, 0.1, 1.0, 0.05).total
+    assert (
+        GenericLearnerClassifier(mode="realizable").sample_size_bound(50).total == realizable(50, 0.1, 1.0, 0.05).total
+    )
     with pytest.raises(LittlestoneError, match="n_candidates"):
         GenericLearnerClassifier().sample_size_bound()
 
@@ -138,8 +142,9 @@ def _threshold_runs(n, noise, eps, runs, seed, *, t_star=30):
     for _ in range(runs):
         x = rng.integers(0, 100, size=n)
         y = ((x >= t_star) ^ (rng.random(n) < noise)).astype(int)
-        est = GenericLearnerClassifier("thresholds:100", epsilon=eps, backend="seeded",
-                                       random_state=int(rng.integers(2**31))).fit(x.reshape(-1, 1), y)
+        est = GenericLearnerClassifier(
+            "thresholds:100", epsilon=eps, backend="seeded", random_state=int(rng.integers(2**31))
+        ).fit(x.reshape(-1, 1), y)
         losses.append(noise + (1 - 2 * noise) * abs(est.hypothesis_.t - t_star) / 100)
     return np.array(losses)
 
@@ -175,10 +180,26 @@ def test_cli_bounds_and_estimator_agree_on_the_theorem_size():
     X = np.arange(50).reshape(-1, 1)
     y = (X[:, 0] >= 20).astype(int)
     for mode in ("realizable", "agnostic"):
-        est = GenericLearnerClassifier("thresholds:100", epsilon=0.5, alpha=0.05, beta=0.01, mode=mode,
-                                       backend="seeded", random_state=0).fit(X, y)
-        r = CliRunner().invoke(app, ["bounds", "generic", "--class", "thresholds:100", "--alpha", "0.05",
-                                     "--epsilon", "0.5", "--beta", "0.01", "--mode", mode])
+        est = GenericLearnerClassifier(
+            "thresholds:100", epsilon=0.5, alpha=0.05, beta=0.01, mode=mode, backend="seeded", random_state=0
+        ).fit(X, y)
+        r = CliRunner().invoke(
+            app,
+            [
+                "bounds",
+                "generic",
+                "--class",
+                "thresholds:100",
+                "--alpha",
+                "0.05",
+                "--epsilon",
+                "0.5",
+                "--beta",
+                "0.01",
+                "--mode",
+                mode,
+            ],
+        )
         assert r.exit_code == 0, r.output
         assert f"total sample size: {est.result_.theory_n:,}" in r.output
         assert est.sample_size_bound().total == est.result_.theory_n

@@ -16,16 +16,19 @@ BITS = np.array([[1, 0, 1], [1, 1, 1], [0, 1, 1], [1, 1, 0]])
 Y_BITS = np.array([0, 1, 0, 1])
 
 
-@pytest.mark.parametrize("spec,X,y,kind", [
-    ("points", SCALAR, Y_SCALAR, "finite-set"),      # infinite domain: no value table possible; a patched
-    ("pointsneg", SCALAR, Y_SCALAR, "cofinite-set"), # point function is canonically the finite set of its 1s
-    ("points:10", SCALAR, Y_SCALAR, "finite-set"),
-    ("intervals:2^40", SCALAR, Y_SCALAR, None),
-    ("thresholds:2^60", SCALAR, Y_SCALAR, None),
-    ("conjunctions:3", BITS, Y_BITS, None),
-    ("affine:2,3,1", BITS, Y_BITS, None),
-    ("allfunctions:10", SCALAR, Y_SCALAR, None),
-])
+@pytest.mark.parametrize(
+    "spec,X,y,kind",
+    [
+        ("points", SCALAR, Y_SCALAR, "finite-set"),  # infinite domain: no value table possible; a patched
+        ("pointsneg", SCALAR, Y_SCALAR, "cofinite-set"),  # point function is canonically the finite set of its 1s
+        ("points:10", SCALAR, Y_SCALAR, "finite-set"),
+        ("intervals:2^40", SCALAR, Y_SCALAR, None),
+        ("thresholds:2^60", SCALAR, Y_SCALAR, None),
+        ("conjunctions:3", BITS, Y_BITS, None),
+        ("affine:2,3,1", BITS, Y_BITS, None),
+        ("allfunctions:10", SCALAR, Y_SCALAR, None),
+    ],
+)
 def test_soa_models_round_trip_over_structured_classes(spec, X, y, kind, tmp_path):
     est = SOAClassifier(spec).fit(X, y)
     text = est.to_json(tmp_path / "m.json")
@@ -52,7 +55,10 @@ def test_private_models_round_trip_with_structured_codecs(spec):
 
 def test_thresholds_reject_multi_column_points_with_a_clear_error():
     X = np.array([[1, 2], [3, 4], [5, 6]])
-    for est in (SOAClassifier("thresholds:10"), ERMClassifier("thresholds:10"),
-                GenericLearnerClassifier("thresholds:10", backend="seeded")):
+    for est in (
+        SOAClassifier("thresholds:10"),
+        ERMClassifier("thresholds:10"),
+        GenericLearnerClassifier("thresholds:10", backend="seeded"),
+    ):
         with pytest.raises(DomainError, match="single integers"):
             est.fit(X, [0, 1, 1])

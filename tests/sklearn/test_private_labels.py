@@ -10,11 +10,22 @@ from littlestone.pac import AgnosticBLM20Classifier, BLM20Classifier, ERMClassif
 
 SMALL = dict(n_batches=2, aux_size=1, cap=1, n_generic=2)
 PRIVATE = {
-    "generic": lambda **kw: GenericLearnerClassifier("thresholds:8", epsilon=1.0, backend="seeded", random_state=0, **kw),
-    "blm20": lambda **kw: BLM20Classifier("thresholds:8", epsilon=1.0, delta=1e-3, backend="seeded", random_state=0,
-                                          **SMALL, **kw),
-    "agnostic": lambda **kw: AgnosticBLM20Classifier("thresholds:8", epsilon=4.0, delta=1e-3, subsample_size=6,
-                                                     inner_sizes=SMALL, backend="seeded", random_state=0, **kw),
+    "generic": lambda **kw: GenericLearnerClassifier(
+        "thresholds:8", epsilon=1.0, backend="seeded", random_state=0, **kw
+    ),
+    "blm20": lambda **kw: BLM20Classifier(
+        "thresholds:8", epsilon=1.0, delta=1e-3, backend="seeded", random_state=0, **SMALL, **kw
+    ),
+    "agnostic": lambda **kw: AgnosticBLM20Classifier(
+        "thresholds:8",
+        epsilon=4.0,
+        delta=1e-3,
+        subsample_size=6,
+        inner_sizes=SMALL,
+        backend="seeded",
+        random_state=0,
+        **kw,
+    ),
 }
 X = np.array([[1], [2], [5], [6]] * 4)
 

@@ -36,8 +36,11 @@ def test_erm_generic_soa_properties(data, labels, seed):
     best = min(int(np.sum(H.matrix[r][X] != y01)) for r in range(H.n_hypotheses))
     assert erm.result_.training_errors == best  # ERM is optimal over the class
     assert int(np.sum(erm.predict(X2) != y)) == best
-    for est in (erm, GenericLearnerClassifier(H, epsilon=1.0, backend="seeded", random_state=seed, classes=labels).fit(X2, y),
-                SOAClassifier(H).fit(X2, y)):
+    for est in (
+        erm,
+        GenericLearnerClassifier(H, epsilon=1.0, backend="seeded", random_state=seed, classes=labels).fit(X2, y),
+        SOAClassifier(H).fit(X2, y),
+    ):
         pred = est.predict(X2)
         assert set(pred.tolist()) <= set(labels)  # labels as given
         loaded = type(est).from_json(est.to_json())

@@ -58,7 +58,7 @@ class _HedgePool:
         return self.family.columns(x_idx)[np.arange(len(hyps)), hyps].astype(np.int8)
 
     def update(self, x_idx: np.ndarray, y: np.ndarray) -> None:
-        vals = self.family.columns(x_idx)                         # (B, |H|): h(x'_i)
+        vals = self.family.columns(x_idx)  # (B, |H|): h(x'_i)
         self.logw -= self.eta * (vals != y[:, None])
 
 
@@ -75,8 +75,10 @@ class _SOAPool:
         if h is None:
             h = self.V[i].soa()
             if not self.full.contains(h):
-                raise LittlestoneError(f"the SOA is not proper on {self.H.name}: it output {h!r}, which is not in the "
-                                       "class (Algorithm 3 needs a proper learner; use learner='hedge')")
+                raise LittlestoneError(
+                    f"the SOA is not proper on {self.H.name}: it output {h!r}, which is not in the "
+                    "class (Algorithm 3 needs a proper learner; use learner='hedge')"
+                )
             self._h[i] = h
         return h
 
@@ -104,9 +106,19 @@ class Algorithm3(OnlineLearner):
 
     private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, *, batch: Any = "cor4.3",
-                 learner: str = "hedge", sanitizer: Any = "mwem", backend: Any = "secure", seed: SeedLike = None,
-                 labels: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass,
+        horizon: int,
+        epsilon: float,
+        *,
+        batch: Any = "cor4.3",
+        learner: str = "hedge",
+        sanitizer: Any = "mwem",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] | None = None,
+    ):
         super().__init__(hypothesis_class, labels=labels)
         H = self.hypothesis_class
         self.horizon = check_horizon(horizon)
@@ -122,8 +134,10 @@ class Algorithm3(OnlineLearner):
         if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
             raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
         if batch < 2:
-            raise LittlestoneError(f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
-                                   "into B subsequences (need B >= 2)")
+            raise LittlestoneError(
+                f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
+                "into B subsequences (need B >= 2)"
+            )
         if batch > self.horizon:
             raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {self.horizon}")
         self.batch = int(batch)
@@ -138,17 +152,24 @@ class Algorithm3(OnlineLearner):
         if sanitizer == "mwem":
             beta = 1.0 / (self.horizon * self.horizon)
             fam = query_family(self.label_class)
-            sanitizer = lambda eps, n, i: MWEM(self.label_class, eps, beta=beta, backend=self.backend,  # noqa: E731
-                                               seed=np.random.SeedSequence(self._san_seeds.entropy,
-                                                                           spawn_key=(*self._san_seeds.spawn_key, i)),
-                                               _family=fam)
+            sanitizer = lambda eps, n, i: MWEM(  # noqa: E731
+                self.label_class,
+                eps,
+                beta=beta,
+                backend=self.backend,
+                seed=np.random.SeedSequence(self._san_seeds.entropy, spawn_key=(*self._san_seeds.spawn_key, i)),
+                _family=fam,
+            )
         if not callable(sanitizer):
-            raise LittlestoneError("sanitizer must be 'mwem' or a factory (epsilon, batch_size, run_index) -> sanitizer")
+            raise LittlestoneError(
+                "sanitizer must be 'mwem' or a factory (epsilon, batch_size, run_index) -> sanitizer"
+            )
         self.make_sanitizer = sanitizer
         tau = max(1, self.horizon // self.batch)
         if learner == "hedge":
-            self._pool: Any = _HedgePool(self.batch, self.family,
-                                         math.sqrt(8.0 * math.log(max(self.family.size, 2)) / tau))
+            self._pool: Any = _HedgePool(
+                self.batch, self.family, math.sqrt(8.0 * math.log(max(self.family.size, 2)) / tau)
+            )
         else:
             self._pool = _SOAPool(self.batch, H)
             self._pool.hypothesis(0)  # fail early when the SOA of the class itself is not in it

@@ -60,12 +60,12 @@ class _ThresholdHedgePool:
         order = np.argsort(self.X, axis=1, kind="stable")
         xs = np.take_along_axis(self.X, order, axis=1)
         ys = np.take_along_axis(self.Y, order, axis=1).astype(np.int64)
-        ones = np.concatenate([np.zeros((B, 1), np.int64), np.cumsum(ys, axis=1)], axis=1)          # (B, b+1)
+        ones = np.concatenate([np.zeros((B, 1), np.int64), np.cumsum(ys, axis=1)], axis=1)  # (B, b+1)
         zeros_before = np.arange(b + 1)[None, :] - ones
         loss = ones + ((b - ones[:, -1:]) - zeros_before)
         edges = np.concatenate([np.full((B, 1), -1, np.int64), xs, np.full((B, 1), self.n, np.int64)], axis=1)
         self.start = edges[:, :-1] + 1
-        self.length = edges[:, 1:] - edges[:, :-1]                                                    # ≥ 0
+        self.length = edges[:, 1:] - edges[:, :-1]  # ≥ 0
         with np.errstate(divide="ignore"):
             logm = np.log(self.length.astype(float)) - self.eta * (loss - loss.min(axis=1, keepdims=True))
         w = np.exp(logm - logm.max(axis=1, keepdims=True))
@@ -102,7 +102,7 @@ class _ThresholdSOAPool:
         self.lo = np.zeros(B, dtype=np.int64)
         self.hi = np.full(B, H.n, dtype=np.int64)
         self._soa()
-        ref = H.version_space().soa().t            # the class's own closed-form SOA agrees with the vectorized one
+        ref = H.version_space().soa().t  # the class's own closed-form SOA agrees with the vectorized one
         if int(self.t[0]) != ref:
             raise LittlestoneError(f"vectorized SOA gave t={int(self.t[0])}, the class's SOA t={ref}")
 
@@ -127,9 +127,11 @@ class _ThresholdSOAPool:
         bad = (t < 0) | (t > self.n) | (t < self.lo) | (t > self.hi)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise LittlestoneError(f"the SOA is not proper on {self.H.name}: learner {i} output threshold {int(t[i])}, "
-                                   f"outside its version space [{int(self.lo[i])}, {int(self.hi[i])}] (Algorithm 3 "
-                                   "needs a proper learner)")
+            raise LittlestoneError(
+                f"the SOA is not proper on {self.H.name}: learner {i} output threshold {int(t[i])}, "
+                f"outside its version space [{int(self.lo[i])}, {int(self.hi[i])}] (Algorithm 3 "
+                "needs a proper learner)"
+            )
         self.t = t
 
     def sample(self, learners: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -139,7 +141,7 @@ class _ThresholdSOAPool:
         one = y == 1
         new_hi = np.where(one, np.minimum(self.hi, x), self.hi)
         new_lo = np.where(one, self.lo, np.maximum(self.lo, x + 1))
-        ok = new_lo <= new_hi                        # skip examples that contradict the version space
+        ok = new_lo <= new_hi  # skip examples that contradict the version space
         self.lo = np.where(ok, new_lo, self.lo)
         self.hi = np.where(ok, new_hi, self.hi)
         self._soa()
@@ -153,17 +155,28 @@ class ThresholdsAlgorithm3(OnlineLearner):
 
     private = True
 
-    def __init__(self, hypothesis_class: Thresholds, horizon: int, epsilon: float, *, batch: Any = "theory",
-                 learner: str = "hedge", backend: Any = "secure", seed: SeedLike = None,
-                 labels: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        hypothesis_class: Thresholds,
+        horizon: int,
+        epsilon: float,
+        *,
+        batch: Any = "theory",
+        learner: str = "hedge",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] | None = None,
+    ):
         if not isinstance(hypothesis_class, Thresholds):
-            raise LittlestoneError(f"ThresholdsAlgorithm3 needs a Thresholds(n) class, got "
-                                   f"{getattr(hypothesis_class, 'name', type(hypothesis_class).__name__)} (use "
-                                   "Algorithm3 for finite classes)")
+            raise LittlestoneError(
+                f"ThresholdsAlgorithm3 needs a Thresholds(n) class, got "
+                f"{getattr(hypothesis_class, 'name', type(hypothesis_class).__name__)} (use "
+                "Algorithm3 for finite classes)"
+            )
         super().__init__(hypothesis_class, labels=labels)
         H = self._thresholds = hypothesis_class
         self.n = H.n
-        tree_depth(self.n)                                   # n ≤ 2^62
+        tree_depth(self.n)  # n ≤ 2^62
         self.horizon = check_horizon(horizon)
         if self.horizon < 2:
             raise LittlestoneError("Algorithm 3 needs a horizon T >= 2 (batches of B >= 2 rounds)")
@@ -179,14 +192,17 @@ class ThresholdsAlgorithm3(OnlineLearner):
         if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
             raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
         if batch < 2:
-            raise LittlestoneError(f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
-                                   "into B subsequences (need B >= 2)")
+            raise LittlestoneError(
+                f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
+                "into B subsequences (need B >= 2)"
+            )
         if batch > self.horizon:
             raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {self.horizon}")
         self.batch = int(batch)
         if learner not in ("hedge", "soa"):
-            raise LittlestoneError(f"learner must be 'hedge' or 'soa' (proper learners over thresholds), got "
-                                   f"{learner!r}")
+            raise LittlestoneError(
+                f"learner must be 'hedge' or 'soa' (proper learners over thresholds), got {learner!r}"
+            )
         self.learner = learner
         self.beta = 1.0 / (self.horizon * self.horizon)
         self.backend = backend
@@ -227,8 +243,11 @@ class ThresholdsAlgorithm3(OnlineLearner):
         """h_t for the rounds start..end−1 of the current batch (offsets in it): i_t uniform in [B] and the learner's
         two uniforms, drawn for the whole batch at its first round, so ``run`` and the river path agree."""
         if self._draws is None:
-            self._draws = (self._rng.integers(self.batch, size=self.batch), self._rng.random(self.batch),
-                           self._rng.random(self.batch))
+            self._draws = (
+                self._rng.integers(self.batch, size=self.batch),
+                self._rng.random(self.batch),
+                self._rng.random(self.batch),
+            )
         i, u, v = (a[start:end] for a in self._draws)
         return self._pool.sample(i, u, v)
 
@@ -263,8 +282,11 @@ class ThresholdsAlgorithm3(OnlineLearner):
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
-        y01 = np.array([check_label01(v) for v in y], dtype=np.int8) if not (
-            isinstance(y, np.ndarray) and y.dtype.kind in "iub" and np.isin(y, (0, 1)).all()) else y.astype(np.int8)
+        y01 = (
+            np.array([check_label01(v) for v in y], dtype=np.int8)
+            if not (isinstance(y, np.ndarray) and y.dtype.kind in "iub" and np.isin(y, (0, 1)).all())
+            else y.astype(np.int8)
+        )
         if len(X) != len(y01):
             raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")
         if self.n_learned + len(y01) > self.horizon:

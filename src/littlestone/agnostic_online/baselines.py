@@ -31,7 +31,7 @@ def class_losses(H: HypothesisClass, X: Any, y: np.ndarray, chunk: int = 4096):
     idx = fam.index_points(X)
     y = np.asarray(y, dtype=np.int8)
     for s in range(0, len(idx), chunk):
-        yield (fam.columns(idx[s:s + chunk]) != y[s:s + chunk, None]).astype(float)
+        yield (fam.columns(idx[s : s + chunk]) != y[s : s + chunk, None]).astype(float)
 
 
 def best_in_class(H: HypothesisClass, X: Any, y: np.ndarray) -> int:
@@ -43,8 +43,9 @@ def best_in_class(H: HypothesisClass, X: Any, y: np.ndarray) -> int:
     return int(total.min()) if total is not None else 0
 
 
-def experts_over_class(H: HypothesisClass, X: Any, y: Any, learner: ExpertsLearner | None = None,
-                       seed: Any = None) -> ExpertsRun:
+def experts_over_class(
+    H: HypothesisClass, X: Any, y: Any, learner: ExpertsLearner | None = None, seed: Any = None
+) -> ExpertsRun:
     """Play H's hypotheses as experts on (X, y) with ``learner`` (default: Hedge for the horizon len(y))."""
     y = np.asarray(y, dtype=np.int8)
     fam = query_family(H)
@@ -86,7 +87,7 @@ def bdps_expert_predictions(H: HypothesisClass, X: Any, max_flips: int | None = 
             walk(W, t + 1, np.concatenate([full[:t], [lab]]), flips + (t,))
 
     walk(V0, 0, np.zeros(0, dtype=np.int8), ())
-    return out[:row[0]], sets
+    return out[: row[0]], sets
 
 
 def bdps_soa_experts(H: HypothesisClass, X: Any, y: Any, seed: Any = None, learner: Any = None) -> ExpertsRun:
@@ -97,5 +98,3 @@ def bdps_soa_experts(H: HypothesisClass, X: Any, y: Any, seed: Any = None, learn
     if learner is None:
         learner = Hedge(P.shape[0], len(y), seed=seed)
     return learner.run(losses)
-
-

@@ -85,7 +85,8 @@ class SOAMajorityLearner:
                 raise LittlestoneError(
                     f"the SOA is not proper on {self.H.name} (it output {h!r}, not a member of the class): Lemma E.9 "
                     "needs a learner whose outputs are majorities of concepts of H; the Hanneke–Livni–Moran learner "
-                    "that provides one for every class is not reconstructed in littlestone")
+                    "that provides one for every class is not reconstructed in littlestone"
+                )
             self._hyp[key] = h
         return h
 
@@ -126,8 +127,9 @@ class ExpertTrie:
     Round protocol: ``labels(x)`` (the distinct states' labels at x_t; expert e predicts ``labels[state[e]]``), then
     ``advance(window)`` once Algorithm 5 has released the windows ending at t (``window(l, t)`` → points)."""
 
-    def __init__(self, learner: SOAMajorityLearner, horizon: int, max_flips: int | None = None,
-                 limit: int = MAX_EXPERTS):
+    def __init__(
+        self, learner: SOAMajorityLearner, horizon: int, max_flips: int | None = None, limit: int = MAX_EXPERTS
+    ):
         self.learner = learner
         self.T = T = check_horizon(horizon)
         self.M = M = learner.mistake_bound if max_flips is None else int(max_flips)
@@ -136,8 +138,10 @@ class ExpertTrie:
         self.n_experts = subtree_size(T, M)
         assert self.n_experts == number_of_experts_upto(T, M)
         if self.n_experts > limit:
-            raise LittlestoneError(f"|J| = {self.n_experts:,} experts (T = {T}, M = {M}) exceeds the limit of "
-                                   f"{limit:,} (lower T or max_flips)")
+            raise LittlestoneError(
+                f"|J| = {self.n_experts:,} experts (T = {T}, M = {M}) exceeds the limit of "
+                f"{limit:,} (lower T or max_flips)"
+            )
         # g[r][i] = size of the subtree of a child (i, ·) of a node with r pairs left; P0/P1 prefix sums for offsets
         self._g = {r: [subtree_size(T - i, r - 1) for i in range(T + 2)] for r in range(1, M + 1)}
         self._G = np.zeros((M + 1, T + 2), dtype=np.int64)
@@ -146,8 +150,8 @@ class ExpertTrie:
             self._G[r] = g
             for i in range(1, T + 1):
                 self._P0[r, i + 1], self._P1[r, i + 1] = self._P0[r, i] + g[i], self._P1[r, i] + i * g[i]
-        self.state = np.zeros(self.n_experts, dtype=np.int8)      # current A-state id of every expert (widened)
-        self.alive = np.ones(self.n_experts, dtype=bool)          # False once a forced label was inconsistent
+        self.state = np.zeros(self.n_experts, dtype=np.int8)  # current A-state id of every expert (widened)
+        self.alive = np.ones(self.n_experts, dtype=bool)  # False once a forced label was inconsistent
         # live trie nodes that may still branch: position, next window start s, pairs left r, state id
         self._pos = np.zeros(1 if M > 0 else 0, dtype=np.int64)
         self._s = np.ones(self._pos.size, dtype=np.int64)
@@ -158,8 +162,8 @@ class ExpertTrie:
         self._sid_of: dict = {learner.initial.key(): 0}
         self.points: list = []
         self._pid_of: dict = {}
-        self._lab = np.full((8, 8), _UNKNOWN, dtype=np.int8)      # state × point: A(state)(point)
-        self._force = np.full((8, 8), _UNKNOWN, dtype=np.int32)   # state × point: state after a forced mistake
+        self._lab = np.full((8, 8), _UNKNOWN, dtype=np.int8)  # state × point: A(state)(point)
+        self._force = np.full((8, 8), _UNKNOWN, dtype=np.int32)  # state × point: state after a forced mistake
         self.t = 0
 
     # ------------------------------------------------------------------ interning
@@ -171,7 +175,7 @@ class ExpertTrie:
         for name, dt in (("_lab", np.int8), ("_force", np.int32)):
             old = getattr(self, name)
             new = np.full((s2, p2), _UNKNOWN, dtype=dt)
-            new[:old.shape[0], :old.shape[1]] = old
+            new[: old.shape[0], : old.shape[1]] = old
             setattr(self, name, new)
 
     def point_id(self, x: Any) -> int:
@@ -190,7 +194,7 @@ class ExpertTrie:
         k = V.key()
         s = self._sid_of.get(k)
         if s is None:
-            h = self.learner.hypothesis(V)                        # the properness check
+            h = self.learner.hypothesis(V)  # the properness check
             s = self._sid_of[k] = len(self.states)
             self.states.append(V)
             self._hyps.append(h)
@@ -248,8 +252,8 @@ class ExpertTrie:
             win = np.array([self.point_id(x) for x in w], dtype=np.int64)
             sid, r, pos = self._sid[grp], self._r[grp], self._pos[grp]
             self._fill_force(np.repeat(sid, win.size), np.tile(win, sid.size))
-            new = self._force[sid[:, None], win[None, :]]                       # (g × w)
-            stride = self._G[r, t]                                              # child subtree size F(T − t, r − 1)
+            new = self._force[sid[:, None], win[None, :]]  # (g × w)
+            stride = self._G[r, t]  # child subtree size F(T − t, r − 1)
             base = pos + 1 + (self._P1[r, t] - self._P1[r, s]) - (s - 1) * (self._P0[r, t] - self._P0[r, s])
             cpos = base[:, None] + np.arange(win.size, dtype=np.int64)[None, :] * stride[:, None]
             size = np.broadcast_to(stride[:, None], cpos.shape)
@@ -260,8 +264,13 @@ class ExpertTrie:
             more = r > 1
             if more.any():
                 child_sid = np.where(ok, new, sid[:, None])[more]
-                new_nodes.append((cpos[more].ravel(), np.broadcast_to((r - 1)[more, None], cpos[more].shape).ravel(),
-                                  child_sid.ravel()))
+                new_nodes.append(
+                    (
+                        cpos[more].ravel(),
+                        np.broadcast_to((r - 1)[more, None], cpos[more].shape).ravel(),
+                        child_sid.ravel(),
+                    )
+                )
         self._fill_ranges(self.state, starts, lens, vals)
         self._fill_ranges(self.alive, dstarts, dlens, None)
         if new_nodes:
@@ -270,7 +279,7 @@ class ExpertTrie:
             self._s = np.concatenate([self._s, np.full(p.size, t + 1, dtype=np.int64)])
             self._r = np.concatenate([self._r, r.astype(np.int64)])
             self._sid = np.concatenate([self._sid, sd.astype(np.int32)])
-        keep = self._s <= self.T                                   # nodes with rounds left to branch in
+        keep = self._s <= self.T  # nodes with rounds left to branch in
         if not keep.all():
             self._pos, self._s, self._r, self._sid = (a[keep] for a in (self._pos, self._s, self._r, self._sid))
 
@@ -312,17 +321,23 @@ class ExpertTrie:
         e, s, r = 0, 1, self.M
         for i, j in pairs:
             if r == 0 or not s <= j <= i <= self.T:
-                raise LittlestoneError(f"{tuple(pairs)!r} is not an expert of J (need j_1 ≤ i_1 < j_2 ≤ … ≤ T, "
-                                       f"at most {self.M} pairs)")
+                raise LittlestoneError(
+                    f"{tuple(pairs)!r} is not an expert of J (need j_1 ≤ i_1 < j_2 ≤ … ≤ T, at most {self.M} pairs)"
+                )
             g = self._g[r]
             e += 1 + sum((k - s + 1) * g[k] for k in range(s, i)) + (j - s) * g[i]
             s, r = i + 1, r - 1
         return e
 
 
-def expert_predictions(learner: SOAMajorityLearner, X: Any, window: Callable[[int, int], list],
-                       max_flips: int | None = None, limit: int = 1 << 27, live_only: bool = False
-                       ) -> tuple[np.ndarray, list]:
+def expert_predictions(
+    learner: SOAMajorityLearner,
+    X: Any,
+    window: Callable[[int, int], list],
+    max_flips: int | None = None,
+    limit: int = 1 << 27,
+    live_only: bool = False,
+) -> tuple[np.ndarray, list]:
     """Materialized (N × T) predictions of J_{≤M} on a sequence fixed in advance (small cases, tests): rows in
     preorder and their pairs ((i_1, j_1), …). ``live_only`` drops the experts that had a forced label ignored.
     ``window(l, r)`` returns the synthetic points of rounds l..r (1-indexed)."""
@@ -382,10 +397,22 @@ class ConstructedExpertsLearner:
     ``track_expected`` adds Σ_t ⟨p_t, ℓ_t⟩ to :meth:`result` (one more pass over N per round; Hedge recomputes p_t).
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass, horizon: int, epsilon: float, delta: float, *,
-                 sanitizer: Any = "mwem", ope: str = "batched", max_flips: int | None = None,
-                 alpha: Callable[[int], float] = _default_alpha, backend: Any = "secure", seed: SeedLike = None,
-                 max_experts: int = MAX_EXPERTS, track_expected: bool = True):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass,
+        horizon: int,
+        epsilon: float,
+        delta: float,
+        *,
+        sanitizer: Any = "mwem",
+        ope: str = "batched",
+        max_flips: int | None = None,
+        alpha: Callable[[int], float] = _default_alpha,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        max_experts: int = MAX_EXPERTS,
+        track_expected: bool = True,
+    ):
         self.H = hypothesis_class
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
@@ -406,8 +433,14 @@ class ConstructedExpertsLearner:
             return np.random.SeedSequence(s_san.entropy, spawn_key=(*s_san.spawn_key, i))
 
         if sanitizer == "realizable":
-            sanitizer = lambda e, d, n, i: RealizableSanitizer(C, e, d, alpha(n), backend=backend,  # noqa: E731
-                                                               seed=child(i))
+            sanitizer = lambda e, d, n, i: RealizableSanitizer(  # noqa: E731
+                C,
+                e,
+                d,
+                alpha(n),
+                backend=backend,
+                seed=child(i),
+            )
         elif sanitizer == "mwem":
             sanitizer = lambda e, d, n, i: MWEM(C, e, backend=backend, seed=child(i))  # noqa: E731
         if not callable(sanitizer):
@@ -429,7 +462,9 @@ class ConstructedExpertsLearner:
 
     def _ope(self, N: int) -> Any:
         if self.ope == "batched":
-            return BatchedPrivateHedge(N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope)
+            return BatchedPrivateHedge(
+                N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope
+            )
         if self.ope == "tree":
             return TreeAggregationHedge(N, self.horizon, self.epsilon, backend=self.backend, seed=self._s_ope)
         if self.ope == "private":
@@ -463,8 +498,10 @@ class ConstructedExpertsLearner:
         if self._round is not None:
             if self._round[0] != pid:
                 first = self.experts_.points[self._round[0]]
-                raise LittlestoneError(f"round {self.t + 1} already predicted at {first!r}; call "
-                                       f"learn_one({first!r}, y) before predicting at another point")
+                raise LittlestoneError(
+                    f"round {self.t + 1} already predicted at {first!r}; call "
+                    f"learn_one({first!r}, y) before predicting at another point"
+                )
             return self._round[2]
         lab = self.experts_.labels(x)
         e = int(self.ope_.predict_one())
@@ -479,9 +516,9 @@ class ConstructedExpertsLearner:
         self.predict_one(x)
         assert self._round is not None
         _, lab, yhat, e = self._round
-        lossf = np.empty(self.n_experts_)                        # fresh: the OPE learner may keep what it gets
+        lossf = np.empty(self.n_experts_)  # fresh: the OPE learner may keep what it gets
         p = self.ope_.distribution() if self.track_expected else np.zeros(0)
-        lut = (lab != int(y)).astype(np.float64)                  # each distinct state's loss, scattered to N experts
+        lut = (lab != int(y)).astype(np.float64)  # each distinct state's loss, scattered to N experts
         dot = _compiled_scatter()(self.experts_.state, lut, lossf, self.cumulative_, p)
         if self.track_expected:
             self._expected += dot / float(p.sum())
@@ -500,8 +537,10 @@ class ConstructedExpertsLearner:
         loop an adaptive adversary plays); ``predictions_`` holds ŷ_1..ŷ_T."""
         y = np.asarray(y)
         if len(y) != len(X) or len(X) > self.horizon - self.t:
-            raise LittlestoneError(f"run needs as many labels as points and at most T − t = {self.horizon - self.t} "
-                                   f"of them, got {len(X)} points and {len(y)} labels")
+            raise LittlestoneError(
+                f"run needs as many labels as points and at most T − t = {self.horizon - self.t} "
+                f"of them, got {len(X)} points and {len(y)} labels"
+            )
         for x, lab in zip(X, y.tolist()):
             self.predict_one(x)
             self.learn_one(x, lab)
@@ -511,5 +550,4 @@ class ConstructedExpertsLearner:
         """Choices, realized and expected loss, the best expert of J so far and its loss."""
         best = int(np.argmin(self.cumulative_))
         ch = np.array(self.choices_, dtype=np.int64)
-        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self.cumulative_[best]), best,
-                          int(ch.size))
+        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self.cumulative_[best]), best, int(ch.size))

@@ -153,13 +153,15 @@ EPS, DELTA = 2.0, 1e-3
 
 
 def _lwy(backend: Any, *, N0: int, T: int, cls: type = LWY25) -> Any:
-    return cls(Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend,
-               setting=LWY25Setting(N0, 128.0, 6.0, "audit"))
+    return cls(
+        Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend, setting=LWY25Setting(N0, 128.0, 6.0, "audit")
+    )
 
 
 def _gl21(backend: Any, *, k2: int, T: int, cls: type = GL21) -> Any:
-    return cls(Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend,
-               setting=GL21Setting(2, k2, 0.25, 4, "audit"))
+    return cls(
+        Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend, setting=GL21Setting(2, k2, 0.25, 4, "audit")
+    )
 
 
 def private_online_audits() -> list[tuple[Any, list[Any]]]:
@@ -167,23 +169,63 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
     from .builtin import BuiltinAudit
 
     T_small, T_big = 200, 480
-    games = [("lwy25_adaptive_game", partial(_lwy, N0=4, T=T_small), T_small,
-              "LWY25 (N0=4) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
-              [("lwy25_histogram_not_charged", LWY25UnchargedHistogram,
-                "LWY25 whose layer histogram is not run (exact counts); N0=4", 1000)]),
-             ("lwy25_adaptive_game_n256", partial(_lwy, N0=256, T=T_big), T_big,
-              "LWY25 (N0=256) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
-              [("lwy25_sequence_shared_across_pairs", LWY25SharedSequence,
-                "LWY25 inserting each example into every agreeing pair; N0=256", 400)]),
-             ("gl21_adaptive_game", partial(_gl21, k2=1, T=T_small), T_small,
-              "GL21 DP-SOA (one tree, k1=2) in the adaptive game of LWY25 Def. 2.4",
-              [("gl21_histogram_without_noise", GL21ExactHistogram,
-                "GL21 whose HistSparse histogram adds no noise; one tree", 1000)])]
+    games = [
+        (
+            "lwy25_adaptive_game",
+            partial(_lwy, N0=4, T=T_small),
+            T_small,
+            "LWY25 (N0=4) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
+            [
+                (
+                    "lwy25_histogram_not_charged",
+                    LWY25UnchargedHistogram,
+                    "LWY25 whose layer histogram is not run (exact counts); N0=4",
+                    1000,
+                )
+            ],
+        ),
+        (
+            "lwy25_adaptive_game_n256",
+            partial(_lwy, N0=256, T=T_big),
+            T_big,
+            "LWY25 (N0=256) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
+            [
+                (
+                    "lwy25_sequence_shared_across_pairs",
+                    LWY25SharedSequence,
+                    "LWY25 inserting each example into every agreeing pair; N0=256",
+                    400,
+                )
+            ],
+        ),
+        (
+            "gl21_adaptive_game",
+            partial(_gl21, k2=1, T=T_small),
+            T_small,
+            "GL21 DP-SOA (one tree, k1=2) in the adaptive game of LWY25 Def. 2.4",
+            [
+                (
+                    "gl21_histogram_without_noise",
+                    GL21ExactHistogram,
+                    "GL21 whose HistSparse histogram adds no noise; one tree",
+                    1000,
+                )
+            ],
+        ),
+    ]
     game = f": b=0 gets (0,1), b=1 gets (1,0) at t*; ε={EPS:g}, δ={DELTA:g}"
     out = []
     for name, make, T, description, twins in games:
-        honest = BuiltinAudit(name, description + game, LearnerInGame(make, T), 0, 1, featurize=final_hypothesis,
-                              runs=300)
-        out.append((honest, [honest.twin(tname, tdesc + game, BrokenLearnerInGame(make, T, cls), runs=runs)
-                             for tname, cls, tdesc, runs in twins]))
+        honest = BuiltinAudit(
+            name, description + game, LearnerInGame(make, T), 0, 1, featurize=final_hypothesis, runs=300
+        )
+        out.append(
+            (
+                honest,
+                [
+                    honest.twin(tname, tdesc + game, BrokenLearnerInGame(make, T, cls), runs=runs)
+                    for tname, cls, tdesc, runs in twins
+                ],
+            )
+        )
     return out

@@ -144,8 +144,14 @@ def _call_mechanism(mechanism: Any, dataset: Any, backend: Any, size: int | None
     return mechanism(dataset, backend=backend, size=size)
 
 
-def _run_task(mechanism: Mechanism, datasets: tuple[Any, Any], randomness: Any, featurize: Callable[[Any], Any] | None,
-              vectorized: bool, task: tuple[int, np.random.SeedSequence, int]) -> Features:
+def _run_task(
+    mechanism: Mechanism,
+    datasets: tuple[Any, Any],
+    randomness: Any,
+    featurize: Callable[[Any], Any] | None,
+    vectorized: bool,
+    task: tuple[int, np.random.SeedSequence, int],
+) -> Features:
     """One task of the audit plan: batches 0 and 2 run on D, batches 1 and 3 on D′."""
     batch, seq, count = task
     return _run_chunk(mechanism, datasets[batch % 2], seq, count, randomness, featurize, vectorized)
@@ -251,8 +257,12 @@ def audit_mechanism(
         sizes = _chunks(total, chunk_size)
         tasks.extend((batch, seq, count) for seq, count in zip(batches[batch].spawn(len(sizes)), sizes))
     start = time.perf_counter()
-    results = map_ordered(partial(_run_task, mechanism, (D, D_prime), randomness, featurize, vectorized), tasks,
-                          n_jobs=int(jobs), progress="audit runs")
+    results = map_ordered(
+        partial(_run_task, mechanism, (D, D_prime), randomness, featurize, vectorized),
+        tasks,
+        n_jobs=int(jobs),
+        progress="audit runs",
+    )
     seconds = time.perf_counter() - start
     per_batch: list[list[Features]] = [[], [], [], []]
     for (batch, _, _), feats in zip(tasks, results):

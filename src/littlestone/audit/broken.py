@@ -50,7 +50,9 @@ class FloatAddedCountLaplace(CountLaplace):
 
 def _argmax_half_scale(mechanism: ExponentialMechanism, scores: Any, backend: Any) -> int:
     """argmax(score + noise of scale Δ/ε) instead of 2Δ/ε: exp(ε·score/Δ) instead of exp(ε·score/(2Δ))."""
-    return backend.noisy_argmax(np.asarray(scores, dtype=float), mechanism.sensitivity / mechanism.epsilon, mechanism.noise)
+    return backend.noisy_argmax(
+        np.asarray(scores, dtype=float), mechanism.sensitivity / mechanism.epsilon, mechanism.noise
+    )
 
 
 class ExponentialScoreNotHalved(ExponentialMechanism):
@@ -67,11 +69,21 @@ class NoisyMaxHalfNoise(ReportNoisyMax):
         return _argmax_half_scale(self, data, backend)
 
 
-def _release(mechanism: Any, counts: dict, threshold: float, scale: float, backend: Any, **meta: Any
-             ) -> HistogramRelease:
-    return HistogramRelease(counts=counts, threshold=threshold, noise_scale=scale, epsilon=mechanism.epsilon,
-                            delta=mechanism.delta, n=None, requested_delta=mechanism.delta, noise="laplace",
-                            backend=backend.name, meta=meta)
+def _release(
+    mechanism: Any, counts: dict, threshold: float, scale: float, backend: Any, **meta: Any
+) -> HistogramRelease:
+    return HistogramRelease(
+        counts=counts,
+        threshold=threshold,
+        noise_scale=scale,
+        epsilon=mechanism.epsilon,
+        delta=mechanism.delta,
+        n=None,
+        requested_delta=mechanism.delta,
+        noise="laplace",
+        backend=backend.name,
+        meta=meta,
+    )
 
 
 def _counts(items: Any) -> tuple[list[Any], np.ndarray]:
@@ -81,8 +93,9 @@ def _counts(items: Any) -> tuple[list[Any], np.ndarray]:
     return keys, np.array([counter[k] for k in keys], dtype=float)
 
 
-def _stable_in_floats(mechanism: StableHistogram, items: Any, backend: Any, *, noise_factor: float = 1.0,
-                      threshold_shift: float = 0.0) -> HistogramRelease:
+def _stable_in_floats(
+    mechanism: StableHistogram, items: Any, backend: Any, *, noise_factor: float = 1.0, threshold_shift: float = 0.0
+) -> HistogramRelease:
     """Stable histogram (BNS16 Prop 2.20) with scale noise_factor·2/ε and threshold τ + threshold_shift (correct: 1
     and 0), continuous noise."""
     keys, counts = _counts(items)
@@ -155,8 +168,9 @@ class SparseVectorEpsilonNotSplit(SparseVectorRun):
     """BROKEN: SparseVector giving every AboveThreshold run ε instead of ε/c."""
 
     def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> Any:
-        unsplit = SparseVectorRun(self.threshold, self.epsilon * self.max_positives, self.max_positives,
-                                  sensitivity=self.sensitivity)
+        unsplit = SparseVectorRun(
+            self.threshold, self.epsilon * self.max_positives, self.max_positives, sensitivity=self.sensitivity
+        )
         return unsplit(data, backend=backend)
 
 
@@ -175,8 +189,13 @@ class BinaryMechanismWithoutLevelFactor(BinaryMechanismRelease):
 
     def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> Any:
         values = self.stream(data)
-        counter = BinaryMechanism(self.T, self.epsilon * tree_levels(self.T), sensitivity=self.sensitivity,
-                                  backend=backend, discrete=self.discrete)
+        counter = BinaryMechanism(
+            self.T,
+            self.epsilon * tree_levels(self.T),
+            sensitivity=self.sensitivity,
+            backend=backend,
+            discrete=self.discrete,
+        )
         return tuple(counter.step(x) for x in values)
 
 

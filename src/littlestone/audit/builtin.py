@@ -50,8 +50,9 @@ class BuiltinAudit:
     def twin(self, name: str, description: str, mechanism: Mechanism, **changes: Any) -> "BuiltinAudit":
         """A broken twin: this audit's set-up (datasets, features, runs, backend) unless ``changes`` say otherwise,
         run with ``mechanism`` — a subclass of this audit's mechanism class that overrides ``__call__`` only."""
-        return dataclasses.replace(self, name=name, description=description, mechanism=mechanism, broken=True,
-                                   twin_of=self.name, **changes)
+        return dataclasses.replace(
+            self, name=name, description=description, mechanism=mechanism, broken=True, twin_of=self.name, **changes
+        )
 
     def run(
         self,
@@ -112,8 +113,9 @@ class GenericLearnerRun(Mechanism):
         X, y = data
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            est = GenericLearnerClassifier(_class_from_spec(self.spec), epsilon=self.epsilon, backend=backend,
-                                           classes=classes)
+            est = GenericLearnerClassifier(
+                _class_from_spec(self.spec), epsilon=self.epsilon, backend=backend, classes=classes
+            )
             return est.fit(np.asarray(X), np.asarray(y))
 
     def __call__(self, data: tuple, *, backend: Any) -> Any:
@@ -149,9 +151,17 @@ class AgnosticRefusal(Mechanism):
 
         X, y = data
         try:
-            agnostic_learn(_finite_thresholds(), np.asarray(X), np.asarray(y), epsilon=self.epsilon, delta=self.delta,
-                           subsample_size=len(y), max_labelings=self.max_labelings, backend=backend,
-                           inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2))
+            agnostic_learn(
+                _finite_thresholds(),
+                np.asarray(X),
+                np.asarray(y),
+                epsilon=self.epsilon,
+                delta=self.delta,
+                subsample_size=len(y),
+                max_labelings=self.max_labelings,
+                backend=backend,
+                inner_sizes=dict(n_batches=2, aux_size=1, cap=1, n_generic=2),
+            )
         except LittlestoneError as exc:
             if "labelings" in str(exc):
                 return "refused"
@@ -232,8 +242,10 @@ def shifted_streams(k: int, low: float, high: float) -> tuple[list[float], list[
 
 def moved_record(first: Any, first_count: int, second: Any, second_count: int) -> tuple[list[Any], list[Any]]:
     """D: ``first_count`` × first and ``second_count`` × second; D′: one record moved from first to second."""
-    return ([first] * first_count + [second] * second_count,
-            [first] * (first_count - 1) + [second] * (second_count + 1))
+    return (
+        [first] * first_count + [second] * second_count,
+        [first] * (first_count - 1) + [second] * (second_count + 1),
+    )
 
 
 # ------------------------------------------------------------------------------------------ the public API

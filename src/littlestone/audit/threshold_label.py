@@ -109,22 +109,53 @@ class FloatNoisedEstimate(EstimateRelease):
 
 def threshold_label_audits() -> list[tuple[BuiltinAudit, list[BuiltinAudit]]]:
     """(honest audit, its broken twins) of this module, for the one registry."""
-    synthetic = BuiltinAudit("threshold_label_sanitizer",
-                             "thresholds H^label sanitizer (dyadic label trees, discrete Laplace), ε=1, domain 4, m=4: "
-                             "the synthetic data; record (0,1) replaced by (3,0)",
-                             SyntheticRelease(DOMAIN, EPSILON), D, D_PRIME, runs=4000)
-    estimate = BuiltinAudit("threshold_label_float_safe",
-                            "thresholds H^label sanitizer's estimate on the SECURE backend, ε=1: record (0,1) vs (3,0); "
-                            "event: the output's binary exponent and last mantissa bit",
-                            EstimateRelease(DOMAIN, EPSILON), D, D_PRIME, featurize=_float_bits, randomness="secure",
-                            runs=4000, extra={"secure_only": True})
-    return [(synthetic, [synthetic.twin("threshold_label_counts_without_noise", "thresholds H^label sanitizer with its "
-                                        "dyadic counts released without noise; claims (1, 0)",
-                                        NoiselessSynthetic(DOMAIN, EPSILON), runs=2000)]),
-            (estimate, [estimate.twin("threshold_label_float_noise", "thresholds H^label sanitizer with node counts "
-                                      "noised in floats on the SECURE backend (OpenDP Laplace sample added in float "
-                                      "arithmetic); claims (1, 0); event: float bits of the leaf count",
-                                      FloatNoisedEstimate(DOMAIN, EPSILON), runs=40_000)])]
+    synthetic = BuiltinAudit(
+        "threshold_label_sanitizer",
+        "thresholds H^label sanitizer (dyadic label trees, discrete Laplace), ε=1, domain 4, m=4: "
+        "the synthetic data; record (0,1) replaced by (3,0)",
+        SyntheticRelease(DOMAIN, EPSILON),
+        D,
+        D_PRIME,
+        runs=4000,
+    )
+    estimate = BuiltinAudit(
+        "threshold_label_float_safe",
+        "thresholds H^label sanitizer's estimate on the SECURE backend, ε=1: record (0,1) vs (3,0); "
+        "event: the output's binary exponent and last mantissa bit",
+        EstimateRelease(DOMAIN, EPSILON),
+        D,
+        D_PRIME,
+        featurize=_float_bits,
+        randomness="secure",
+        runs=4000,
+        extra={"secure_only": True},
+    )
+    return [
+        (
+            synthetic,
+            [
+                synthetic.twin(
+                    "threshold_label_counts_without_noise",
+                    "thresholds H^label sanitizer with its dyadic counts released without noise; claims (1, 0)",
+                    NoiselessSynthetic(DOMAIN, EPSILON),
+                    runs=2000,
+                )
+            ],
+        ),
+        (
+            estimate,
+            [
+                estimate.twin(
+                    "threshold_label_float_noise",
+                    "thresholds H^label sanitizer with node counts "
+                    "noised in floats on the SECURE backend (OpenDP Laplace sample added in float "
+                    "arithmetic); claims (1, 0); event: float bits of the leaf count",
+                    FloatNoisedEstimate(DOMAIN, EPSILON),
+                    runs=40_000,
+                )
+            ],
+        ),
+    ]
 
 
 __all__ = ["estimate_release", "float_noised_estimate", "noiseless_synthetic", "synthetic_release"]

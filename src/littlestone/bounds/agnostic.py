@@ -30,22 +30,31 @@ def _solve(f, start: float) -> int:
     return math.ceil(N)
 
 
-def agnostic_sizes(d: int, alpha: float, epsilon: float, delta: float, beta: float, *, vc: int | None = None,
-                   eps_label: float = EPS_LABEL, eps_inner: float = EPS_INNER) -> BoundReport:
+def agnostic_sizes(
+    d: int,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    *,
+    vc: int | None = None,
+    eps_label: float = EPS_LABEL,
+    eps_inner: float = EPS_INNER,
+) -> BoundReport:
     """Sizes of the agnostic learner (BLM20 Corollary 2 via the reconstruction above) [REC]."""
     d = _check_d(d)
     alpha, beta = _check_unit("alpha", alpha), _check_unit("beta", beta)
     epsilon, delta = _check_eps_delta(epsilon, delta)
-    vc = d if vc is None else int(vc)                       # VC(H) ≤ Ldim(H)
+    vc = d if vc is None else int(vc)  # VC(H) ≤ Ldim(H)
     E0 = inner_epsilon(eps_label, eps_inner)
-    q = sampling_rate_for(epsilon, E0)                      # ln(1 + q(e^{E0} − 1)) = ε
+    q = sampling_rate_for(epsilon, E0)  # ln(1 + q(e^{E0} − 1)) = ε
     delta_inner = delta / q
     if not delta_inner < 1.0:
         raise PrivacyParameterError(f"delta={delta} is too large for the agnostic transformation (δ/q ≥ 1)")
     inner = theorem1(d, alpha / 4.0, eps_inner, delta_inner, beta / 4.0)
     t = alpha / 4.0
     # uniform convergence: 4(2eN/VC)^VC·e^{-N t²/8} ≤ β/4  ⇐  N ≥ 8(VC·ln(2eN/VC) + ln(16/β))/t²
-    n_uc = _solve(lambda N: 8.0 * (vc * math.log(2 * math.e * N / vc) + math.log(16.0 / beta)) / t ** 2, 1.0)
+    n_uc = _solve(lambda N: 8.0 * (vc * math.log(2 * math.e * N / vc) + math.log(16.0 / beta)) / t**2, 1.0)
     # EM over |Π| ≤ (eN/VC)^VC labelings: error gap ≤ 2(ln|Π| + ln(4/β))/ε_ℓ ≤ N·α/4
     n_em = _solve(lambda N: 8.0 * (vc * math.log(math.e * N / vc) + math.log(4.0 / beta)) / (eps_label * alpha), 1.0)
     N0 = max(inner.total, n_uc, n_em)
@@ -60,7 +69,19 @@ def agnostic_sizes(d: int, alpha: float, epsilon: float, delta: float, beta: flo
         ("agnostic: subsample", "N0", N0, "max of the three"),
         ("agnostic: input", "N", N, "⌈N0/q⌉"),
     )
-    return BoundReport("Corollary 2 (agnostic; reconstructed transformation [REC]: privacy derived, accuracy sizes heuristic)",
-                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta, "vc": vc},
-                       entries, N, {"N": N, "N0": N0, "q": q, "E0": E0, "delta_inner": delta_inner,
-                                    "inner": inner.total, "n_uc": n_uc, "n_em": n_em})
+    return BoundReport(
+        "Corollary 2 (agnostic; reconstructed transformation [REC]: privacy derived, accuracy sizes heuristic)",
+        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta, "vc": vc},
+        entries,
+        N,
+        {
+            "N": N,
+            "N0": N0,
+            "q": q,
+            "E0": E0,
+            "delta_inner": delta_inner,
+            "inner": inner.total,
+            "n_uc": n_uc,
+            "n_em": n_em,
+        },
+    )

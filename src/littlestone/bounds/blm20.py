@@ -48,6 +48,7 @@ class BoundReport:
 
 # ------------------------------------------------------------------------------------------------- parameter checks
 
+
 def _check_d(d: Any) -> int:
     if isinstance(d, bool) or not isinstance(d, (int,)) and not hasattr(d, "__index__"):
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
@@ -75,6 +76,7 @@ def _check_eps_delta(epsilon: float, delta: float) -> tuple[float, float]:
 
 # ---------------------------------------------------------------------------------------------------- Theorem 10
 
+
 def stability(d: int) -> float:
     """η = 2^{-(d+1)}/(d+1): G's stability (BLM20 Theorem 10 / proof, Markov on Lemma 14)."""
     d = _check_d(d)
@@ -91,8 +93,9 @@ def sample_cap(d: int, n: int) -> int:
     return 8 ** (_check_d(d) + 1) * int(n)
 
 
-def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float | None = None,
-              beta: float | None = None) -> BoundReport:
+def theorem10(
+    d: int, alpha: float, epsilon: float | None = None, delta: float | None = None, beta: float | None = None
+) -> BoundReport:
     """Algorithm G: n = ⌈d/α⌉, N = 8^{d+1}n, m = N + n (BLM20 Theorem 10; G is not private, ε/δ/β unused)."""
     n = aux_size(d, alpha)
     N = sample_cap(d, n)
@@ -105,11 +108,13 @@ def theorem10(d: int, alpha: float, epsilon: float | None = None, delta: float |
         ("G", "stability η", eta, "2^-(d+1)/(d+1)"),
         ("G", "loss of frequent f", d / n, "d/n ≤ α (Lemma 13)"),
     )
-    return BoundReport("Theorem 10 (globally-stable G)", {"d": d, "alpha": alpha}, entries, m,
-                       {"n": n, "N": N, "m": m, "eta": eta})
+    return BoundReport(
+        "Theorem 10 (globally-stable G)", {"d": d, "alpha": alpha}, entries, m, {"n": n, "N": N, "m": m, "eta": eta}
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- Theorem 17
+
 
 def generalization_batches(eta: float, beta: float) -> int:
     """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (BLM20 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
@@ -176,8 +181,17 @@ def generic_sample_size(list_size: int, alpha: float, epsilon: float, beta: floa
     return math.ceil(max(n1, n2, n3))
 
 
-def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: float, *, m: int | None = None,
-              eta: float | None = None, histogram: str = "proof") -> BoundReport:
+def theorem17(
+    d: int | None,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    *,
+    m: int | None = None,
+    eta: float | None = None,
+    histogram: str = "proof",
+) -> BoundReport:
     """Learner M from a (m, η)-globally-stable G: k batches, (ε/2, δ) stable histogram sized by ``histogram``
     (:func:`histogram_batches`: Theorem 17's proof condition, or ``"lemma15"`` for Lemma 15 literally at
     (η/8, β/3)), generic learner with ε/2 at (α/2, β/3) on n′ fresh examples (BLM20 Theorem 17). Default G:
@@ -207,22 +221,38 @@ def theorem17(d: int | None, alpha: float, epsilon: float, delta: float, beta: f
         ("M: histogram", "threshold τ (counts)", tau, "1 + (4/ε)·ln(2/δ)  [(ε/2,δ), Laplace(4/ε)]"),
         ("M: histogram", "keep estimate ≥", 3 * eta / 4, "3η/4"),
         ("M: generic", "|L| ≤", L, "⌊2/η⌋"),
-        ("M: generic", "examples n′", n_generic, "max(36ln(4|L|/β')/a, 27ln(4/β')/a, 6ln(2|L|/β')/(ε'a)), "
-                                                  "a=α/2, ε'=ε/2, β'=β/3"),
+        (
+            "M: generic",
+            "examples n′",
+            n_generic,
+            "max(36ln(4|L|/β')/a, 27ln(4/β')/a, 6ln(2|L|/β')/(ε'a)), a=α/2, ε'=ε/2, β'=β/3",
+        ),
     )
     total = k * m + n_generic
-    return BoundReport("Theorem 17 (private learner M)",
-                       {"m": m, "eta": eta, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta,
-                        "histogram": histogram},
-                       entries, total,
-                       {"k": k, "k_gen": k_gen, "k_hist": k_hist, "n_generic": n_generic, "list_bound": L,
-                        "threshold": tau, "m": m, "eta": eta})
+    return BoundReport(
+        "Theorem 17 (private learner M)",
+        {"m": m, "eta": eta, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta, "histogram": histogram},
+        entries,
+        total,
+        {
+            "k": k,
+            "k_gen": k_gen,
+            "k_hist": k_hist,
+            "n_generic": n_generic,
+            "list_bound": L,
+            "threshold": tau,
+            "m": m,
+            "eta": eta,
+        },
+    )
 
 
 # ----------------------------------------------------------------------------------------------------- Theorem 1
 
-def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
-             histogram: str = "proof") -> BoundReport:
+
+def theorem1(
+    d: int, alpha: float, epsilon: float, delta: float, beta: float, *, histogram: str = "proof"
+) -> BoundReport:
     """Theorem 1 = Theorem 10 at accuracy α/2 (so G's frequent f has loss ≤ α/2) + Theorem 17 (BLM20 §VI);
     ``histogram`` chooses the stable-histogram condition (:func:`histogram_batches`)."""
     d = _check_d(d)
@@ -238,12 +268,15 @@ def theorem1(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
         ("G (at α/2)", "batch size m", g["m"], "N + n"),
         ("G (at α/2)", "stability η", g["eta"], "2^-(d+1)/(d+1)"),
     ) + m17.entries
-    asym = 16 ** d * d * d * (d + math.log(1.0 / (beta * delta))) / (alpha * epsilon)
+    asym = 16**d * d * d * (d + math.log(1.0 / (beta * delta))) / (alpha * epsilon)
     entries = entries + (("(paper)", "O(·) expression", asym, "16^d·d²·(d+ln(1/βδ))/(αε), constants dropped"),)
-    return BoundReport("Theorem 1 (BLM20 private learner)",
-                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta,
-                        "histogram": histogram},
-                       entries, m17.total, {**g.values, **m17.values, "total": m17.total})
+    return BoundReport(
+        "Theorem 1 (BLM20 private learner)",
+        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta, "histogram": histogram},
+        entries,
+        m17.total,
+        {**g.values, **m17.values, "total": m17.total},
+    )
 
 
 def corollary2(d: int, alpha: float, epsilon: float, delta: float, beta: float, vc: int | None = None) -> BoundReport:

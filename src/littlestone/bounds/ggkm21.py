@@ -114,14 +114,26 @@ def _n_for(d: int, m: int, A: float, eta: float, alpha: float, beta1: float, con
     if convergence == "additive":
         return uniform_size(d, eta, beta1 / (2 * m))
     lam, mu = eta / (2 * A), eta / 2
-    n1 = relative_size(d, lam, mu, beta1 / (2 * m), directions=2)   # the sandwich, both directions
-    n2 = relative_size(d, 1.0, alpha / 2, beta1 / (2 * m))          # err_P ≤ 2·err_S + α/2 for F(H)
+    n1 = relative_size(d, lam, mu, beta1 / (2 * m), directions=2)  # the sandwich, both directions
+    n2 = relative_size(d, 1.0, alpha / 2, beta1 / (2 * m))  # err_P ≤ 2·err_S + α/2 for F(H)
     return max(n1, n2)
 
 
-def polyprilearn_plan(d: int, alpha: float, epsilon: float, delta: float, beta: float, *, K_req: int = 1,
-                      n: int | None = None, m: int | None = None, K: int | None = None, A: float | None = None,
-                      eta: float | None = None, convergence: str = "additive") -> PolyPriLearnPlan:
+def polyprilearn_plan(
+    d: int,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    *,
+    K_req: int = 1,
+    n: int | None = None,
+    m: int | None = None,
+    K: int | None = None,
+    A: float | None = None,
+    eta: float | None = None,
+    convergence: str = "additive",
+) -> PolyPriLearnPlan:
     """Theorem 5.7's sizes (module docstring); any of n, m, K, A, η may be given instead."""
     _check(d, alpha, epsilon, delta, beta)
     if convergence not in CONVERGENCE:
@@ -152,8 +164,22 @@ def polyprilearn_plan(d: int, alpha: float, epsilon: float, delta: float, beta: 
         nn, KK, ss = sizes(mm)
     if nn < 1 or mm < 1 or KK < 1:
         raise LittlestoneError(f"sizes must be positive: n={nn}, m={mm}, K={KK}")
-    return PolyPriLearnPlan(d, alpha, epsilon, delta, beta, A_, eta_, nn, mm, KK, ss,
-                            _err_ss(mm, ss, epsilon, delta, b2), convergence, theory)
+    return PolyPriLearnPlan(
+        d,
+        alpha,
+        epsilon,
+        delta,
+        beta,
+        A_,
+        eta_,
+        nn,
+        mm,
+        KK,
+        ss,
+        _err_ss(mm, ss, epsilon, delta, b2),
+        convergence,
+        theory,
+    )
 
 
 def lemma61_order(d: int, alpha_prime: float) -> int:
@@ -184,9 +210,18 @@ class ProperPlan:
         return self.inner.total + self.n_generic
 
 
-def polypriproplearn_plan(d: int, alpha: float, epsilon: float, delta: float, beta: float, *,
-                          candidates_bound: int | None = None, n_generic: int | None = None,
-                          convergence: str = "additive", **inner: Any) -> ProperPlan:
+def polypriproplearn_plan(
+    d: int,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    *,
+    candidates_bound: int | None = None,
+    n_generic: int | None = None,
+    convergence: str = "additive",
+    **inner: Any,
+) -> ProperPlan:
     """Theorem 6.4's sizes (module docstring). ``candidates_bound``: an upper bound on |𝒦| known from the class
     (≤ |X|+1 for a basic LP solution on a finite domain, ≤ |H|); default the dual-VC sampling size r."""
     _check(d, alpha, epsilon, delta, beta)
@@ -199,8 +234,11 @@ def polypriproplearn_plan(d: int, alpha: float, epsilon: float, delta: float, be
 
 
 def _rows(p: PolyPriLearnPlan, tag: str) -> list[tuple[str, str, float, str]]:
-    conv = ("t(n,d,β/(4m)) ≤ η, t = sqrt((8/n)(d·ln(2en/d) + ln(4/δ')))" if p.convergence == "additive" else
-            "2·4(2en/d)^d·e^{−λμn/(4(λ+1))} ≤ β/(4m), λ=η/(2A), μ=η/2; and λ'=1, μ'=α/2")
+    conv = (
+        "t(n,d,β/(4m)) ≤ η, t = sqrt((8/n)(d·ln(2en/d) + ln(4/δ')))"
+        if p.convergence == "additive"
+        else "2·4(2en/d)^d·e^{−λμn/(4(λ+1))} ≤ β/(4m), λ=η/(2A), μ=η/2; and λ'=1, μ'=α/2"
+    )
     return [
         (f"{tag}ReduceTree", "A", p.A, "α/2" if p.convergence == "additive" else "α/4"),
         (f"{tag}ReduceTree", "η", p.eta, "A/(4(d+1))"),
@@ -213,30 +251,59 @@ def _rows(p: PolyPriLearnPlan, tag: str) -> list[tuple[str, str, float, str]]:
     ]
 
 
-def theorem57(d: int, alpha: float, epsilon: float, delta: float, beta: float,
-              convergence: str = "additive") -> BoundReport:
+def theorem57(
+    d: int, alpha: float, epsilon: float, delta: float, beta: float, convergence: str = "additive"
+) -> BoundReport:
     """PolyPriLearn (GGKM21 Thm 5.7) stage by stage."""
     p = polyprilearn_plan(d, alpha, epsilon, delta, beta, convergence=convergence)
-    return BoundReport(f"GGKM21 Theorem 5.7 (PolyPriLearn, {convergence} convergence)",
-                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
-                       tuple(_rows(p, "")), p.total, {"plan": p})
+    return BoundReport(
+        f"GGKM21 Theorem 5.7 (PolyPriLearn, {convergence} convergence)",
+        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+        tuple(_rows(p, "")),
+        p.total,
+        {"plan": p},
+    )
 
 
-def theorem64(d: int, alpha: float, epsilon: float, delta: float, beta: float, convergence: str = "additive",
-              candidates_bound: int | None = None) -> BoundReport:
+def theorem64(
+    d: int,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    convergence: str = "additive",
+    candidates_bound: int | None = None,
+) -> BoundReport:
     """PolyPriPropLearn (GGKM21 Thm 6.4) stage by stage."""
-    q = polypriproplearn_plan(d, alpha, epsilon, delta, beta, convergence=convergence,
-                              candidates_bound=candidates_bound)
-    rows = [("proper", "α'", q.alpha_prime, "α/8"),
-            ("proper", "K_req", q.K_req, "least k: t(k,d,1/2) ≤ α' (Lemma 6.1)")]
+    q = polypriproplearn_plan(
+        d, alpha, epsilon, delta, beta, convergence=convergence, candidates_bound=candidates_bound
+    )
+    rows = [
+        ("proper", "α'", q.alpha_prime, "α/8"),
+        ("proper", "K_req", q.K_req, "least k: t(k,d,1/2) ≤ α' (Lemma 6.1)"),
+    ]
     rows += _rows(q.inner, "PolyPriLearn(α/4, β/3) ")
-    rows += [("minimax set", "|𝒦| bound", q.candidates_bound,
-              "least r: t(r, 2^{d+1}−1, 1/2) ≤ α' (Lemma 6.2)" if candidates_bound is None else "class bound"),
-             ("generic learner", "n′", q.n_generic, "Kal-LN Thm 1 at (γ=α/2, β/3): max(9ln(4|𝒦|/β)/(2γ²), "
-              "6ln(2|𝒦|/β)/(εγ))")]
-    return BoundReport(f"GGKM21 Theorem 6.4 (PolyPriPropLearn, {convergence} convergence)",
-                       {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
-                       tuple(rows), q.total, {"plan": q})
+    rows += [
+        (
+            "minimax set",
+            "|𝒦| bound",
+            q.candidates_bound,
+            "least r: t(r, 2^{d+1}−1, 1/2) ≤ α' (Lemma 6.2)" if candidates_bound is None else "class bound",
+        ),
+        (
+            "generic learner",
+            "n′",
+            q.n_generic,
+            "Kal-LN Thm 1 at (γ=α/2, β/3): max(9ln(4|𝒦|/β)/(2γ²), 6ln(2|𝒦|/β)/(εγ))",
+        ),
+    ]
+    return BoundReport(
+        f"GGKM21 Theorem 6.4 (PolyPriPropLearn, {convergence} convergence)",
+        {"d": d, "alpha": alpha, "epsilon": epsilon, "delta": delta, "beta": beta},
+        tuple(rows),
+        q.total,
+        {"plan": q},
+    )
 
 
 def compare_blm20(ds: list[int], alpha: float, epsilon: float, delta: float, beta: float) -> list[dict]:
@@ -248,8 +315,9 @@ def compare_blm20(ds: list[int], alpha: float, epsilon: float, delta: float, bet
         row = {"d": d, "blm20": theorem1(d, alpha, epsilon, delta, beta).total}
         row["ggkm21_improper"] = polyprilearn_plan(d, alpha, epsilon, delta, beta).total
         row["ggkm21_proper"] = polypriproplearn_plan(d, alpha, epsilon, delta, beta).total
-        row["ggkm21_proper_relative"] = polypriproplearn_plan(d, alpha, epsilon, delta, beta,
-                                                              convergence="relative").total
+        row["ggkm21_proper_relative"] = polypriproplearn_plan(
+            d, alpha, epsilon, delta, beta, convergence="relative"
+        ).total
         out.append(row)
     return out
 
@@ -262,6 +330,18 @@ def crossover(rows: list[dict], key: str = "ggkm21_proper") -> int | None:
     return None
 
 
-__all__ = ["PolyPriLearnPlan", "ProperPlan", "compare_blm20", "crossover", "dual_sample_size", "lemma61_order",
-           "polyprilearn_plan", "polypriproplearn_plan", "relative_size", "theorem57", "theorem64", "uniform_size",
-           "vc_deviation"]
+__all__ = [
+    "PolyPriLearnPlan",
+    "ProperPlan",
+    "compare_blm20",
+    "crossover",
+    "dual_sample_size",
+    "lemma61_order",
+    "polyprilearn_plan",
+    "polypriproplearn_plan",
+    "relative_size",
+    "theorem57",
+    "theorem64",
+    "uniform_size",
+    "vc_deviation",
+]

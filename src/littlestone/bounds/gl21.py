@@ -42,12 +42,16 @@ class GL21Bound:
     delta_round: float | None = None
 
     def rows(self) -> list[tuple[str, str, str]]:
-        out = [("k1 (leaves per tree)", str(self.k1), "2^(d+1)"),
-               ("eta", f"{self.eta:.6g}", "2^(−4k1)/(4k1)"),
-               ("c", f"{self.c:.6g}", "4k1/eta")]
+        out = [
+            ("k1 (leaves per tree)", str(self.k1), "2^(d+1)"),
+            ("eta", f"{self.eta:.6g}", "2^(−4k1)/(4k1)"),
+            ("c", f"{self.c:.6g}", "4k1/eta"),
+        ]
         if self.adaptive:
-            out += [("eps' per round", f"{self.eps_round:.6g}", "ε/(2√(2T ln(1/δ)))"),
-                    ("delta' per round", f"{self.delta_round:.6g}", "δ/(2T)")]
+            out += [
+                ("eps' per round", f"{self.eps_round:.6g}", "ε/(2√(2T ln(1/δ)))"),
+                ("delta' per round", f"{self.delta_round:.6g}", "δ/(2T)"),
+            ]
         out += [(f"k2 ≥ ({n})", f"{v:.6g}", f) for n, v, f in self.requirements]
         out.append(("k2 (trees)", f"{self.k2:.6g}", "max of the requirements, rounded up"))
         out.append(("forest leaves k1·k2", f"{self.k1 * self.k2:.6g}", ""))
@@ -69,16 +73,17 @@ def theorem_4_1(d: int, T: int, epsilon: float, delta: float, beta: float, *, ad
     reqs: list[tuple[str, float, str]] = []
     er = dr = None
     if not adaptive:
-        reqs.append(("svt", 512 * c * (math.log(T) + math.log(2 * c / b)) / (eta * eps),
-                     "512·c·(ln T + ln(2c/β))/(η ε)"))
+        reqs.append(
+            ("svt", 512 * c * (math.log(T) + math.log(2 * c / b)) / (eta * eps), "512·c·(ln T + ln(2c/β))/(η ε)")
+        )
         tau = stable_histogram_threshold(eps / (2 * c), dlt / c)
-        reqs.append(("hist", (4 / eta) * (tau + (4 * c / eps) * math.log(2 * c / b)),
-                     "(4/η)(τ(ε/2c, δ/c) + (4c/ε) ln(2c/β))"))
+        reqs.append(
+            ("hist", (4 / eta) * (tau + (4 * c / eps) * math.log(2 * c / b)), "(4/η)(τ(ε/2c, δ/c) + (4c/ε) ln(2c/β))")
+        )
     else:
         er = eps / (2 * math.sqrt(2 * T * math.log(1 / dlt)))
         dr = dlt / (2 * T)
         tau = stable_histogram_threshold(er, dr)
-        reqs.append(("hist'", (4 / eta) * (tau + (2 / er) * math.log(2 * T / b)),
-                     "(4/η)(τ(ε′, δ′) + (2/ε′) ln(2T/β))"))
+        reqs.append(("hist'", (4 / eta) * (tau + (2 / er) * math.log(2 * T / b)), "(4/η)(τ(ε′, δ′) + (2/ε′) ln(2T/β))"))
     k2 = float(math.ceil(max(v for _, v, _ in reqs)))
     return GL21Bound(d, T, eps, dlt, b, adaptive, k1, eta, c, k2, reqs, er, dr)

@@ -88,11 +88,19 @@ def theorem_3_1(d: int, T: int, epsilon: float, delta: float, beta: float) -> LW
     p24 = 2 ** (24 * 2**d + d)
     reqs: list[tuple[str, int, str]] = []
     if d >= 1:
-        reqs.append(("hist", _ceil(Fraction(p6) * Fraction(d * math.log(8 * d / delta) / eps0)),
-                     "d·2^(6·2^d+d)·ln(8d/δ)/ε₀"))
-        reqs.append(("union", _ceil(4 * Fraction(p24) * d * Fraction(math.log(p24) + math.log(2 * d))
-                                    + 2 * Fraction(p24) * Fraction(d * math.log(7) + math.log(6 / beta))),
-                     "4·2^(24·2^d+d)·d·ln(2^(24·2^d+d)·2d) + 2·2^(24·2^d+d)(d ln 7 + ln(6/β))"))
+        reqs.append(
+            ("hist", _ceil(Fraction(p6) * Fraction(d * math.log(8 * d / delta) / eps0)), "d·2^(6·2^d+d)·ln(8d/δ)/ε₀")
+        )
+        reqs.append(
+            (
+                "union",
+                _ceil(
+                    4 * Fraction(p24) * d * Fraction(math.log(p24) + math.log(2 * d))
+                    + 2 * Fraction(p24) * Fraction(d * math.log(7) + math.log(6 / beta))
+                ),
+                "4·2^(24·2^d+d)·d·ln(2^(24·2^d+d)·2d) + 2·2^(24·2^d+d)(d ln 7 + ln(6/β))",
+            )
+        )
     reqs.append(("r1", p6, "2^(6·2^d+d)"))
     reqs.append(("coupon", _ceil(Fraction(p6) * Fraction(math.log(3 * T / beta)) / 32), "2^(6·2^d+d)·ln(3T/β)/32"))
     n0 = max(v for _, v, _ in reqs)
@@ -101,8 +109,11 @@ def theorem_3_1(d: int, T: int, epsilon: float, delta: float, beta: float) -> LW
     M = [Fraction(128 * (n0 >> s), 2 ** (6 * 2**s)) for s in range(d + 1)]
     sizes = [Fraction(1)] + [Fraction(2 ** (6 * 2**s), 128) for s in range(1, d + 1)]
     alpha = at_margin(T, beta, eps0)
-    bound = sum(((n0 >> s) + 2 * alpha + 1) * float(min(sizes[s], Fraction(10**300))) for s in range(d + 1)) \
-        if n0 < 10**300 else math.inf
+    bound = (
+        sum(((n0 >> s) + 2 * alpha + 1) * float(min(sizes[s], Fraction(10**300))) for s in range(d + 1))
+        if n0 < 10**300
+        else math.inf
+    )
     return LWY25Bound(d, T, eps, delta, beta, n0, reqs, M, sizes, alpha, bound)
 
 

@@ -18,14 +18,15 @@ def mwem_error_bound(n: int, domain_size: int, n_queries: int, epsilon: float, b
     """The bound above, as a fraction of n."""
     T = int(iterations)
     lg = math.log(2 * T / beta)
-    return 2.0 * math.sqrt(math.log(max(domain_size, 2)) / T) + (4 * T * (math.log(max(n_queries, 2)) + lg)
-                                                                  + 2 * T * lg) / (epsilon * n)
+    return 2.0 * math.sqrt(math.log(max(domain_size, 2)) / T) + (
+        4 * T * (math.log(max(n_queries, 2)) + lg) + 2 * T * lg
+    ) / (epsilon * n)
 
 
 def mwem_theory_iterations(n: int, domain_size: int, n_queries: int, epsilon: float, beta: float) -> int:
     """The T ≥ 1 minimizing :func:`mwem_error_bound` (the bound is unimodal in T: scan a geometric grid, refine)."""
     f = lambda T: mwem_error_bound(n, domain_size, n_queries, epsilon, beta, T)  # noqa: E731
-    grid = sorted({max(1, int(1.1 ** k)) for k in range(200) if 1.1 ** k <= 10 * n + 10})
+    grid = sorted({max(1, int(1.1**k)) for k in range(200) if 1.1**k <= 10 * n + 10})
     best = min(grid, key=f)
     return min(range(max(1, int(best / 1.1) - 1), int(best * 1.1) + 2), key=f)
 

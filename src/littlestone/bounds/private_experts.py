@@ -19,8 +19,15 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import LittlestoneError
-from ..experts import (batched_hedge_bound, private_hedge_bound, private_hedge_eta, private_hedge_privacy,
-                       theory_batch, theory_block, tree_hedge_bound)
+from ..experts import (
+    batched_hedge_bound,
+    private_hedge_bound,
+    private_hedge_eta,
+    private_hedge_privacy,
+    theory_batch,
+    theory_block,
+    tree_hedge_bound,
+)
 from ..experts.base import hedge_regret
 from ..privacy import check_delta, check_epsilon
 
@@ -91,19 +98,43 @@ def private_experts_report(n: int, T: int, epsilon: float, delta: float) -> Expe
     add("Thm E.11 / JT14 (quoted)", "regret, adaptive", theorem_e11_rate(n, T, eps, dlt), "√(T ln(1/δ)) ln N/ε")
     eta = private_hedge_eta(n, T, eps, dlt)
     add("PrivateHedge (proven)", "rate η", eta, "largest η with claim ≤ (ε, δ), ≤ √(8 ln N/T)")
-    add("PrivateHedge (proven)", "claim ε", private_hedge_privacy(eta, T, dlt)[0],
-        "min(2η(T−1), 2η√(2(T−1) ln(1/δ)) + 2η(T−1)(e^{2η}−1))")
+    add(
+        "PrivateHedge (proven)",
+        "claim ε",
+        private_hedge_privacy(eta, T, dlt)[0],
+        "min(2η(T−1), 2η√(2(T−1) ln(1/δ)) + 2η(T−1)(e^{2η}−1))",
+    )
     add("PrivateHedge (proven)", "regret, adaptive", private_hedge_bound(n, T, eps, dlt), "ln N/η + ηT/8")
     add("AS17 (quoted)", "regret, adaptive, ε-DP", as17_rate(n, T, eps), "√(T ln N) + N ln N log₂²T/ε")
-    add("TreeAggregationHedge, block=1 (proven)", "regret, adaptive, ε-DP", tree_hedge_bound(n, T, eps, 1),
-        "2√(T ln N (1/8 + Ē)) + 1, Ē = L²N ln(8T²N)/ε")
+    add(
+        "TreeAggregationHedge, block=1 (proven)",
+        "regret, adaptive, ε-DP",
+        tree_hedge_bound(n, T, eps, 1),
+        "2√(T ln N (1/8 + Ē)) + 1, Ē = L²N ln(8T²N)/ε",
+    )
     B0 = theory_block(n, T, eps)
-    add("TreeAggregationHedge, theory block (proven)", f"regret (B₀ = {B0})", tree_hedge_bound(n, T, eps, B0),
-        "2√(T ln N (1/8 + Ē + B₀ − 1)) + 1")
-    add("Thm E.12 / AKLT24 (quoted)", "regret, oblivious", theorem_e12_rate(n, T, eps, dlt),
-        "√(T ln N) + T^{1/3} ln N ln(T/δ)/ε^{2/3}")
+    add(
+        "TreeAggregationHedge, theory block (proven)",
+        f"regret (B₀ = {B0})",
+        tree_hedge_bound(n, T, eps, B0),
+        "2√(T ln N (1/8 + Ē + B₀ − 1)) + 1",
+    )
+    add(
+        "Thm E.12 / AKLT24 (quoted)",
+        "regret, oblivious",
+        theorem_e12_rate(n, T, eps, dlt),
+        "√(T ln N) + T^{1/3} ln N ln(T/δ)/ε^{2/3}",
+    )
     B = theory_batch(n, T, eps, dlt)
-    add("BatchedPrivateHedge (proven)", f"regret, oblivious (B = {B})", batched_hedge_bound(n, T, B, eps, dlt),
-        "ln N/η + ηKB²/8, K = ⌈T/B⌉")
-    return ExpertsBoundReport(title="Private prediction from experts (LWY25 Thms E.11–E.12)",
-                              parameters={"N": n, "T": T, "ε": eps, "δ": dlt}, entries=tuple(rows), values=v)
+    add(
+        "BatchedPrivateHedge (proven)",
+        f"regret, oblivious (B = {B})",
+        batched_hedge_bound(n, T, B, eps, dlt),
+        "ln N/η + ηKB²/8, K = ⌈T/B⌉",
+    )
+    return ExpertsBoundReport(
+        title="Private prediction from experts (LWY25 Thms E.11–E.12)",
+        parameters={"N": n, "T": T, "ε": eps, "δ": dlt},
+        entries=tuple(rows),
+        values=v,
+    )

@@ -23,7 +23,9 @@ def tree_depth(n: int) -> int:
         raise LittlestoneError(f"the domain size n must be an integer >= 1, got {n!r}")
     L = max(1, (int(n) - 1).bit_length())
     if L > MAX_LEVELS:
-        raise LittlestoneError(f"domain size n = {n} needs {L} tree levels; at most 2^{MAX_LEVELS} points are supported")
+        raise LittlestoneError(
+            f"domain size n = {n} needs {L} tree levels; at most 2^{MAX_LEVELS} points are supported"
+        )
     return L
 
 
@@ -48,7 +50,7 @@ def threshold_label_noise_bound(levels: int, epsilon: float, beta: float) -> int
     L = int(levels)
     b = node_scale(L, epsilon)
     beta = check_probability(beta)
-    log_union = math.log(4.0) + math.log(2.0 ** L + 1.0) - math.log(beta)
+    log_union = math.log(4.0) + math.log(2.0**L + 1.0) - math.log(beta)
     best = math.inf
     for c in np.arange(1, 100) / 100.0:
         lam = float(c) / b
@@ -103,7 +105,7 @@ def algorithm3_thresholds_batch(T: int, domain_size: int, epsilon: float) -> int
     if T < 2:
         raise LittlestoneError(f"Algorithm 3 needs a horizon T >= 2, got {T}")
     f = lambda b: algorithm3_thresholds_bound(T, b, domain_size, epsilon)  # noqa: E731
-    grid = sorted({max(2, min(T, int(1.05 ** k))) for k in range(int(math.log(T) / math.log(1.05)) + 2)})
+    grid = sorted({max(2, min(T, int(1.05**k))) for k in range(int(math.log(T) / math.log(1.05)) + 2)})
     best = min(grid, key=f)
     lo, hi = max(2, int(best / 1.05) - 1), min(T, int(best * 1.05) + 2)
     cands = range(lo, hi + 1) if hi - lo < 5000 else np.unique(np.linspace(lo, hi, 2000).astype(int)).tolist()

@@ -147,11 +147,20 @@ def canonical_affine(q: int, flat: AffineFlat | None, table: dict, ones: Iterabl
     if flat is None:
         table = {**{x: 1 for x in ones}, **table}
     c, diff = canonical_parts(
-        flat, table,
-        lambda F: F.points(), lambda F: F.size,
-        lambda S: near_structure(S, lambda x: AffineFlat(q, x), _flat_join, lambda F: F.size,
-                                 lambda F, x: F.contains_point(x), lambda F: F.key()),
-        lambda F, x: F.contains_point(x))
+        flat,
+        table,
+        lambda F: F.points(),
+        lambda F: F.size,
+        lambda S: near_structure(
+            S,
+            lambda x: AffineFlat(q, x),
+            _flat_join,
+            lambda F: F.size,
+            lambda F, x: F.contains_point(x),
+            lambda F: F.key(),
+        ),
+        lambda F, x: F.contains_point(x),
+    )
     if c is None:
         return AffinePointSet(q, diff)
     if not diff:
@@ -277,8 +286,10 @@ class AffineVersionSpace(VersionSpace):
     def _twin_vs(self) -> VersionSpace:
         c, s = self._cls, self.state
         if self.room() is None:
-            why = (f" (an exhaustive search proved that the negatives block every flat of dimension "
-                   f"{min(c.d, c.n)}{' containing the positives' if s[0] == 'post' else ''})")
+            why = (
+                f" (an exhaustive search proved that the negatives block every flat of dimension "
+                f"{min(c.d, c.n)}{' containing the positives' if s[0] == 'post' else ''})"
+            )
         else:
             why = f" (only {c.q**c.n - len(s[-1])} points are not negative: too few for the closed form)"
         twin = c.twin(why)
@@ -377,7 +388,8 @@ def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
         raise FlatSearchGaveUp(
             f"{c.name}: the randomized search found no flat of dimension {dprime} avoiding the negatives, and the "
             f"exhaustive search runs only on domains of ≤ {EXACT_ROOM_MAX_POINTS} points: gave up (this does not "
-            "mean that no such flat exists)")
+            "mean that no such flat exists)"
+        )
     negs = s[-1]
     vectors = [v for v in itertools.product(range(c.q), repeat=c.n) if any(v)]
     vectors = [v for v in vectors if next(a for a in v if a) == 1]  # one direction per line
@@ -396,7 +408,8 @@ def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
                 raise FlatSearchGaveUp(
                     f"{c.name}: the exhaustive search for a flat of dimension {dprime} avoiding the negatives "
                     f"visited {EXACT_ROOM_BUDGET} subspaces without deciding: gave up (this does not mean that no "
-                    "such flat exists)")
+                    "such flat exists)"
+                )
             if any(not any(_reduce(nb, w, c.q)) for w in bad):
                 continue  # the span meets a negative's difference: every extension does too
             got = search(p, nb, bad, seen)
@@ -438,8 +451,11 @@ class AffineSubspaces(HypothesisClass):
         return AffineVersionSpace(self, ("pre", GrowingSet()))
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, tuple) and len(x) == self.n and all(
-            isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < self.q for a in x)
+        return (
+            isinstance(x, tuple)
+            and len(x) == self.n
+            and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) and 0 <= a < self.q for a in x)
+        )
 
     @property
     def domain_size(self) -> int:
@@ -455,7 +471,9 @@ class AffineSubspaces(HypothesisClass):
         if isinstance(x, tuple) and any(isinstance(a, float) and a != a for a in x):
             raise DomainError(f"point contains NaN; {self.name} needs tuples in {{0..{self.q - 1}}}^{self.n}")
         if not self.contains_point(x):
-            raise DomainError(f"point {x!r} is outside the domain of {self.name} (tuples in {{0..{self.q - 1}}}^{self.n})")
+            raise DomainError(
+                f"point {x!r} is outside the domain of {self.name} (tuples in {{0..{self.q - 1}}}^{self.n})"
+            )
         return x
 
     def validate_points(self, X: Any) -> np.ndarray:
@@ -512,7 +530,8 @@ class AffineSubspaces(HypothesisClass):
             if self.q**self.n > TWIN_MAX_POINTS:
                 raise LittlestoneError(
                     f"{self.name}: this version space has no closed form here{reason} and the exact fallback "
-                    f"needs q^n ≤ {TWIN_MAX_POINTS}")
+                    f"needs q^n ≤ {TWIN_MAX_POINTS}"
+                )
             pts = self.domain_points()
             M = np.array([h.predict(np.array(pts)) for h in self.all_flats()], dtype=np.uint8)
             self._twin = FiniteClass(M, points=pts, name=self.name + " (explicit)")

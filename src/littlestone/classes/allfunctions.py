@@ -160,8 +160,9 @@ class AllFunctions(HypothesisClass):
 
         def h(i: int) -> FiniteSet:
             if m - i > 1 << 24:
-                raise LittlestoneError(f"the witness hypothesis h_{i + 1} of {self.name} has {m - i} ones: too many "
-                                       "to build explicitly")
+                raise LittlestoneError(
+                    f"the witness hypothesis h_{i + 1} of {self.name} has {m - i} ones: too many to build explicitly"
+                )
             return FiniteSet(range(i, m))
 
         return m, LazySequence(m, int), LazySequence(m, h, cheap=m <= 1 << 16)

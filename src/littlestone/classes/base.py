@@ -273,7 +273,9 @@ class VersionSpace(ABC):
     def soa(self) -> Hypothesis:
         """The SOA classifier SOA_V as a hashable hypothesis (GGKM21 Def 4.2)."""
 
-    def restrict_sample(self, X: Sequence[Point] | np.ndarray, y: Sequence[int] | np.ndarray) -> tuple["VersionSpace", int]:
+    def restrict_sample(
+        self, X: Sequence[Point] | np.ndarray, y: Sequence[int] | np.ndarray
+    ) -> tuple["VersionSpace", int]:
         """Restrict by the longest realizable prefix of the sample.
 
         Returns (V|S[:k], k) where k is the largest prefix length with V|S[:k] ≠ ∅ (k = len(S) iff S is realizable
@@ -315,8 +317,10 @@ class VersionSpace(ABC):
 
         def dfs(W: VersionSpace, i: int, prefix: tuple) -> None:
             if limit is not None and len(out) > limit:
-                raise LittlestoneError(f"more than {limit:,} realizable labelings: the class is too rich for an "
-                                       "exact enumeration on these points")
+                raise LittlestoneError(
+                    f"more than {limit:,} realizable labelings: the class is too rich for an "
+                    "exact enumeration on these points"
+                )
             if i == r:
                 out.append(prefix)
                 return
@@ -366,8 +370,12 @@ class VersionSpace(ABC):
         return None
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, VersionSpace) and type(self) is type(other) and self.key() == other.key() \
+        return (
+            isinstance(other, VersionSpace)
+            and type(self) is type(other)
+            and self.key() == other.key()
             and self.hclass is other.hclass
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.key()))
@@ -438,8 +446,9 @@ class HypothesisClass(ABC):
         V = self.version_space()
         size = V.size()
         if not math.isfinite(size) or size > limit:
-            raise LittlestoneError(f"drawing a uniform hypothesis needs a class of at most {limit:,} hypotheses; "
-                                   f"{self.name} has {size}")
+            raise LittlestoneError(
+                f"drawing a uniform hypothesis needs a class of at most {limit:,} hypotheses; {self.name} has {size}"
+            )
         hyps = list(V.hypotheses())
         return hyps[int(rng.integers(0, len(hyps)))]
 

@@ -29,9 +29,14 @@ from ..errors import LittlestoneError
 SEARCH_BUDGET = 200_000
 
 
-def near_structure(S: frozenset, point: Callable[[Any], Any], join: Callable[[Any, Any], Any],
-                   size: Callable[[Any], int], contains: Callable[[Any, Any], bool],
-                   key: Callable[[Any], Hashable]) -> Any | None:
+def near_structure(
+    S: frozenset,
+    point: Callable[[Any], Any],
+    join: Callable[[Any, Any], Any],
+    size: Callable[[Any], int],
+    contains: Callable[[Any, Any], bool],
+    key: Callable[[Any], Hashable],
+) -> Any | None:
     """The unique structure c with |c| > 4·|c Δ S| (None if there is none).
 
     ``point(x)`` is the 0-dimensional structure {x}; ``join(c, x)`` the smallest structure containing c and x;
@@ -71,14 +76,20 @@ def near_structure(S: frozenset, point: Callable[[Any], Any], join: Callable[[An
                 if visited > SEARCH_BUDGET:
                     raise LittlestoneError(
                         f"canonical form: more than {SEARCH_BUDGET} dense structures near a set of {m} points "
-                        "(too many patches to canonicalize exactly)")
+                        "(too many patches to canonicalize exactly)"
+                    )
         level = nxt
     return None
 
 
-def canonical_parts(c0: Any | None, table: dict, members: Callable[[Any], Iterable[Any]],
-                    size: Callable[[Any], int], search: Callable[[frozenset], Any | None],
-                    contains: Callable[[Any, Any], bool]) -> tuple[Any | None, dict]:
+def canonical_parts(
+    c0: Any | None,
+    table: dict,
+    members: Callable[[Any], Iterable[Any]],
+    size: Callable[[Any], int],
+    search: Callable[[frozenset], Any | None],
+    contains: Callable[[Any, Any], bool],
+) -> tuple[Any | None, dict]:
     """(structure c or None, {point: label}) — the canonical form of the function c0 overwritten by ``table``
     (points where it differs from c0; c0 None = the zero function). With c None the dict lists the 1s."""
     if c0 is not None and size(c0) > 4 * len(table):

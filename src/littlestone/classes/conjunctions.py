@@ -52,10 +52,16 @@ class Conjunction(Hypothesis):
         from it, or the contradictory conjunction patched with f's 1s (:mod:`littlestone.classes.canonical`)."""
         n = len(patches[0][0])
         c0 = None if self.literals is None else self.literals
-        c, diff = canonical_parts(c0, dict(patches), lambda c: _cube_points(c, n), lambda c: 2 ** (n - len(c)),
-                                  lambda S: near_structure(S, _cube_of_point, _cube_join, lambda c: 2 ** (n - len(c)),
-                                                           _cube_contains, lambda c: c),
-                                  _cube_contains)
+        c, diff = canonical_parts(
+            c0,
+            dict(patches),
+            lambda c: _cube_points(c, n),
+            lambda c: 2 ** (n - len(c)),
+            lambda S: near_structure(
+                S, _cube_of_point, _cube_join, lambda c: 2 ** (n - len(c)), _cube_contains, lambda c: c
+            ),
+            _cube_contains,
+        )
         base = FALSE if c is None else Conjunction(c)
         if not diff:
             return base
@@ -127,8 +133,10 @@ def min_hitting_set(sets: list[frozenset]) -> tuple[int, frozenset] | None:
     def go(remaining: list[frozenset], chosen: frozenset) -> None:
         nodes[0] += 1
         if nodes[0] > SEARCH_BUDGET:
-            raise LittlestoneError("Conjunctions: the exact hitting-set search exceeded its budget "
-                                   f"({SEARCH_BUDGET} nodes); the version space is too complex for exact Ldim")
+            raise LittlestoneError(
+                "Conjunctions: the exact hitting-set search exceeded its budget "
+                f"({SEARCH_BUDGET} nodes); the version space is too complex for exact Ldim"
+            )
         if not remaining:
             if len(chosen) < best[0]:
                 best[0], best[1] = len(chosen), chosen
@@ -163,8 +171,10 @@ def min_free_pattern(negatives: Any, n: int) -> tuple[int, tuple] | None:
     def dfs(M: int, start: int, depth: int, chosen: list) -> list | None:
         nodes[0] += 1
         if nodes[0] > SEARCH_BUDGET:
-            raise LittlestoneError("Conjunctions: the exact pattern search exceeded its budget; the version "
-                                   "space (many negative examples, no positive) is too complex for exact Ldim")
+            raise LittlestoneError(
+                "Conjunctions: the exact pattern search exceeded its budget; the version "
+                "space (many negative examples, no positive) is too complex for exact Ldim"
+            )
         if depth == 1:
             for j in range(start, n):
                 for v in (0, 1):
@@ -268,8 +278,10 @@ class ConjunctionsVersionSpace(VersionSpace):
             return 0
         items = s[2] if s[0] == "post" else s[1]
         if len(items) > 22:
-            raise LittlestoneError(f"size of a version space with {len(items)} constraints is not computed "
-                                   "(inclusion–exclusion over at most 22)")
+            raise LittlestoneError(
+                f"size of a version space with {len(items)} constraints is not computed "
+                "(inclusion–exclusion over at most 22)"
+            )
         total = 0
         n = self._cls.n_vars
         for r in range(len(items) + 1):
@@ -412,16 +424,21 @@ class Conjunctions(HypothesisClass):
         self.n_vars = int(n_vars)
         self.k = None if k is None or k >= n_vars else int(k)
         self.monotone = bool(monotone)
-        self.name = (f"{'monotone-' if monotone else ''}conjunctions({self.n_vars}"
-                     + ("" if self.k is None else f", ≤{self.k}") + ")")
-        self.spec = (f"{'monotone-' if monotone else ''}conjunctions:{self.n_vars}"
-                     + ("" if self.k is None else f",{self.k}"))  # rebuilds the class (littlestone.classes.spec)
+        self.name = (
+            f"{'monotone-' if monotone else ''}conjunctions({self.n_vars}"
+            + ("" if self.k is None else f", ≤{self.k}")
+            + ")"
+        )
+        self.spec = f"{'monotone-' if monotone else ''}conjunctions:{self.n_vars}" + (
+            "" if self.k is None else f",{self.k}"
+        )  # rebuilds the class (littlestone.classes.spec)
         self._twin: FiniteClass | None = None
         if self.k is not None:
             if self.n_vars > FALLBACK_MAX_VARS:
                 raise LittlestoneError(
                     f"{self.name}: no closed form for conjunctions of at most k < n literals; the exact fallback "
-                    f"(an explicit class on {{0,1}}^n) supports n_vars ≤ {FALLBACK_MAX_VARS}")
+                    f"(an explicit class on {{0,1}}^n) supports n_vars ≤ {FALLBACK_MAX_VARS}"
+                )
             self._twin = self._build_twin()
 
     def _build_twin(self) -> FiniteClass:
@@ -443,8 +460,11 @@ class Conjunctions(HypothesisClass):
         return ConjunctionsVersionSpace(self, ("pre", GrowingSet()))
 
     def contains_point(self, x: Point) -> bool:
-        return isinstance(x, tuple) and len(x) == self.n_vars and all(
-            isinstance(v, (int, np.integer)) and v in (0, 1) for v in x)
+        return (
+            isinstance(x, tuple)
+            and len(x) == self.n_vars
+            and all(isinstance(v, (int, np.integer)) and v in (0, 1) for v in x)
+        )
 
     @property
     def domain_size(self) -> int:

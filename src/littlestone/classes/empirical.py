@@ -272,8 +272,12 @@ class FiniteEmpirical(EmpiricalErrors):
         r = self.hclass._row_of.get(getattr(h, "values", None))
         if r is not None:
             return int(self.row_mistakes[r])
-        v = np.asarray(h.predict(self.hclass.domain.points if self.hclass.domain._index is not None
-                                 else np.arange(self.hclass.n_points)), dtype=np.int64)
+        v = np.asarray(
+            h.predict(
+                self.hclass.domain.points if self.hclass.domain._index is not None else np.arange(self.hclass.n_points)
+            ),
+            dtype=np.int64,
+        )
         return int(v @ self.counts0 + (1 - v) @ self.counts1)
 
 
@@ -339,8 +343,11 @@ class PointsEmpirical(EmpiricalErrors):
         good = self.value_mistakes <= b
         if self.P <= b:  # the zero function and every unseen point qualify
             bad = [v for v, g in zip(self.values, good.tolist()) if not g]
-            return PointsVersionSpace(cls, negatives=bad, zero=cls.include_zero) if cls.domain.finite is None or \
-                cls.include_zero else _finite_points_level(cls, self, b)
+            return (
+                PointsVersionSpace(cls, negatives=bad, zero=cls.include_zero)
+                if cls.domain.finite is None or cls.include_zero
+                else _finite_points_level(cls, self, b)
+            )
         return PointSetVersionSpace.make(cls, [v for v, g in zip(self.values, good.tolist()) if g])
 
     def mistakes(self, h: Hypothesis) -> int:
@@ -383,8 +390,11 @@ def _merge(parts: list[tuple[Any, np.ndarray, np.ndarray]], numeric: bool) -> tu
         pos = np.concatenate([p[1] for p in parts])
         neg = np.concatenate([p[2] for p in parts])
         u, inv = np.unique(vals, return_inverse=True)
-        return u, np.bincount(inv, weights=pos, minlength=len(u)).astype(np.int64), \
-            np.bincount(inv, weights=neg, minlength=len(u)).astype(np.int64)
+        return (
+            u,
+            np.bincount(inv, weights=pos, minlength=len(u)).astype(np.int64),
+            np.bincount(inv, weights=neg, minlength=len(u)).astype(np.int64),
+        )
     table: dict = {}
     for values, counts1, counts0 in parts:
         for v, a, b in zip(values, counts1.tolist(), counts0.tolist()):
@@ -420,8 +430,9 @@ def empirical_errors_from_batches(hclass: HypothesisClass, batches: Iterable[tup
 
         twin = to_finite(hclass)
     except (TypeError, LittlestoneError) as exc:
-        raise LittlestoneError(f"empirical-error classes of {hclass.name} are not available: no closed form and no "
-                               f"explicit twin ({exc})") from None
+        raise LittlestoneError(
+            f"empirical-error classes of {hclass.name} are not available: no closed form and no explicit twin ({exc})"
+        ) from None
     return empirical_errors_from_batches(twin, batches)
 
 

@@ -156,8 +156,9 @@ class FiniteVersionSpace(VersionSpace):
         cache = self._cls._soa_cache
         h = cache.get(self.mask)
         if h is None:
-            vals = np.fromiter((self._soa_at(j) for j in range(self._cls.n_points)), dtype=np.uint8,
-                               count=self._cls.n_points)
+            vals = np.fromiter(
+                (self._soa_at(j) for j in range(self._cls.n_points)), dtype=np.uint8, count=self._cls.n_points
+            )
             h = VectorHypothesis(vals, self._cls.domain)
             if len(cache) >= self._cls._soa_cache_limit:
                 cache.clear()
@@ -184,8 +185,9 @@ def _as_01_matrix(matrix: Any) -> np.ndarray:
     try:
         M = np.asarray(matrix)
     except ValueError:
-        raise LittlestoneError("a finite class needs a rectangular 0/1 matrix: its rows have different "
-                               "lengths") from None
+        raise LittlestoneError(
+            "a finite class needs a rectangular 0/1 matrix: its rows have different lengths"
+        ) from None
     if M.ndim != 2:
         raise LittlestoneError(f"a finite class needs a 2-D 0/1 matrix (rows = hypotheses), got shape {M.shape}")
     if M.dtype.kind == "f" and np.isnan(M).any():
@@ -211,7 +213,7 @@ def column_masks(M: np.ndarray) -> list[int]:
     cols = np.ascontiguousarray(np.packbits(M, axis=0, bitorder="little").T)  # (n_cols, ceil(n_rows/8))
     width = cols.shape[1]
     raw = cols.tobytes()
-    return [int.from_bytes(raw[j * width:(j + 1) * width], "little") for j in range(n_cols)]
+    return [int.from_bytes(raw[j * width : (j + 1) * width], "little") for j in range(n_cols)]
 
 
 class _RowIndex:
@@ -255,7 +257,7 @@ class FiniteClass(HypothesisClass):
         raw = packed.tobytes()
         row_of: dict[bytes, int] = {}
         for r in range(M.shape[0]):
-            row_of.setdefault(raw[r * width:(r + 1) * width], r)
+            row_of.setdefault(raw[r * width : (r + 1) * width], r)
         if len(row_of) < M.shape[0]:
             keep = np.fromiter(row_of.values(), dtype=np.intp, count=len(row_of))
             M, packed = M[keep], packed[keep]

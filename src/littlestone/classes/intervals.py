@@ -360,7 +360,7 @@ class IntervalsVersionSpace(VersionSpace):
         """Descending weights key of the largest gaps only (enough for the Ldim: see gap_family_ldim), optionally
         with one gap of weight `replace` split into `pieces`."""
         keep = self._keep()
-        top = list(self._buffer()[-(keep + 1):])
+        top = list(self._buffer()[-(keep + 1) :])
         if replace is not None and replace >= 2:
             j = bisect.bisect_left(top, replace)
             if j < len(top) and top[j] == replace:
@@ -379,7 +379,7 @@ class IntervalsVersionSpace(VersionSpace):
         if j == len(buf) or buf[j] != w:
             return buf, full  # a gap below the buffer: the top is unchanged
         floor = buf[0]
-        new = list(buf[:j] + buf[j + 1:])
+        new = list(buf[:j] + buf[j + 1 :])
         for p in pieces:
             if p >= 2 and (full or p >= floor):
                 bisect.insort(new, p)
@@ -684,7 +684,7 @@ class Intervals(HypothesisClass):
         size = 1 + n * (n + 1) // 2
         if size > 1 << 24:
             return None
-        A, B = np.triu_indices(n)                       # row-major: (a, b) lexicographic with a ≤ b
+        A, B = np.triu_indices(n)  # row-major: (a, b) lexicographic with a ≤ b
 
         def answers(w: np.ndarray) -> np.ndarray:
             C = np.concatenate([[0.0], np.cumsum(np.asarray(w, dtype=float))])
@@ -703,9 +703,15 @@ class Intervals(HypothesisClass):
             return out
 
         return CountingForm(
-            size=size, domain_size=n, answers=answers, row=row, columns=columns,
-            index_points=lambda X: np.asarray(self.validate_points(X), dtype=np.int64), point=int,
-            hypothesis=lambda j: EMPTY if j == 0 else self.hypothesis(int(A[j - 1]), int(B[j - 1])))
+            size=size,
+            domain_size=n,
+            answers=answers,
+            row=row,
+            columns=columns,
+            index_points=lambda X: np.asarray(self.validate_points(X), dtype=np.int64),
+            point=int,
+            hypothesis=lambda j: EMPTY if j == 0 else self.hypothesis(int(A[j - 1]), int(B[j - 1])),
+        )
 
     # closed-form dimensions (used by littlestone.dimensions on domains of any size)
     def vc_closed_form(self) -> tuple[int, list[int]]:
@@ -718,8 +724,16 @@ class Intervals(HypothesisClass):
         return n, LazySequence(n, int), LazySequence(n, lambda i: IntervalUnion(((i, n - 1),)))
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
-        cuts = sorted({0, self.n} | {z for h in (h1, h2) for a, b in h.intervals  # type: ignore[attr-defined]
-                                     for z in (a, b + 1) if 0 <= z <= self.n})
+        cuts = sorted(
+            {0, self.n}
+            | {
+                z
+                for h in (h1, h2)
+                for a, b in h.intervals  # type: ignore[attr-defined]
+                for z in (a, b + 1)
+                if 0 <= z <= self.n
+            }
+        )
         for p, q in zip(cuts, cuts[1:]):  # both functions are constant on [p, q)
             if h1(p) != h2(p):
                 yield from range(p, q)

@@ -116,8 +116,13 @@ class LabelClass(HypothesisClass):
         return LabelVersionSpace(self, self.base.version_space())
 
     def contains_point(self, x: Point) -> bool:
-        return (isinstance(x, tuple) and len(x) == 2 and x[1] in (0, 1) and not isinstance(x[1], float)
-                and self.base.contains_point(x[0]))
+        return (
+            isinstance(x, tuple)
+            and len(x) == 2
+            and x[1] in (0, 1)
+            and not isinstance(x[1], float)
+            and self.base.contains_point(x[0])
+        )
 
     @property
     def domain_size(self) -> float:

@@ -32,8 +32,10 @@ def _majorities(F: FiniteClass, m: int) -> np.ndarray:
     k = F.n_hypotheses
     count = math.comb(k + m - 1, m)
     if count * F.n_points > MAX_ENTRIES:
-        raise LittlestoneError(f"H_(m,1/2) with |H| = {k}, m = {m} has {count} majorities over {F.n_points} points "
-                               "(too large to build explicitly)")
+        raise LittlestoneError(
+            f"H_(m,1/2) with |H| = {k}, m = {m} has {count} majorities over {F.n_points} points "
+            "(too large to build explicitly)"
+        )
     M = F.matrix.astype(np.int32)
     rows = [(M[list(c)].sum(axis=0) * 2 >= m) for c in combinations_with_replacement(range(k), m)]
     return np.unique(np.asarray(rows, dtype=np.uint8), axis=0)
@@ -52,11 +54,14 @@ def majority_xor_class(H: HypothesisClass, m: int) -> FiniteClass:
     F = to_finite(H)
     maj = _majorities(F, m)
     if maj.shape[0] * F.n_hypotheses * F.n_points > MAX_ENTRIES:
-        raise LittlestoneError(f"H_(m,1/2) ⊕ H would have {maj.shape[0] * F.n_hypotheses} rows over {F.n_points} "
-                               "points (too large to build explicitly)")
+        raise LittlestoneError(
+            f"H_(m,1/2) ⊕ H would have {maj.shape[0] * F.n_hypotheses} rows over {F.n_points} "
+            "points (too large to build explicitly)"
+        )
     rows = (maj[:, None, :] ^ F.matrix[None, :, :]).reshape(-1, F.n_points)
-    return FiniteClass(np.unique(rows, axis=0), points=_labels_or_none(F.domain_points()),
-                       name=f"maj{m}({F.name})⊕{F.name}")
+    return FiniteClass(
+        np.unique(rows, axis=0), points=_labels_or_none(F.domain_points()), name=f"maj{m}({F.name})⊕{F.name}"
+    )
 
 
 def dudley_vc_bound(d_vc: int, k: int) -> int:

@@ -68,7 +68,9 @@ def realizable_patterns(V: VersionSpace, points: Sequence[Any], limit: int = 1 <
     return np.array(rows, dtype=np.uint8).reshape(len(rows), k)
 
 
-def restrict_to_points(H: HypothesisClass | VersionSpace, points: Sequence[Any], name: str | None = None) -> FiniteClass:
+def restrict_to_points(
+    H: HypothesisClass | VersionSpace, points: Sequence[Any], name: str | None = None
+) -> FiniteClass:
     """H restricted to a finite set of points: one row per distinct behaviour of H on them (H may be infinite)."""
     V = H if isinstance(H, VersionSpace) else H.version_space()
     cls = V.hclass

@@ -209,8 +209,10 @@ class PointDomain:
         for i in range(len(excluded) + 1_000_000):
             if i not in excluded and i in self:
                 return i
-        raise LittlestoneError(f"cannot find a domain point outside the {len(excluded)} excluded ones "
-                               f"(the domain predicate rejects the integers 0..{len(excluded) + 999_999})")
+        raise LittlestoneError(
+            f"cannot find a domain point outside the {len(excluded)} excluded ones "
+            f"(the domain predicate rejects the integers 0..{len(excluded) + 999_999})"
+        )
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -223,8 +225,9 @@ class PointsVersionSpace(VersionSpace):
 
     __slots__ = ("_cls", "positive", "negatives", "zero", "_free")
 
-    def __init__(self, cls: "Points", positive: Any = None, negatives: Any = (), zero: bool = True,
-                 empty: bool = False):
+    def __init__(
+        self, cls: "Points", positive: Any = None, negatives: Any = (), zero: bool = True, empty: bool = False
+    ):
         self._cls = cls
         if not isinstance(negatives, GrowingSet):
             negatives = GrowingSet(negatives)
@@ -420,8 +423,13 @@ class Points(HypothesisClass):
 
     def validate_points(self, X: Any) -> Any:
         arr = X if isinstance(X, np.ndarray) else None
-        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu" and self.domain.finite is None \
-                and self.domain.predicate is None:
+        if (
+            arr is not None
+            and arr.ndim == 1
+            and arr.dtype.kind in "iu"
+            and self.domain.finite is None
+            and self.domain.predicate is None
+        ):
             return arr
         if arr is not None and arr.dtype.kind == "f" and arr.size and np.isnan(arr).any():
             raise DomainError(f"points contain NaN; {self.name} needs points of {self.domain.description}")
@@ -516,12 +524,21 @@ class Points(HypothesisClass):
                     raise DomainError(f"point {int(arr[bad][0])} is outside the domain of {self.name}")
                 return arr.astype(np.int64)
             where = {p: i for i, p in enumerate(pts)}
-            return np.array([where[self.validate_point(x)] for x in (X if isinstance(X, (list, tuple)) else list(X))],
-                            dtype=np.int64)
+            return np.array(
+                [where[self.validate_point(x)] for x in (X if isinstance(X, (list, tuple)) else list(X))],
+                dtype=np.int64,
+            )
 
-        return CountingForm(size=size, domain_size=N, answers=answers, row=row, columns=columns,
-                            index_points=index_points, point=lambda i: pts[int(i)],
-                            hypothesis=lambda j: self.hypothesis(pts[j] if j < N else None))
+        return CountingForm(
+            size=size,
+            domain_size=N,
+            answers=answers,
+            row=row,
+            columns=columns,
+            index_points=index_points,
+            point=lambda i: pts[int(i)],
+            hypothesis=lambda j: self.hypothesis(pts[j] if j < N else None),
+        )
 
     def threshold_closed_form(self) -> tuple[int, list[Point], list[FiniteSet]]:
         """Threshold dimension 1: h_1 would need a 1 at every chosen point, and point functions have a single 1."""

@@ -179,13 +179,16 @@ class PointsNegationsVersionSpace(VersionSpace):
 
     def contains(self, h: Hypothesis) -> bool:
         dom = self._cls.domain
-        if isinstance(h, FiniteSet) and len(h.points) == 1 and _contains(self.SA, h.points[0]) \
-                and h.points[0] in dom:
+        if isinstance(h, FiniteSet) and len(h.points) == 1 and _contains(self.SA, h.points[0]) and h.points[0] in dom:
             return True
         if isinstance(h, CofiniteSet) and len(h.points) == 1:
             return _contains(self.SB, h.points[0]) and h.points[0] in dom
-        if isinstance(h, FiniteSet) and dom.finite is not None and len(h.points) == len(dom.finite) - 1 \
-                and all(p in dom for p in h.points):  # 1 − e_p on a finite domain
+        if (
+            isinstance(h, FiniteSet)
+            and dom.finite is not None
+            and len(h.points) == len(dom.finite) - 1
+            and all(p in dom for p in h.points)
+        ):  # 1 − e_p on a finite domain
             p = next(p for p in dom.finite if p not in h._set)
             return _contains(self.SB, p)
         return False
@@ -216,8 +219,12 @@ class PointsNegationsVersionSpace(VersionSpace):
     def soa(self) -> Hypothesis:
         """SOA_V: constant on each of the four point types, so a finite or cofinite set (canonical form)."""
         s = self.counts()
-        parts = [_inter(self.SA, self.SB), _inter(self.SA, _compl(self.SB)), _inter(self.SB, _compl(self.SA)),
-                 _compl(_union(self.SA, self.SB))]
+        parts = [
+            _inter(self.SA, self.SB),
+            _inter(self.SA, _compl(self.SB)),
+            _inter(self.SB, _compl(self.SA)),
+            _compl(_union(self.SA, self.SB)),
+        ]
         ones: PSet = EMPTYSET
         for t in range(4):
             if s[t] and self._prediction_of_type(t):
@@ -232,8 +239,12 @@ class PointsNegationsVersionSpace(VersionSpace):
         if d <= 0:
             return None
         s = self.counts()
-        parts = [_inter(self.SA, self.SB), _inter(self.SA, _compl(self.SB)), _inter(self.SB, _compl(self.SA)),
-                 _compl(_union(self.SA, self.SB))]
+        parts = [
+            _inter(self.SA, self.SB),
+            _inter(self.SA, _compl(self.SB)),
+            _inter(self.SB, _compl(self.SA)),
+            _compl(_union(self.SA, self.SB)),
+        ]
         for t in range(4):
             if not s[t]:
                 continue

@@ -30,8 +30,9 @@ def resolve_class(spec: Any) -> HypothesisClass:
         from .spec import parse_class_spec
 
         return parse_class_spec(spec)
-    raise ClassSpecError(f"expected a hypothesis class or a class spec such as 'thresholds:100', "
-                         f"not {type(spec).__name__}")
+    raise ClassSpecError(
+        f"expected a hypothesis class or a class spec such as 'thresholds:100', not {type(spec).__name__}"
+    )
 
 
 def as_version_space(H: Any) -> VersionSpace:

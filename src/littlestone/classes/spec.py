@@ -15,8 +15,17 @@ from .base import HypothesisClass
 
 #: accepted forms, shown in every error message
 FORMS = (
-    "thresholds:N", "points", "points:N", "intervals:N", "conjunctions:N[,K]", "monotone-conjunctions:N[,K]",
-    "allfunctions:M", "affine:Q,N,D", "pointsneg", "random:HxP[:SEED[:PROB]]", "path/to/matrix.csv",
+    "thresholds:N",
+    "points",
+    "points:N",
+    "intervals:N",
+    "conjunctions:N[,K]",
+    "monotone-conjunctions:N[,K]",
+    "allfunctions:M",
+    "affine:Q,N,D",
+    "pointsneg",
+    "random:HxP[:SEED[:PROB]]",
+    "path/to/matrix.csv",
 )
 _HELP = "accepted forms: " + ", ".join(FORMS) + " (N may be written 2^60)"
 
@@ -45,9 +54,11 @@ def _args(arg: str | None, names: list[str], spec: str, optional: int = 0) -> li
         raise ClassSpecError(f"class spec {spec!r}: missing {', '.join(names)}; {_HELP}")
     parts = arg.split(",")
     if not len(names) - optional <= len(parts) <= len(names):
-        raise ClassSpecError(f"class spec {spec!r}: expected {len(names) - optional}"
-                             f"{'' if not optional else f'–{len(names)}'} numbers ({', '.join(names)}), "
-                             f"got {len(parts)}; {_HELP}")
+        raise ClassSpecError(
+            f"class spec {spec!r}: expected {len(names) - optional}"
+            f"{'' if not optional else f'–{len(names)}'} numbers ({', '.join(names)}), "
+            f"got {len(parts)}; {_HELP}"
+        )
     return parts
 
 
@@ -86,8 +97,7 @@ def _conjunctions(arg: str | None, spec: str, monotone: bool = False) -> Hypothe
     n = _int(parts[0], "N (number of variables)", spec)
     k = _int(parts[1], "K (maximum number of literals)", spec, minimum=0) if len(parts) > 1 else None
     if k is not None and k > n:  # a conjunction has at most one literal per variable
-        raise ClassSpecError(f"class spec {spec!r}: K (maximum number of literals) must be ≤ N = {n}, got {k}; "
-                             f"{_HELP}")
+        raise ClassSpecError(f"class spec {spec!r}: K (maximum number of literals) must be ≤ N = {n}, got {k}; {_HELP}")
     return Conjunctions(n, k, monotone=monotone)
 
 
@@ -177,8 +187,10 @@ def load_matrix_csv(path: str | os.PathLike) -> HypothesisClass:
         header, rows = [_cell(c) for c in rows[0]], rows[1:]
     elif any(c not in ("0", "1") for c in first):  # all integers but not 0/1: a mistyped row, not a header
         bad = next(c for c in first if c not in ("0", "1"))
-        raise ClassSpecError(f"class file {str(p)!r}: entry {bad!r} in row 1 is not 0 or 1 (a header row naming "
-                             "the points needs at least one name that is not an integer, e.g. x0,x1,…)")
+        raise ClassSpecError(
+            f"class file {str(p)!r}: entry {bad!r} in row 1 is not 0 or 1 (a header row naming "
+            "the points needs at least one name that is not an integer, e.g. x0,x1,…)"
+        )
     if not rows:  # a header and no hypotheses: the empty class over the named points (Ldim −1)
         M0 = np.zeros((0, len(header or [])), dtype=np.uint8)
         return FiniteClass(M0, points=header, name=p.name)
@@ -188,8 +200,9 @@ def load_matrix_csv(path: str | os.PathLike) -> HypothesisClass:
             raise ClassSpecError(f"class file {str(p)!r}: row {i + 1} has {len(r)} entries, expected {width}")
         for j, c in enumerate(r):
             if c.strip() not in ("0", "1"):
-                raise ClassSpecError(f"class file {str(p)!r}: entry {c.strip()!r} at row {i + 1}, column {j + 1} "
-                                     "is not 0 or 1")
+                raise ClassSpecError(
+                    f"class file {str(p)!r}: entry {c.strip()!r} at row {i + 1}, column {j + 1} is not 0 or 1"
+                )
     if header is not None and len(header) != width:
         raise ClassSpecError(f"class file {str(p)!r}: the header names {len(header)} points but rows have {width}")
     M = np.array([[int(c) for c in r] for r in rows], dtype=np.uint8)

@@ -154,8 +154,8 @@ class ThresholdsVersionSpace(VersionSpace):
         soa = rule == "soa"
         k = 0
         for x, lab in zip(X, y):
-            n1 = min(hi, x) - lo + 1          # |V|(x,1)| (negative: empty)
-            n0 = hi - max(lo, x + 1) + 1      # |V|(x,0)|
+            n1 = min(hi, x) - lo + 1  # |V|(x,1)| (negative: empty)
+            n0 = hi - max(lo, x + 1) + 1  # |V|(x,0)|
             if n1 < 0:
                 n1 = 0
             if n0 < 0:
@@ -205,8 +205,10 @@ class ThresholdsVersionSpace(VersionSpace):
         if not all(isinstance(p, int) for p in points):
             return VersionSpace.labelings(self, points, limit=limit)
         xs = np.array(points, dtype=object if self.hi > 2**62 else np.int64)
-        cuts = sorted({self.lo, *[p + 1 for p in points if self.lo <= p + 1 <= self.hi]}
-                      | ({self.hi} if self.hi >= self.lo else set()))
+        cuts = sorted(
+            {self.lo, *[p + 1 for p in points if self.lo <= p + 1 <= self.hi]}
+            | ({self.hi} if self.hi >= self.lo else set())
+        )
         rows = {tuple(int(x >= t) for x in xs.tolist()) for t in cuts if self.lo <= t <= self.hi}
         return np.array(sorted(rows), dtype=np.uint8).reshape(-1, r)
 
@@ -268,8 +270,10 @@ class Thresholds(HypothesisClass):
         if arr.ndim != 1:
             arr = arr.reshape(-1) if arr.ndim == 2 and arr.shape[1] == 1 else arr
         if arr.ndim != 1:
-            raise DomainError(f"points of {self.name} are single integers 0..{self.n - 1}; got points with "
-                              f"{arr.shape[1] if arr.ndim == 2 else arr.shape} values each")
+            raise DomainError(
+                f"points of {self.name} are single integers 0..{self.n - 1}; got points with "
+                f"{arr.shape[1] if arr.ndim == 2 else arr.shape} values each"
+            )
         if arr.dtype.kind == "f":
             if np.isnan(arr).any():
                 raise DomainError(f"points contain NaN; {self.name} needs integers 0..{self.n - 1}")
@@ -342,11 +346,15 @@ class Thresholds(HypothesisClass):
             return out
 
         return CountingForm(
-            size=n + 1, domain_size=n, answers=answers,
+            size=n + 1,
+            domain_size=n,
+            answers=answers,
             row=lambda j: (np.arange(n) >= j).astype(float),
             columns=lambda idx: (np.arange(n + 1)[None, :] <= np.asarray(idx, dtype=np.int64)[:, None]).astype(float),
             index_points=lambda X: np.asarray(self.validate_points(X), dtype=np.int64),
-            point=int, hypothesis=self.hypothesis)
+            point=int,
+            hypothesis=self.hypothesis,
+        )
 
     def base_disagreements(self, h1: Hypothesis, h2: Hypothesis) -> Iterator[Point]:
         a, b = sorted((h1.t, h2.t))  # type: ignore[attr-defined]

@@ -26,16 +26,24 @@ class BackendKind(str, Enum):
     seeded = "seeded"
 
 
-SEED_OPTION = typer.Option(None, "--seed", min=0, help="Seed for every random choice (same seed ⇒ same result on "
-                                                         "--backend seeded; under secure, only public randomness).")
+SEED_OPTION = typer.Option(
+    None,
+    "--seed",
+    min=0,
+    help="Seed for every random choice (same seed ⇒ same result on "
+    "--backend seeded; under secure, only public randomness).",
+)
+
+
 def _check_jobs(value: int) -> int:
     if value == 0 or value < -1:
         raise typer.BadParameter(f"--jobs must be a positive number of workers or -1 (all cores), not {value}")
     return value
 
 
-JOBS_OPTION = typer.Option(1, "--jobs", "-j", callback=_check_jobs,
-                           help="Parallel workers for independent runs (-1 = all cores).")
+JOBS_OPTION = typer.Option(
+    1, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for independent runs (-1 = all cores)."
+)
 
 
 def _check_cluster(value: str | None) -> str | None:
@@ -47,13 +55,20 @@ def _check_cluster(value: str | None) -> str | None:
         return text
     if kind == "tcp" and rest.startswith("//") and len(rest) > 2:
         return text
-    raise typer.BadParameter(f"--cluster must be tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker "
-                             f"processes on this machine), not {value!r}")
+    raise typer.BadParameter(
+        f"--cluster must be tcp://HOST:PORT (a running Dask scheduler) or local:N (N worker "
+        f"processes on this machine), not {value!r}"
+    )
 
 
-CLUSTER_OPTION = typer.Option(None, "--cluster", metavar="ADDRESS", callback=_check_cluster,
-                              help="Run the independent work on a Dask cluster: tcp://HOST:8786 or local:N "
-                                   "(default: $LITTLESTONE_CLUSTER if set, else --jobs local processes).")
+CLUSTER_OPTION = typer.Option(
+    None,
+    "--cluster",
+    metavar="ADDRESS",
+    callback=_check_cluster,
+    help="Run the independent work on a Dask cluster: tcp://HOST:8786 or local:N "
+    "(default: $LITTLESTONE_CLUSTER if set, else --jobs local processes).",
+)
 
 
 def with_cluster(command: Any) -> Any:
@@ -70,16 +85,27 @@ def with_cluster(command: Any) -> Any:
     return run
 
 
-BACKEND_OPTION = typer.Option(BackendKind.secure, "--backend", case_sensitive=False,
-                              help="Noise backend: 'secure' (OpenDP, FP-safe) or 'seeded' (numpy, reproducible).")
-CLASS_OPTION = typer.Option(..., "--class", "-c", metavar="SPEC",
-                            help="Hypothesis class: thresholds:1000, points, intervals:64, conjunctions:5,2, "
-                                 "allfunctions:4, random:256x20:7, or a CSV file of a 0/1 matrix.")
+BACKEND_OPTION = typer.Option(
+    BackendKind.secure,
+    "--backend",
+    case_sensitive=False,
+    help="Noise backend: 'secure' (OpenDP, FP-safe) or 'seeded' (numpy, reproducible).",
+)
+CLASS_OPTION = typer.Option(
+    ...,
+    "--class",
+    "-c",
+    metavar="SPEC",
+    help="Hypothesis class: thresholds:1000, points, intervals:64, conjunctions:5,2, "
+    "allfunctions:4, random:256x20:7, or a CSV file of a 0/1 matrix.",
+)
 
 
-SEED_NOTE = ("note: with --backend secure, --seed fixes only randomness that may be public (data splits, "
-             "the order of work); privacy noise and secret subsamples come from OpenDP's secure source and differ "
-             "between runs. Use --backend seeded for a reproducible, non-private run.")
+SEED_NOTE = (
+    "note: with --backend secure, --seed fixes only randomness that may be public (data splits, "
+    "the order of work); privacy noise and secret subsamples come from OpenDP's secure source and differ "
+    "between runs. Use --backend seeded for a reproducible, non-private run."
+)
 
 
 def note_seed_under_secure(seed: Any, backend: Any) -> None:
@@ -140,8 +166,9 @@ def print_table(table: Any, out: Console | None = None) -> None:
         w = [least[k] for k in members]
         spare = room - sum(x + 3 for x in w)
         while spare > 0:  # text columns first (names and formulas), then headers of number columns
-            hungry = ([i for i, k in enumerate(members) if w[i] < natural[k] and not numeric[k]]
-                      or [i for i, k in enumerate(members) if w[i] < natural[k]])
+            hungry = [i for i, k in enumerate(members) if w[i] < natural[k] and not numeric[k]] or [
+                i for i, k in enumerate(members) if w[i] < natural[k]
+            ]
             if not hungry:
                 break
             for i in hungry:
@@ -244,8 +271,16 @@ class PlainProgress:
             self._tasks[self._next] = [description, 0, total]
             return self._next
 
-    def update(self, task: int, *, description: str | None = None, completed: float | None = None,
-               total: float | None = None, advance: float | None = None, **_: Any) -> None:
+    def update(
+        self,
+        task: int,
+        *,
+        description: str | None = None,
+        completed: float | None = None,
+        total: float | None = None,
+        advance: float | None = None,
+        **_: Any,
+    ) -> None:
         with self._lock:
             t = self._tasks.get(task)
             if t is None:
@@ -272,8 +307,15 @@ def progress(transient: bool = True) -> Any:
     terminal (:class:`PlainProgress`)."""
     if not err_console.is_terminal:
         return PlainProgress()
-    return Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), console=err_console, transient=transient)
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=transient,
+    )
 
 
 @contextlib.contextmanager
@@ -303,8 +345,9 @@ def working(description: str) -> Iterator[None]:
             p.add_task(description)
             yield
         return
-    with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console,
-                  transient=True) as p:
+    with Progress(
+        SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console, transient=True
+    ) as p:
         p.add_task(description, total=None)
         yield
 

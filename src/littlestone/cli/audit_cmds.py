@@ -9,8 +9,17 @@ import typer
 from rich.table import Table
 
 from ..errors import LittlestoneError
-from ._common import (CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, note_seed_under_secure,
-                      print_table, progress, with_cluster)
+from ._common import (
+    CLUSTER_OPTION,
+    JOBS_OPTION,
+    SEED_OPTION,
+    BackendKind,
+    console,
+    note_seed_under_secure,
+    print_table,
+    progress,
+    with_cluster,
+)
 
 AUDIT_EPILOG = """Examples:
 
@@ -39,8 +48,10 @@ def _audit_module() -> Any:
 
 def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], jobs: int, randomness: str) -> Any:
     if randomness != "seeded":
-        raise LittlestoneError("--broken audits run on their own backend (seeded, or secure for floating-point "
-                               "twins); drop --backend secure")
+        raise LittlestoneError(
+            "--broken audits run on their own backend (seeded, or secure for floating-point "
+            "twins); drop --backend secure"
+        )
     return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
 
 
@@ -49,13 +60,20 @@ def audit(
     names: Optional[List[str]] = typer.Argument(None, metavar="[MECHANISM]...", help="Built-in audits to run."),
     all_: bool = typer.Option(False, "--all", help="Run every built-in audit."),
     list_: bool = typer.Option(False, "--list", help="List the built-in audits and exit."),
-    broken: bool = typer.Option(False, "--broken", help="Audit the deliberately broken twins instead (each should "
-                                "be caught: ε lower bound above the claimed ε)."),
-    runs: Optional[int] = typer.Option(None, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour "
-                                       "(default: each audit's own)."),
-    backend: BackendKind = typer.Option(BackendKind.seeded, "--backend", case_sensitive=False,
-                                        help="Randomness of the audited mechanism: 'seeded' (numpy, fast) or "
-                                             "'secure' (OpenDP's samplers)."),
+    broken: bool = typer.Option(
+        False,
+        "--broken",
+        help="Audit the deliberately broken twins instead (each should be caught: ε lower bound above the claimed ε).",
+    ),
+    runs: Optional[int] = typer.Option(
+        None, "--runs", "-n", min=10, help="Runs of the mechanism on each neighbour (default: each audit's own)."
+    ),
+    backend: BackendKind = typer.Option(
+        BackendKind.seeded,
+        "--backend",
+        case_sensitive=False,
+        help="Randomness of the audited mechanism: 'seeded' (numpy, fast) or 'secure' (OpenDP's samplers).",
+    ),
     details: bool = typer.Option(False, "--details", help="Print every quantity of each audit."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
@@ -76,8 +94,9 @@ def audit(
     if unknown:
         raise LittlestoneError(f"unknown {kind} {unknown[0]!r} (available: {', '.join(available)})")
     note_seed_under_secure(seed, backend)
-    table = Table(title="privacy audits of deliberately broken twins" if broken else "privacy audits",
-                  title_justify="left")
+    table = Table(
+        title="privacy audits of deliberately broken twins" if broken else "privacy audits", title_justify="left"
+    )
     for col in ("mechanism", "claimed\nε", "ε lower\nbound", "δ lower\nbound", "runs", "verdict"):
         table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
     failed: list[str] = []
@@ -94,10 +113,18 @@ def audit(
             if (passed is not False) if broken else (passed is False):
                 failed.append(name)
             claimed = getattr(rep, "claimed_epsilon", None)
-            table.add_row(name, "—" if claimed is None else f"{claimed:.4g}", f"{rep.epsilon_lb:.4g}",
-                          f"{getattr(rep, 'delta_lb', 0.0):.3g}", f"{getattr(rep, 'runs', runs):,}",
-                          ({True: "[red]NOT caught[/]", False: "[green]caught[/]"} if broken else
-                           {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}).get(passed, "no claim"))
+            table.add_row(
+                name,
+                "—" if claimed is None else f"{claimed:.4g}",
+                f"{rep.epsilon_lb:.4g}",
+                f"{getattr(rep, 'delta_lb', 0.0):.3g}",
+                f"{getattr(rep, 'runs', runs):,}",
+                (
+                    {True: "[red]NOT caught[/]", False: "[green]caught[/]"}
+                    if broken
+                    else {True: "[green]consistent[/]", False: "[red]VIOLATION[/]"}
+                ).get(passed, "no claim"),
+            )
             reports.append(rep)
             bar.advance(task)
     print_table(table)
@@ -106,8 +133,10 @@ def audit(
             console.print(str(rep), markup=False)
             console.print()
     if broken:
-        console.print("Each twin has one deliberate bug and keeps the real claim: 'caught' means the audit's lower "
-                      "bound on ε exceeds that claim, i.e. the audit has the power to detect the bug.")
+        console.print(
+            "Each twin has one deliberate bug and keeps the real claim: 'caught' means the audit's lower "
+            "bound on ε exceeds that claim, i.e. the audit has the power to detect the bug."
+        )
     else:
         console.print("An audit gives a lower bound on ε: 'consistent' means it does not exceed the claimed ε.")
     if failed:

@@ -12,9 +12,12 @@ from rich.table import Table
 from ..errors import LittlestoneError
 from ._common import console, load_class, print_table
 
-bounds_app = typer.Typer(help="Theorem sample sizes, stage by stage.", no_args_is_help=True,
-                         epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
-                                "  littlestone bounds blm20 --d 3 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05")
+bounds_app = typer.Typer(
+    help="Theorem sample sizes, stage by stage.",
+    no_args_is_help=True,
+    epilog="Examples:\n\n  littlestone bounds generic --class thresholds:1000 --mode agnostic\n\n"
+    "  littlestone bounds blm20 --d 3 --alpha 0.1 --epsilon 1 --delta 1e-6 --beta 0.05",
+)
 
 GENERIC_EPILOG = """Examples:
 
@@ -65,8 +68,9 @@ def generic(
     alpha: float = typer.Option(0.1, "--alpha", help="Accuracy α ∈ (0,1)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
-    mode: Mode = typer.Option(Mode.realizable, "--mode", help="realizable (BLM20 Lemma 16) or agnostic "
-                              "(Kal-LN §3 Theorem 1)."),
+    mode: Mode = typer.Option(
+        Mode.realizable, "--mode", help="realizable (BLM20 Lemma 16) or agnostic (Kal-LN §3 Theorem 1)."
+    ),
 ) -> None:
     """Sample size of the pure-DP generic learner (exponential mechanism over a finite class)."""
     from ..bounds.generic import sample_size
@@ -104,10 +108,12 @@ def blm20(
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
     theorem: Blm20Theorem = typer.Option(Blm20Theorem.theorem1, "--theorem", help="Which statement of BLM20."),
     histogram: HistogramReading = typer.Option(
-        HistogramReading.proof, "--histogram",
+        HistogramReading.proof,
+        "--histogram",
         help="How the stable histogram's batches k are sized (theorem1/theorem17): 'proof' = the condition "
-             "Theorem 17's proof uses (h* released, estimates within η/8); 'lemma15' = Lemma 15 literally at "
-             "accuracy (η/8, β/3) (every item of frequency ≥ η/8 released; larger k)."),
+        "Theorem 17's proof uses (h* released, estimates within η/8); 'lemma15' = Lemma 15 literally at "
+        "accuracy (η/8, β/3) (every item of frequency ≥ η/8 released; larger k).",
+    ),
 ) -> None:
     """Every stage's sample size in Bun–Livni–Moran's private learner (BLM20)."""
     try:
@@ -119,16 +125,22 @@ def blm20(
         raise LittlestoneError(f"littlestone.bounds.blm20 has no {theorem.value}")
     if theorem.value in ("theorem1", "theorem17"):
         report = fn(d, alpha, epsilon, delta, beta, histogram=histogram.value)
-        how = (", histogram sized by the condition of Theorem 17's proof" if histogram is HistogramReading.proof
-               else ", histogram sized by Lemma 15 literally at (η/8, β/3)")
+        how = (
+            ", histogram sized by the condition of Theorem 17's proof"
+            if histogram is HistogramReading.proof
+            else ", histogram sized by Lemma 15 literally at (η/8, β/3)"
+        )
     elif histogram is not HistogramReading.proof:
-        raise LittlestoneError(f"--histogram applies to theorem1 and theorem17 (the stable histogram of M), "
-                               f"not to {theorem.value}")
+        raise LittlestoneError(
+            f"--histogram applies to theorem1 and theorem17 (the stable histogram of M), not to {theorem.value}"
+        )
     else:
         report, how = fn(d, alpha, epsilon, delta, beta), ""
     title = getattr(report, "title", theorem.value)
-    print_report(f"BLM20 {theorem.value} — {title}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, "
-                 f"β = {beta:g}{how}", report)
+    print_report(
+        f"BLM20 {theorem.value} — {title}: d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}{how}",
+        report,
+    )
 
 
 LWY25_AGNOSTIC_EPILOG = """Examples:
@@ -140,8 +152,13 @@ LWY25_AGNOSTIC_EPILOG = """Examples:
 
 @bounds_app.command("lwy25-agnostic", epilog=LWY25_AGNOSTIC_EPILOG)
 def lwy25_agnostic_cmd(
-    hclass: Optional[str] = typer.Option(None, "--class", "-c", metavar="SPEC",
-                                         help="A finite class: its dimensions are computed, and the proven rows added."),
+    hclass: Optional[str] = typer.Option(
+        None,
+        "--class",
+        "-c",
+        metavar="SPEC",
+        help="A finite class: its dimensions are computed, and the proven rows added.",
+    ),
     d: Optional[int] = typer.Option(None, "--d", min=0, help="Littlestone dimension d."),
     d_star: Optional[int] = typer.Option(None, "--d-star", min=0, help="Dual Littlestone dimension d*."),
     d_vc: Optional[int] = typer.Option(None, "--d-vc", min=0, help="VC dimension d_V."),
@@ -166,12 +183,24 @@ def lwy25_agnostic_cmd(
             raise LittlestoneError(f"--d/--d-star/--d-vc/--d-vc-star contradict {H.name}'s dimensions {dims}")
         d, d_star, d_vc, d_vc_star = dims
         hyps, dom = int(H.version_space().size()), int(H.domain_size)
-    missing = [n for n, x in (("--d", d), ("--d-star", d_star), ("--d-vc", d_vc), ("--d-vc-star", d_vc_star))
-               if x is None]
+    missing = [
+        n for n, x in (("--d", d), ("--d-star", d_star), ("--d-vc", d_vc), ("--d-vc-star", d_vc_star)) if x is None
+    ]
     if missing:
         raise LittlestoneError(f"give --class or all four dimensions (missing {', '.join(missing)})")
-    report = lwy25_agnostic(d, d_star, d_vc, d_vc_star, T, epsilon, delta, alpha, beta,  # type: ignore[arg-type]
-                            hypotheses=hyps, domain=dom)
+    report = lwy25_agnostic(
+        d,
+        d_star,
+        d_vc,
+        d_vc_star,
+        T,
+        epsilon,
+        delta,
+        alpha,
+        beta,  # type: ignore[arg-type]
+        hypotheses=hyps,
+        domain=dom,
+    )
     exact = []
     if hclass is not None:
         from ..classes import majority_xor_class
@@ -180,12 +209,21 @@ def lwy25_agnostic_cmd(
         m = max(1, d_vc_star)  # type: ignore[arg-type]
         try:
             C = majority_xor_class(H, m)
-            exact = [("Claim E.7 (computed)", f"Ldim / dual Ldim / VC of H_(m,1/2)⊕H, m = {m}",
-                      f"{ldim(C)} / {dual_ldim(C)} / {vc_dim(C)}", C.name)]
+            exact = [
+                (
+                    "Claim E.7 (computed)",
+                    f"Ldim / dual Ldim / VC of H_(m,1/2)⊕H, m = {m}",
+                    f"{ldim(C)} / {dual_ldim(C)} / {vc_dim(C)}",
+                    C.name,
+                )
+            ]
         except LittlestoneError as exc:
             exact = [("Claim E.7 (computed)", "H_(m,1/2)⊕H", "—", f"not built: {exc}")]
-    table = Table(title=f"LWY25 agnostic private online learning: d={d}, d*={d_star}, d_V={d_vc}, d_V*={d_vc_star}, "
-                        f"T={T:,}, ε={epsilon:g}, δ={delta:g}, α={alpha:g}, β={beta:g}", title_justify="left")
+    table = Table(
+        title=f"LWY25 agnostic private online learning: d={d}, d*={d_star}, d_V={d_vc}, d_V*={d_vc_star}, "
+        f"T={T:,}, ε={epsilon:g}, δ={delta:g}, α={alpha:g}, β={beta:g}",
+        title_justify="left",
+    )
     for col, just in (("result", "left"), ("quantity", "left"), ("value", "right"), ("formula", "left")):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for stage, q, value, formula in report.rows():
@@ -193,8 +231,10 @@ def lwy25_agnostic_cmd(
     for stage, q, value, formula in exact:
         table.add_row(stage, q, value, formula)
     print_table(table)
-    console.print("(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
-                  "of the implemented components, constants written out.")
+    console.print(
+        "(order) rows: LWY25's Õ(·) with every hidden constant and log set to 1; (proven) rows: the bounds "
+        "of the implemented components, constants written out."
+    )
 
 
 GGKM21_EPILOG = """Examples:
@@ -222,8 +262,9 @@ def ggkm21(
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β ∈ (0,1)."),
-    learner: GgkmLearner = typer.Option(GgkmLearner.proper, "--learner",
-                                        help="proper (Theorem 6.4, PolyPriPropLearn) or improper (Theorem 5.7)."),
+    learner: GgkmLearner = typer.Option(
+        GgkmLearner.proper, "--learner", help="proper (Theorem 6.4, PolyPriPropLearn) or improper (Theorem 5.7)."
+    ),
 ) -> None:
     """Every stage of GGKM21's learner (n, m, K, s, sparse-selection error), with the LWY25 Theorem D.2 variant."""
     from ..bounds import ggkm21 as g
@@ -269,22 +310,36 @@ def compare(
 
         check_output_file(plot)
     rows = g.compare_blm20(ds, alpha, epsilon, delta, beta)
-    table = Table(title=f"total examples: α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}",
-                  title_justify="left")
-    cols = (("d", "d"), ("BLM20", "blm20"), ("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
-            ("proper+D.2", "ggkm21_proper_relative"))
+    table = Table(
+        title=f"total examples: α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", title_justify="left"
+    )
+    cols = (
+        ("d", "d"),
+        ("BLM20", "blm20"),
+        ("improper", "ggkm21_improper"),
+        ("proper", "ggkm21_proper"),
+        ("proper+D.2", "ggkm21_proper_relative"),
+    )
     for name, _ in cols:
         table.add_column(name, justify="right", no_wrap=True)
     for r in rows:
         table.add_row(*(str(r[k]) if k == "d" else _fmt(r[k]) for _, k in cols))
     print_table(table)
-    console.print("BLM20 = Theorem 1; improper = GGKM21 Thm 5.7 (PolyPriLearn); proper = Thm 6.4 (PolyPriPropLearn); "
-                  "proper+D.2 = Thm 6.4 with LWY25 Lemma D.1 (relative uniform convergence)")
-    for label, key in (("improper", "ggkm21_improper"), ("proper", "ggkm21_proper"),
-                       ("proper + D.2", "ggkm21_proper_relative")):
+    console.print(
+        "BLM20 = Theorem 1; improper = GGKM21 Thm 5.7 (PolyPriLearn); proper = Thm 6.4 (PolyPriPropLearn); "
+        "proper+D.2 = Thm 6.4 with LWY25 Lemma D.1 (relative uniform convergence)"
+    )
+    for label, key in (
+        ("improper", "ggkm21_improper"),
+        ("proper", "ggkm21_proper"),
+        ("proper + D.2", "ggkm21_proper_relative"),
+    ):
         x = g.crossover(rows, key)
-        console.print(f"GGKM21 {label} below BLM20 from d = {x}" if x is not None else
-                      f"GGKM21 {label} never below BLM20 for d in {ds[0]}..{ds[-1]}")
+        console.print(
+            f"GGKM21 {label} below BLM20 from d = {x}"
+            if x is not None
+            else f"GGKM21 {label} never below BLM20 for d in {ds[0]}..{ds[-1]}"
+        )
     if plot is not None:
         from matplotlib.figure import Figure
 
@@ -294,9 +349,17 @@ def compare(
         ax = fig.subplots()
         xs = [r["d"] for r in rows]
         for name, key in cols[1:]:
-            ax.semilogy(xs, [r[key] for r in rows], marker="o", label={"BLM20": "BLM20 Thm 1",
-                        "improper": "GGKM21 Thm 5.7", "proper": "GGKM21 Thm 6.4",
-                        "proper+D.2": "Thm 6.4 + LWY25 D.2"}[name])
+            ax.semilogy(
+                xs,
+                [r[key] for r in rows],
+                marker="o",
+                label={
+                    "BLM20": "BLM20 Thm 1",
+                    "improper": "GGKM21 Thm 5.7",
+                    "proper": "GGKM21 Thm 6.4",
+                    "proper+D.2": "Thm 6.4 + LWY25 D.2",
+                }[name],
+            )
         ax.set_xlabel("Littlestone dimension d")
         ax.set_ylabel("total examples")
         ax.set_title(f"BLM20 vs GGKM21 (α={alpha:g}, ε={epsilon:g}, δ={delta:g}, β={beta:g})", fontsize=10)
@@ -339,8 +402,10 @@ def lwy25(
     _rows_table(f"LWY25 Thm 3.1: d = {d}, T = {T}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", rep.rows())
     t_min = smallest_useful_T(d, epsilon, delta, beta)
     console.print("smallest T with mistake bound < T: " + (f"{t_min:.4e}" if t_min else "beyond 2^1000"))
-    console.print("runs use an explicit practical setting (littlestone play --learner lwy25): privacy holds for "
-                  "every setting, this bound only for N0 above")
+    console.print(
+        "runs use an explicit practical setting (littlestone play --learner lwy25): privacy holds for "
+        "every setting, this bound only for N0 above"
+    )
 
 
 @bounds_app.command("gl21", epilog=PRIVATE_ONLINE_EPILOG)

@@ -32,11 +32,14 @@ class CsvTable:
             for i, row in enumerate(values):
                 v = row[j]
                 if isinstance(v, int) and not -(2**63) <= v < 2**63:
-                    raise LittlestoneError(f"{self.path}, line {i + 2}: {v} in column {name!r} is too large "
-                                           "(integers must lie in [-2^63, 2^63))")
+                    raise LittlestoneError(
+                        f"{self.path}, line {i + 2}: {v} in column {name!r} is too large "
+                        "(integers must lie in [-2^63, 2^63))"
+                    )
         if all(isinstance(v, (int, float)) for row in values for v in row):
-            return np.array(values, dtype=np.float64 if any(isinstance(v, float) for row in values for v in row)
-                            else np.int64)
+            return np.array(
+                values, dtype=np.float64 if any(isinstance(v, float) for row in values for v in row) else np.int64
+            )
         return np.array(values, dtype=object)
 
     def check_no_nan(self, name: str, what: str) -> None:
@@ -45,8 +48,9 @@ class CsvTable:
         for lineno, r in enumerate(self.rows, start=2):
             v = r[i]
             if isinstance(v, float) and v != v:
-                raise LittlestoneError(f"{self.path}, line {lineno}: the {what} in column {name!r} is NaN "
-                                       "(a missing value)")
+                raise LittlestoneError(
+                    f"{self.path}, line {lineno}: the {what} in column {name!r} is NaN (a missing value)"
+                )
 
     def column(self, name: str) -> np.ndarray:
         return self.columns([name])[:, 0]

@@ -30,10 +30,13 @@ TREE_EPILOG = """Examples:
 
 def ldim(
     hclass: str = CLASS_OPTION,
-    tree: Optional[Path] = typer.Option(None, "--tree", metavar="PNG", help="Draw a witness mistake tree to this PNG "
-                                        "('-' = standard output)."),
+    tree: Optional[Path] = typer.Option(
+        None, "--tree", metavar="PNG", help="Draw a witness mistake tree to this PNG ('-' = standard output)."
+    ),
     vc: bool = typer.Option(False, "--vc", help="Also print the VC dimension."),
-    dual: bool = typer.Option(False, "--dual", help="Also print the dual Littlestone (and with --vc, dual VC) dimension."),
+    dual: bool = typer.Option(
+        False, "--dual", help="Also print the dual Littlestone (and with --vc, dual VC) dimension."
+    ),
     threshold: bool = typer.Option(False, "--threshold", help="Also print the threshold dimension."),
 ) -> None:
     """Print the Littlestone dimension of a class (exact; Ldim(∅) = −1)."""
@@ -74,15 +77,21 @@ def ldim(
         if witness is None:
             say.print("the class is empty: no tree to draw")
             return
-        write_figure_atomically(lambda p: witness.to_png(p, title=f"mistake tree shattered by {H.name} (depth {d})"),
-                                tree)
+        write_figure_atomically(
+            lambda p: witness.to_png(p, title=f"mistake tree shattered by {H.name} (depth {d})"), tree
+        )
         say.print(f"witness tree (depth {d}) drawn to {tree}")
 
 
 def tree(
     hclass: str = CLASS_OPTION,
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="PNG", help="Also draw the tree to this PNG ('-' = "
-                                       "standard output; the text then goes to stderr)."),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        "-o",
+        metavar="PNG",
+        help="Also draw the tree to this PNG ('-' = standard output; the text then goes to stderr).",
+    ),
     max_depth: int = typer.Option(6, "--max-depth", min=0, help="Levels drawn (deeper subtrees shown as '…')."),
 ) -> None:
     """Print a deepest mistake tree shattered by the class (the witness of its Littlestone dimension)."""
@@ -101,7 +110,8 @@ def tree(
     if out is not None:
         write_figure_atomically(
             lambda p: witness.to_png(p, max_depth=max_depth, title=f"mistake tree shattered by {H.name} (depth {d})"),
-            out)
+            out,
+        )
         say.print(f"drawn to {out}")
 
 

@@ -12,8 +12,20 @@ from rich.table import Table
 
 from ..errors import LittlestoneError
 from ..io import check_output_dir, staged_directory
-from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, _check_jobs, console,
-                      heartbeat, note_seed_under_secure, print_table, tracking, with_cluster)
+from ._common import (
+    BACKEND_OPTION,
+    CLUSTER_OPTION,
+    JOBS_OPTION,
+    SEED_OPTION,
+    BackendKind,
+    _check_jobs,
+    console,
+    heartbeat,
+    note_seed_under_secure,
+    print_table,
+    tracking,
+    with_cluster,
+)
 from .learn_cmds import _check_param_value
 
 EXPERIMENT_EPILOG = """Examples:
@@ -68,15 +80,20 @@ def experiment(
     name: Optional[str] = typer.Argument(None, help="Experiment to run (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List the experiments and exit."),
     out: Path = typer.Option(Path("littlestone-experiments"), "--out", "-o", help="Directory for tables and plots."),
-    settings: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE",
-                                                 help="Extra parameter of the experiment (repeatable)."),
+    settings: Optional[List[str]] = typer.Option(
+        None, "--set", metavar="KEY=VALUE", help="Extra parameter of the experiment (repeatable)."
+    ),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
-    backend: Optional[BackendKind] = typer.Option(None, "--backend", case_sensitive=False,
-                                                  help="Noise backend for experiments that draw privacy noise: "
-                                                       "'secure' (OpenDP) or 'seeded' (numpy; their default, "
-                                                       "reproducible)."),
+    backend: Optional[BackendKind] = typer.Option(
+        None,
+        "--backend",
+        case_sensitive=False,
+        help="Noise backend for experiments that draw privacy noise: "
+        "'secure' (OpenDP) or 'seeded' (numpy; their default, "
+        "reproducible).",
+    ),
 ) -> None:
     """Run a registered experiment: it writes a CSV table and a PNG plot, and prints the table."""
     registry = _registry()
@@ -104,13 +121,16 @@ def experiment(
     for key, value in list(kwargs.items()):  # typed like the default; one value where a list is taken: a list of one
         if key in params:
             default = params[key].default
-            kwargs[key] = _check_param_value(f"--set {key}", value,
-                                             None if default is inspect.Parameter.empty else default)
+            kwargs[key] = _check_param_value(
+                f"--set {key}", value, None if default is inspect.Parameter.empty else default
+            )
     if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
         bad = [k for k in kwargs if k not in params]
         if bad:
-            raise LittlestoneError(f"experiment {name!r} has no parameter {bad[0]!r} "
-                                   f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir', 'backend'))})")
+            raise LittlestoneError(
+                f"experiment {name!r} has no parameter {bad[0]!r} "
+                f"(parameters: {', '.join(k for k in params if k not in ('seed', 'jobs', 'out_dir', 'backend'))})"
+            )
     check_output_dir(out, "the results")
     if backend is not None:
         if "backend" not in params:
@@ -158,24 +178,33 @@ def demo(
     out: Path = typer.Option(Path("littlestone-report"), "--out", "-o", help="Report directory (index.html + PNGs)."),
     fast: bool = typer.Option(False, "--fast", help="A small, quick version (fewer ε values and repetitions)."),
     backend: BackendKind = BACKEND_OPTION,
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for every random choice (default 0; same "
-                                       "seed ⇒ same report on --backend seeded)."),
-    jobs: int = typer.Option(2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."),
+    seed: Optional[int] = typer.Option(
+        None,
+        "--seed",
+        min=0,
+        help="Seed for every random choice (default 0; same seed ⇒ same report on --backend seeded).",
+    ),
+    jobs: int = typer.Option(
+        2, "--jobs", "-j", callback=_check_jobs, help="Parallel workers for the train/test splits."
+    ),
     cluster: Optional[str] = CLUSTER_OPTION,
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""
     check_output_dir(out, "the report")
     note_seed_under_secure(seed, backend)
     seed = 0 if seed is None else seed
-    console.print(f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
-                  f"noise backend {backend.value}"
-                  f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
-                  f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/")
+    console.print(
+        f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
+        f"noise backend {backend.value}"
+        f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
+        f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/"
+    )
     from ..experiments import demo as demo_module
 
     with staged_directory(out, "the report") as staging, heartbeat("demo"):  # Ctrl-C leaves nothing behind
-        path = demo_module.run_demo(out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value,
-                                    console=console)
+        path = demo_module.run_demo(
+            out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value, console=console
+        )
     path = _relocated(path, staging, out)
     console.print(f"report written to [bold]{path.resolve()}[/]")
 

@@ -13,8 +13,21 @@ import typer
 
 from ..errors import LittlestoneError
 from ..io import atomic_write_json, atomic_write_text, check_output_file, is_stdout
-from ._common import (BACKEND_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console, console_for,
-                      err_console, load_class, note_seed_under_secure, tracking, with_cluster, working)
+from ._common import (
+    BACKEND_OPTION,
+    CLUSTER_OPTION,
+    JOBS_OPTION,
+    SEED_OPTION,
+    BackendKind,
+    console,
+    console_for,
+    err_console,
+    load_class,
+    note_seed_under_secure,
+    tracking,
+    with_cluster,
+    working,
+)
 from .csvdata import read_csv, split_columns
 
 LEARN_EPILOG = """Examples:
@@ -49,21 +62,47 @@ class Mode(str, Enum):
     agnostic = "agnostic"
 
 
-def build_learner(kind: LearnerKind, hclass: Any, *, epsilon: float, delta: float, alpha: float, beta: float,
-                  mode: Mode, backend: BackendKind, seed: int | None, jobs: int) -> Any:
+def build_learner(
+    kind: LearnerKind,
+    hclass: Any,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    mode: Mode,
+    backend: BackendKind,
+    seed: int | None,
+    jobs: int,
+) -> Any:
     """The estimator behind each ``--learner`` choice."""
     from .. import pac
 
     if kind == LearnerKind.generic:
-        return pac.GenericLearnerClassifier(hypothesis_class=hclass, epsilon=epsilon, mode=mode.value, alpha=alpha,
-                                            beta=beta, backend=backend.value, random_state=seed)
+        return pac.GenericLearnerClassifier(
+            hypothesis_class=hclass,
+            epsilon=epsilon,
+            mode=mode.value,
+            alpha=alpha,
+            beta=beta,
+            backend=backend.value,
+            random_state=seed,
+        )
     if kind in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
         try:
             cls = pac.BLM20Classifier if kind == LearnerKind.blm20 else pac.AgnosticBLM20Classifier
         except ImportError as exc:
             raise LittlestoneError(f"the BLM20 learner is not available in this installation ({exc})") from None
-        return cls(hypothesis_class=hclass, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta,
-                   backend=backend.value, random_state=seed, n_jobs=jobs)
+        return cls(
+            hypothesis_class=hclass,
+            epsilon=epsilon,
+            delta=delta,
+            alpha=alpha,
+            beta=beta,
+            backend=backend.value,
+            random_state=seed,
+            n_jobs=jobs,
+        )
     if kind == LearnerKind.soa:
         return pac.SOAClassifier(hypothesis_class=hclass, random_state=seed)
     return pac.ERMClassifier(hypothesis_class=hclass, random_state=seed)
@@ -141,23 +180,40 @@ def learn(
     ctx: typer.Context,
     data: Path = typer.Argument(..., exists=False, metavar="DATA.csv", help="Training data (CSV with a header row)."),
     hclass: str = typer.Option(..., "--class", "-c", metavar="SPEC", help="Hypothesis class spec or matrix CSV."),
-    out: Path = typer.Option(..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically; '-' = standard output)."),
-    learner: LearnerKind = typer.Option(LearnerKind.generic, "--learner", "-l", help="generic (ε-DP), blm20 "
-                                        "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
-                                        "(non-private baselines)."),
+    out: Path = typer.Option(
+        ..., "--out", "-o", metavar="MODEL.json", help="Where to write the model (atomically; '-' = standard output)."
+    ),
+    learner: LearnerKind = typer.Option(
+        LearnerKind.generic,
+        "--learner",
+        "-l",
+        help="generic (ε-DP), blm20 "
+        "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
+        "(non-private baselines).",
+    ),
     label: Optional[str] = typer.Option(None, "--label", help="Label column (default: label / y / last column)."),
-    features: Optional[str] = typer.Option(None, "--features", help="Comma-separated point columns "
-                                           "(default: all but the label)."),
+    features: Optional[str] = typer.Option(
+        None, "--features", help="Comma-separated point columns (default: all but the label)."
+    ),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy parameter ε > 0."),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy parameter 0 ≤ δ < 1 (blm20)."),
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
-    classes: str = typer.Option("0,1", "--classes", metavar="NEG,POS", help="The label pair of the private "
-                                "learners (declared, never read from the private labels), e.g. -1,1 or ham,spam."),
-    params: Optional[List[str]] = typer.Option(None, "--param", "-p", metavar="KEY=VALUE",
-                                               help="Extra estimator parameter, e.g. n_batches=200 for blm20 "
-                                                    "(repeatable)."),
+    classes: str = typer.Option(
+        "0,1",
+        "--classes",
+        metavar="NEG,POS",
+        help="The label pair of the private "
+        "learners (declared, never read from the private labels), e.g. -1,1 or ham,spam.",
+    ),
+    params: Optional[List[str]] = typer.Option(
+        None,
+        "--param",
+        "-p",
+        metavar="KEY=VALUE",
+        help="Extra estimator parameter, e.g. n_batches=200 for blm20 (repeatable).",
+    ),
     backend: BackendKind = BACKEND_OPTION,
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
@@ -167,9 +223,14 @@ def learn(
     check_output_file(out)  # fail before reading or fitting anything
     given = {name for name in ("delta", "mode") if _given(ctx, name)}
     if "delta" in given and learner not in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
-        raise LittlestoneError(f"--delta does not apply to --learner {learner.value}: "
-                               + ("the generic learner is pure ε-DP (δ = 0)" if learner == LearnerKind.generic
-                                  else "it is a non-private baseline"))
+        raise LittlestoneError(
+            f"--delta does not apply to --learner {learner.value}: "
+            + (
+                "the generic learner is pure ε-DP (δ = 0)"
+                if learner == LearnerKind.generic
+                else "it is a non-private baseline"
+            )
+        )
     if "mode" in given and learner != LearnerKind.generic:
         raise LittlestoneError(f"--mode applies to --learner generic only, not {learner.value}")
     with working(f"reading {data}"):
@@ -182,8 +243,18 @@ def learn(
     H: Any = load_class(hclass) if spec_path.suffix.lower() == ".csv" and spec_path.exists() else hclass
     if isinstance(H, str):
         load_class(H)  # fail early with the parser's message
-    est = build_learner(learner, H, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, mode=mode,
-                        backend=backend, seed=seed, jobs=jobs)
+    est = build_learner(
+        learner,
+        H,
+        epsilon=epsilon,
+        delta=delta,
+        alpha=alpha,
+        beta=beta,
+        mode=mode,
+        backend=backend,
+        seed=seed,
+        jobs=jobs,
+    )
     if "classes" in est.get_params(deep=False):
         est.set_params(classes=parse_classes(classes))
     if params:
@@ -197,8 +268,9 @@ def learn(
             if not sep or not key:
                 raise LittlestoneError(f"--param needs KEY=VALUE, got {item!r}")
             if key not in valid:
-                raise LittlestoneError(f"{type(est).__name__} has no parameter {key!r} "
-                                       f"(parameters: {', '.join(sorted(valid))})")
+                raise LittlestoneError(
+                    f"{type(est).__name__} has no parameter {key!r} (parameters: {', '.join(sorted(valid))})"
+                )
             extra[key] = _check_param_value(f"--param {key}", _parse_value(value.strip()), valid[key])
         est.set_params(**extra)
     if learner not in (LearnerKind.soa, LearnerKind.erm):
@@ -216,24 +288,32 @@ def learn(
         say.print(f"no privacy: {learner.value} is a non-private baseline (training accuracy {acc:.3f})")
     else:
         note = getattr(est.result_, "privacy_note", "")
-        say.print(f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}" + (f" ({note})" if note else ""),
-                      markup=False)
+        say.print(
+            f"privacy budget spent: ε = {spent[0]:g}, δ = {spent[1]:g}" + (f" ({note})" if note else ""), markup=False
+        )
         summary = getattr(est.result_, "summary", None)
         if callable(summary):
             say.print(summary(), markup=False)
         theory = getattr(est.result_, "theory_n", None)
         if theory is not None:
-            say.print(f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
-                          f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
-                          f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
-                          f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}", markup=False)
+            say.print(
+                f"theorem sample size for α = {alpha:g}, β = {beta:g} ({mode.value}): n ≥ {theory:,} "
+                f"({'met' if len(y) >= theory else 'not met'}: n = {len(y):,}); stage by stage: "
+                f"littlestone bounds generic --hypotheses {est.result_.candidates} --mode {mode.value} "
+                f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}",
+                markup=False,
+            )
 
 
 def predict(
     model: Path = typer.Argument(..., metavar="MODEL.json", help="A model written by 'littlestone learn'."),
     data: Path = typer.Argument(..., metavar="DATA.csv", help="Points to label (CSV with the training columns)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write predictions here (CSV, atomically) "
-                                       "instead of printing them ('-' = standard output)."),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="Write predictions here (CSV, atomically) instead of printing them ('-' = standard output).",
+    ),
 ) -> None:
     """Label the points of a CSV file with a saved model (prints accuracy if the label column is present)."""
     import json
@@ -284,9 +364,11 @@ def _check_known_labels(table: Any, label_col: str | None, classes: Any, data: P
     known = {_label_text(c) for c in np.asarray(classes).tolist()}
     foreign = sorted({_label_text(v) for v in table.column(label_col).tolist()} - known)
     if foreign:
-        raise LittlestoneError(f"{data}: column {label_col!r} holds labels the model does not know "
-                               f"({', '.join(foreign[:5])}{', …' if len(foreign) > 5 else ''}; the model's labels "
-                               f"are {', '.join(sorted(known))}): no accuracy can be computed")
+        raise LittlestoneError(
+            f"{data}: column {label_col!r} holds labels the model does not know "
+            f"({', '.join(foreign[:5])}{', …' if len(foreign) > 5 else ''}; the model's labels "
+            f"are {', '.join(sorted(known))}): no accuracy can be computed"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -24,8 +24,14 @@ def _one_line(message: str) -> str:
 class LittlestoneGroup(TyperGroup):
     """Root command group: turns every anticipated error into one red line and a documented exit code."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         end = argv.index("--") if "--" in argv else len(argv)
         debug = "--debug" in argv[:end] or os.environ.get("LITTLESTONE_DEBUG", "") not in ("", "0")
@@ -37,8 +43,13 @@ class LittlestoneGroup(TyperGroup):
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
-                    rv = super().main(argv, prog_name=prog_name or "littlestone", complete_var=complete_var,
-                                      standalone_mode=False, **extra)
+                    rv = super().main(
+                        argv,
+                        prog_name=prog_name or "littlestone",
+                        complete_var=complete_var,
+                        standalone_mode=False,
+                        **extra,
+                    )
                 code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
                 if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
                     _error("interrupted")
@@ -74,8 +85,9 @@ class LittlestoneGroup(TyperGroup):
                 _error("interrupted")
                 code = EXIT_INTERRUPTED
             else:
-                _error(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
-                       "(rerun with --debug for the traceback)")
+                _error(
+                    f"internal error: {type(e).__name__}: {_one_line(str(e))} (rerun with --debug for the traceback)"
+                )
                 code = EXIT_FAILED
         if standalone_mode:
             # the command is over (its outputs are in place or cleaned up): a Ctrl-C from now on, e.g. during the
@@ -89,7 +101,7 @@ class LittlestoneGroup(TyperGroup):
 
 
 def _click_kind(e: BaseException) -> str | None:
-    """"no-args", "usage" or "click" for click's exceptions, None for any other. typer raises them from click or
+    """ "no-args", "usage" or "click" for click's exceptions, None for any other. typer raises them from click or
     from its own vendored copy of click depending on its version, so they are recognised by class name rather than
     imported from a private module."""
     names = {c.__name__ for c in type(e).__mro__}
@@ -142,7 +154,7 @@ app = typer.Typer(
     cls=LittlestoneGroup,
     name="littlestone",
     help="Online and differentially-private learning of Littlestone classes.\n\n"
-         "Examples:  littlestone ldim --class thresholds:1000   ·   littlestone demo",
+    "Examples:  littlestone ldim --class thresholds:1000   ·   littlestone demo",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",

@@ -14,8 +14,21 @@ from rich.table import Table
 from .._random import as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
-from ._common import (BACKEND_OPTION, CLASS_OPTION, CLUSTER_OPTION, JOBS_OPTION, SEED_OPTION, BackendKind, console,
-                      load_class, print_table, progress, tracking, with_cluster, working)
+from ._common import (
+    BACKEND_OPTION,
+    CLASS_OPTION,
+    CLUSTER_OPTION,
+    JOBS_OPTION,
+    SEED_OPTION,
+    BackendKind,
+    console,
+    load_class,
+    print_table,
+    progress,
+    tracking,
+    with_cluster,
+    working,
+)
 
 PLAY_EPILOG = """Examples:
 
@@ -72,8 +85,9 @@ def load_sequence_csv(path: Path) -> tuple[list[Any], list[Any]]:
         raise LittlestoneError(f"sequence file {str(path)!r} has no examples (expected CSV rows x,y)")
     width = len(rows[0])
     if width < 2:
-        raise LittlestoneError(f"sequence file {str(path)!r}: each row needs a point and a label (x,y), "
-                               f"got {width} column")
+        raise LittlestoneError(
+            f"sequence file {str(path)!r}: each row needs a point and a label (x,y), got {width} column"
+        )
     X, y = [], []
     for i, r in enumerate(rows):
         if len(r) != width:
@@ -95,29 +109,37 @@ def _support(H: Any) -> Any:
     try:
         return H.uniform_points()
     except TypeError:
-        raise LittlestoneError(f"--adversary iid draws points uniformly from a finite domain; {H.name} has none "
-                               "that can be enumerated") from None
+        raise LittlestoneError(
+            f"--adversary iid draws points uniformly from a finite domain; {H.name} has none that can be enumerated"
+        ) from None
 
 
 @with_cluster
 def play(
     hclass: str = CLASS_OPTION,
     learner: LearnerName = typer.Option(LearnerName.soa, "--learner", "-l", help="Online learner."),
-    adversary: AdversaryName = typer.Option(AdversaryName.tree, "--adversary", "-a",
-                                            help="tree: forces Ldim mistakes then replays; greedy-tree: forces "
-                                                 "while it can; iid: uniform points labelled by a random target; "
-                                                 "fixed: the examples of --data in order (oblivious)."),
-    data: Optional[Path] = typer.Option(None, "--data", metavar="CSV",
-                                        help="Sequence for --adversary fixed: rows x,y (label last)."),
-    rounds: Optional[int] = typer.Option(None, "--rounds", "-T", min=1, help="Rounds per game "
-                                         "(default: 2·Ldim+10 for tree adversaries, 200 for iid)."),
+    adversary: AdversaryName = typer.Option(
+        AdversaryName.tree,
+        "--adversary",
+        "-a",
+        help="tree: forces Ldim mistakes then replays; greedy-tree: forces "
+        "while it can; iid: uniform points labelled by a random target; "
+        "fixed: the examples of --data in order (oblivious).",
+    ),
+    data: Optional[Path] = typer.Option(
+        None, "--data", metavar="CSV", help="Sequence for --adversary fixed: rows x,y (label last)."
+    ),
+    rounds: Optional[int] = typer.Option(
+        None, "--rounds", "-T", min=1, help="Rounds per game (default: 2·Ldim+10 for tree adversaries, 200 for iid)."
+    ),
     runs: int = typer.Option(1, "--runs", min=1, help="Independent games (seeded from --seed)."),
     show: int = typer.Option(12, "--show", min=0, help="Rounds of the first game to print."),
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
-    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε of a private learner (lwy25, gl21, "
-                                  "gl21-adaptive)."),
+    epsilon: float = typer.Option(
+        1.0, "--epsilon", "-e", help="Privacy ε of a private learner (lwy25, gl21, gl21-adaptive)."
+    ),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1) of a private learner."),
     beta: float = typer.Option(0.1, "--beta", help="Failure probability β of a private learner."),
     backend: BackendKind = BACKEND_OPTION,
@@ -139,8 +161,10 @@ def play(
         n = rounds if rounds is not None else seq.length
         realizable = H.version_space().restrict_sample(fixed[0][:n], seq.y[:n])[1] == n
         if not realizable and learner != LearnerName.soa_extended:
-            raise LittlestoneError(f"the examples in {data} are not realizable by {H.name}; use --learner "
-                                   "soa-extended (BLM20 Def 8), which continues with local updates")
+            raise LittlestoneError(
+                f"the examples in {data} are not realizable by {H.name}; use --learner "
+                "soa-extended (BLM20 Def 8), which continues with local updates"
+            )
     with working(f"computing Ldim of {H.name}"):
         d = H.ldim()
     if rounds is not None:
@@ -155,8 +179,10 @@ def play(
 
     private = learner.value in PRIVATE_LEARNERS
     if private and backend == BackendKind.secure and seed is not None:
-        raise LittlestoneError("--seed makes a private learner reproducible only with --backend seeded (the secure "
-                               "backend is unseeded by design)")
+        raise LittlestoneError(
+            "--seed makes a private learner reproducible only with --backend seeded (the secure "
+            "backend is unseeded by design)"
+        )
     if private:
         from ..private_online import GL21, LWY25, GL21Adaptive
 
@@ -199,8 +225,13 @@ def play(
         for col in ("t", "x_t", "prediction", "label", "mistakes so far"):
             table.add_column(col, justify="right")
         for t in range(min(show, first.T)):
-            table.add_row(str(t + 1), str(first.points[t]), str(int(first.predictions[t])),
-                          str(int(first.labels[t])), str(int(first.cumulative_mistakes[t])))
+            table.add_row(
+                str(t + 1),
+                str(first.points[t]),
+                str(int(first.predictions[t])),
+                str(int(first.labels[t])),
+                str(int(first.cumulative_mistakes[t])),
+            )
         print_table(table)
     mistakes = np.array([r.mistakes for r in results])
     what = f"{learner.value} vs {adversary.value} adversary on {H.name}"
@@ -208,15 +239,21 @@ def play(
         m = int(mistakes[0])
         console.print(f"{what}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
     else:
-        console.print(f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
-                      f"max {mistakes.max()} (Ldim = {d})")
+        console.print(
+            f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
+            f"max {mistakes.max()} (Ldim = {d})"
+        )
     if private:
         claim = last.privacy()
-        console.print(f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
-                      f"({claim.composition}); backend {backend.value}")
+        console.print(
+            f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
+            f"({claim.composition}); backend {backend.value}"
+        )
         console.print(f"state at the end of the last game: {last.state()}")
-        console.print("mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
-                      f"its own parameters (littlestone bounds {learner.value.split('-')[0]})")
+        console.print(
+            "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
+            f"its own parameters (littlestone bounds {learner.value.split('-')[0]})"
+        )
         return
     if learner != LearnerName.halving:
         bound, name = d, f"SOA mistake bound Ldim(H) = {d}"

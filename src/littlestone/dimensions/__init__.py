@@ -19,8 +19,23 @@ from .trees import LazyMistakeTree, MistakeTree
 from .vc import is_vc_shattered, vc_dim
 
 __all__ = [
-    "ldim", "ldim_mask", "naive_ldim", "is_shattered", "MistakeTree", "LazyMistakeTree",
-    "vc_dim", "is_vc_shattered", "dual_class", "dual_ldim", "dual_vc_dim", "threshold_dim",
-    "GeneralizedTree", "ReducingArray", "check_reducing_array", "dominant_label", "irreducibility", "is_irreducible",
+    "ldim",
+    "ldim_mask",
+    "naive_ldim",
+    "is_shattered",
+    "MistakeTree",
+    "LazyMistakeTree",
+    "vc_dim",
+    "is_vc_shattered",
+    "dual_class",
+    "dual_ldim",
+    "dual_vc_dim",
+    "threshold_dim",
+    "GeneralizedTree",
+    "ReducingArray",
+    "check_reducing_array",
+    "dominant_label",
+    "irreducibility",
+    "is_irreducible",
     "reducing_array",
 ]

@@ -72,8 +72,9 @@ def as_finite_class(H: Any) -> FiniteClass:
         try:
             pts = H.hclass.domain_points()
         except TypeError as exc:
-            raise LittlestoneError(f"this version space of {H.hclass.name} has no explicit finite form for this "
-                                   f"computation: {exc}") from None
+            raise LittlestoneError(
+                f"this version space of {H.hclass.name} has no explicit finite form for this computation: {exc}"
+            ) from None
         if H.is_empty():
             raise LittlestoneError("the version space is empty: no hypotheses to take a dimension of")
         return restrict_to_points(H, pts, name=f"{H.hclass.name}|V")

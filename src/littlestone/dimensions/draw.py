@@ -111,8 +111,15 @@ def tree_to_text(tree: Any, max_depth: int | None = None, leaf_label: Any = None
     return "\n".join(lines)
 
 
-def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: Any = None, title: str | None = None,
-                point_label: Any = None) -> str:
+def tree_to_png(
+    tree: Any,
+    path: Any,
+    *,
+    max_depth: int | None = 6,
+    leaf_label: Any = None,
+    title: str | None = None,
+    point_label: Any = None,
+) -> str:
     """Draw the tree with matplotlib (Agg) into ``path`` (PNG); subtrees below ``max_depth`` are drawn as "…"."""
     from matplotlib.figure import Figure  # no pyplot: no global state, Agg canvas for PNG
 
@@ -161,20 +168,45 @@ def tree_to_png(tree: Any, path: Any, *, max_depth: int | None = 6, leaf_label: 
     for xa, la, xb, lb, lab in edges:
         ax.plot([xa, xb], [y_of(la), y_of(lb)], color="black", lw=1.0, zorder=1)
         xm, ym = (xa + xb) / 2, (y_of(la) + y_of(lb)) / 2
-        ax.text(xm + (-0.12 if lab == 0 else 0.12), ym + 0.05, str(lab), ha="right" if lab == 0 else "left",
-                va="bottom", fontsize=10, style="italic", color="#333333")
+        ax.text(
+            xm + (-0.12 if lab == 0 else 0.12),
+            ym + 0.05,
+            str(lab),
+            ha="right" if lab == 0 else "left",
+            va="bottom",
+            fontsize=10,
+            style="italic",
+            color="#333333",
+        )
     for x, level, kind, payload in nodes:
         y = y_of(level)
         if kind == "node":
             shape = "circle,pad=0.35" if _visible_len(payload) <= 3 else "round,pad=0.35"
-            ax.text(x, y, payload, ha="center", va="center", fontsize=11, zorder=3,
-                    bbox=dict(boxstyle=shape, facecolor="white", edgecolor="black", lw=1.2))
+            ax.text(
+                x,
+                y,
+                payload,
+                ha="center",
+                va="center",
+                fontsize=11,
+                zorder=3,
+                bbox=dict(boxstyle=shape, facecolor="white", edgecolor="black", lw=1.2),
+            )
         elif kind == "leaf":
             ax.plot([x], [y], marker="o", markersize=4, color="black", zorder=3)
             if payload:
-                ax.text(x, y - 0.15, payload, ha="center", va="top", fontsize=9, zorder=3,
-                        rotation=90 if rotate else 0, family="monospace",
-                        bbox=dict(boxstyle="round,pad=0.2", facecolor="#f3f3f3", edgecolor="#999999", lw=0.6))
+                ax.text(
+                    x,
+                    y - 0.15,
+                    payload,
+                    ha="center",
+                    va="top",
+                    fontsize=9,
+                    zorder=3,
+                    rotation=90 if rotate else 0,
+                    family="monospace",
+                    bbox=dict(boxstyle="round,pad=0.2", facecolor="#f3f3f3", edgecolor="#999999", lw=0.6),
+                )
         else:
             ax.plot([x - 0.25, x, x + 0.25, x - 0.25], [y - 0.45, y, y - 0.45, y - 0.45], color="gray", lw=0.8)
             ax.text(x, y - 0.5, f"depth {payload}", ha="center", va="top", fontsize=7, color="gray")

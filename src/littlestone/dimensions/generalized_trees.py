@@ -85,8 +85,10 @@ class GeneralizedTree:
 
     def to_text(self, max_depth: int | None = None) -> str:
         """ASCII drawing of the caterpillar expansion (header: nodes, leaves, height)."""
-        head = f"generalized tree: {self.n_nodes() - self.n_leaves()} internal nodes, {self.n_leaves()} leaves, " \
-               f"height {self.height()}"
+        head = (
+            f"generalized tree: {self.n_nodes() - self.n_leaves()} internal nodes, {self.n_leaves()} leaves, "
+            f"height {self.height()}"
+        )
         return head + "\n" + self.to_mistake_tree().to_text(max_depth=max_depth)
 
     def __str__(self) -> str:

@@ -145,7 +145,8 @@ def _finite_irr(cls: Any, mask: int) -> float:
                 raise IrreducibilityError(
                     f"irreducibility of this version space of {cls.name} ({mask.bit_count()} hypotheses) needs more "
                     f"than {SEARCH_LIMIT // cls.n_points:,} sub-classes of exact search (the recursion is exponential on classes like "
-                    "point functions); use the structured class (closed forms) or a smaller class")
+                    "point functions); use the structured class (closed forms) or a smaller class"
+                )
             kids = children[m] = _finite_children(cls, m)
         if kids == 0:
             memo[m] = 0
@@ -184,7 +185,8 @@ def _twin(V: VersionSpace) -> FiniteVersionSpace:
             f"irreducibility of {cls.name} ({type(V).__name__}) is not available: no closed form for this class and "
             f"its domain is {'infinite' if pts is None else f'too large ({len(pts)} points)'} for an explicit twin "
             f"(≤ {TWIN_LIMIT} points). Closed forms exist for finite classes, thresholds, points and their "
-            "empirical-error classes.")
+            "empirical-error classes."
+        )
     F = restrict_to_points(V, pts, name=f"{cls.name}|V")
     return F.version_space()
 
@@ -367,8 +369,9 @@ def check_reducing_array(H: Any, array: ReducingArray) -> bool:
     for j in range(k):
         r = rows[j]
         if len(r) != j + 1 or tuple(r[:j]) != tuple(spine[:j]) or r[j] == spine[j]:
-            raise LittlestoneError(f"row {j + 1} = {r} must agree with the spine {spine} before position {j + 1} "
-                                   "and differ there")
+            raise LittlestoneError(
+                f"row {j + 1} = {r} must agree with the spine {spine} before position {j + 1} and differ there"
+            )
     L = V.ldim()
     for j, r in enumerate(rows):
         G = V

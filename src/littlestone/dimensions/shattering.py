@@ -24,14 +24,18 @@ def is_shattered(tree: TreeMethods, H: Any, *, sample: int | None = None, seed: 
     exhaustive mode. Points outside the domain raise :class:`~littlestone.errors.DomainError`.
     """
     if not isinstance(tree, TreeMethods):
-        raise LittlestoneError(f"is_shattered needs a mistake tree (MistakeTree or LazyMistakeTree, e.g. from "
-                               f"ldim(H, witness=True)), got {type(tree).__name__}")
+        raise LittlestoneError(
+            f"is_shattered needs a mistake tree (MistakeTree or LazyMistakeTree, e.g. from "
+            f"ldim(H, witness=True)), got {type(tree).__name__}"
+        )
     V = as_version_space(H)
     depth = tree.depth
     if sample is None:
         if depth >= 0 and (1 << depth) > MAX_EXHAUSTIVE_LEAVES:
-            raise LittlestoneError(f"the tree has 2^{depth} leaves, too many to check exhaustively; "
-                                   f"pass sample=k to check k random root-to-leaf paths")
+            raise LittlestoneError(
+                f"the tree has 2^{depth} leaves, too many to check exhaustively; "
+                f"pass sample=k to check k random root-to-leaf paths"
+            )
         return _check(tree, V, depth)
     if sample < 0:
         raise LittlestoneError(f"sample must be a nonnegative number of paths, got {sample}")

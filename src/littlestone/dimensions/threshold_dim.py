@@ -20,8 +20,9 @@ from ._inputs import as_finite_class, closed_form, small_as_list
 MAX_STATES = 1_000_000
 
 
-def threshold_dim(H: Any, witness: bool = False, *,
-                  max_states: int | None = MAX_STATES) -> int | tuple[int, tuple[list[Point], list[Hypothesis]]]:
+def threshold_dim(
+    H: Any, witness: bool = False, *, max_states: int | None = MAX_STATES
+) -> int | tuple[int, tuple[list[Point], list[Hypothesis]]]:
     """Threshold dimension of a finite class (version space, 0/1 matrix); with ``witness=True`` also
     ``(points x_1…x_k, hypotheses h_1…h_k)`` with h_i(x_j) = 1 iff j ≥ i.
 
@@ -61,9 +62,11 @@ def threshold_dim(H: Any, witness: bool = False, *,
         if got is not None:
             return got
         if max_states is not None and len(memo) >= max_states:
-            raise LittlestoneError(f"threshold dimension of {cls.name}: the exact search opened {max_states:,} states "
-                                   f"without finishing (it is exponential in general); in Python pass max_states=None to "
-                                   f"keep going, or use a smaller class")
+            raise LittlestoneError(
+                f"threshold dimension of {cls.name}: the exact search opened {max_states:,} states "
+                f"without finishing (it is exponential in general); in Python pass max_states=None to "
+                f"keep going, or use a smaller class"
+            )
         best: tuple[int, tuple[tuple[int, int], ...]] = (0, ())
         cands = []
         for x in bits(C):

@@ -92,13 +92,19 @@ class TreeMethods(ABC):
     def __str__(self) -> str:
         return self.to_text(max_depth=6)
 
-    def to_png(self, path: Any, *, max_depth: int | None = 6, leaf_label: Any = None, title: str | None = None,
-               point_label: Any = None) -> Any:
+    def to_png(
+        self,
+        path: Any,
+        *,
+        max_depth: int | None = 6,
+        leaf_label: Any = None,
+        title: str | None = None,
+        point_label: Any = None,
+    ) -> Any:
         """Draw the tree like a textbook figure (nodes = points, edges 0/1, leaves = a consistent hypothesis)."""
         from .draw import tree_to_png
 
-        return tree_to_png(self, path, max_depth=max_depth, leaf_label=leaf_label, title=title,
-                           point_label=point_label)
+        return tree_to_png(self, path, max_depth=max_depth, leaf_label=leaf_label, title=title, point_label=point_label)
 
 
 @dataclass(frozen=True)
@@ -197,8 +203,10 @@ class LazyMistakeTree(TreeMethods):
         if self._children is None:
             x = self.point
             V = self.version_space
-            self._children = (LazyMistakeTree(V.restrict(x, 0), self._depth - 1),
-                              LazyMistakeTree(V.restrict(x, 1), self._depth - 1))
+            self._children = (
+                LazyMistakeTree(V.restrict(x, 0), self._depth - 1),
+                LazyMistakeTree(V.restrict(x, 1), self._depth - 1),
+            )
         return self._children[1 if y else 0]
 
     def materialize(self) -> MistakeTree:

@@ -35,9 +35,11 @@ class _Budget:
     def tick(self) -> None:
         self.used += 1
         if self.cap is not None and self.used > self.cap:
-            raise LittlestoneError(f"VC dimension of {self.what}: the exact search visited {self.cap:,} candidate "
-                                   f"sets without finishing (it is exponential in the VC dimension); in Python pass "
-                                   f"max_nodes=None to keep going, or use a smaller class")
+            raise LittlestoneError(
+                f"VC dimension of {self.what}: the exact search visited {self.cap:,} candidate "
+                f"sets without finishing (it is exponential in the VC dimension); in Python pass "
+                f"max_nodes=None to keep going, or use a smaller class"
+            )
 
 
 def _find_shattered(M: np.ndarray, cols: list[int], target: int, budget: _Budget) -> list[int] | None:

@@ -12,16 +12,16 @@ from ._blm20_common import ExperimentResult
 
 #: name -> module of this package whose ``run`` is the experiment, and what it reproduces
 _ENTRIES: dict[str, str] = {
-    "blm20_stability": "blm20_stability",            # Lemma 12 / Theorem 10
+    "blm20_stability": "blm20_stability",  # Lemma 12 / Theorem 10
     "blm20_generalization": "blm20_generalization",  # Lemma 13
-    "blm20_sample_cost": "blm20_sample_cost",        # Lemma 14
-    "blm20_accuracy": "blm20_accuracy",              # Theorem 1: M's accuracy vs n and ε
-    "agnostic_online": "agnostic_online",            # LWY25 §4 / App. E: regret vs T, slopes vs ¾ and ½
-    "sanitizer_error": "sanitizer_error",            # LWY25 Def 2.7 / E.1: sanitizers' error vs n and ε
-    "ggkm21_stability": "ggkm21_stability",          # GGKM21 Lemma 5.4 + pigeonhole, Claim 5.9
-    "ggkm21_list_size": "ggkm21_list_size",          # GGKM21 Lemma 5.5
-    "ggkm21_accuracy": "ggkm21_accuracy",            # GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε
-    "private_online": "private_online",              # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
+    "blm20_sample_cost": "blm20_sample_cost",  # Lemma 14
+    "blm20_accuracy": "blm20_accuracy",  # Theorem 1: M's accuracy vs n and ε
+    "agnostic_online": "agnostic_online",  # LWY25 §4 / App. E: regret vs T, slopes vs ¾ and ½
+    "sanitizer_error": "sanitizer_error",  # LWY25 Def 2.7 / E.1: sanitizers' error vs n and ε
+    "ggkm21_stability": "ggkm21_stability",  # GGKM21 Lemma 5.4 + pigeonhole, Claim 5.9
+    "ggkm21_list_size": "ggkm21_list_size",  # GGKM21 Lemma 5.5
+    "ggkm21_accuracy": "ggkm21_accuracy",  # GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε
+    "private_online": "private_online",  # LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T
 }
 
 

@@ -18,8 +18,9 @@ def intervals_class(K: int) -> FiniteClass:
     return FiniteClass(rows, name=f"intervals({K})")
 
 
-def reduce_tree_runs(H: FiniteClass, target: Any, sampler: Any, n: int, runs: int, schedule: ReduceTreeSchedule,
-                     seed: Any, jobs: int) -> list[DatasetRun]:
+def reduce_tree_runs(
+    H: FiniteClass, target: Any, sampler: Any, n: int, runs: int, schedule: ReduceTreeSchedule, seed: Any, jobs: int
+) -> list[DatasetRun]:
     """ReduceTree on ``runs`` disjoint realizable datasets of n examples (streamed; parallel; seed-determined)."""
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     s = int(ss.generate_state(1)[0])

@@ -19,8 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_experts, best_in_class, \
-    experts_over_class
+from ..agnostic_online import Algorithm3, ConstructedExpertsLearner, bdps_soa_experts, best_in_class, experts_over_class
 from ..agnostic_online.baselines import bdps_expert_predictions
 from ..classes import LabelClass, Thresholds
 from ..errors import LittlestoneError
@@ -40,9 +39,12 @@ def _algorithm3(H: Thresholds, T: int, learner: str, ss: np.random.SeedSequence,
     key = {v: k for k, v in ALG3_SANITIZERS.items()}[learner]
     san: Any = "mwem"
     if key == "sequential_fooling":
-        san = sequential_fooling_factory(LabelClass(H), 1e-6, seed=ss.spawn(1)[0], alpha=0.1, learner="exponential",
-                                         backend=backend)
+        san = sequential_fooling_factory(
+            LabelClass(H), 1e-6, seed=ss.spawn(1)[0], alpha=0.1, learner="exponential", backend=backend
+        )
     return Algorithm3(H, T, 1.0, batch=max(2, math.ceil(math.sqrt(T))), backend=backend, seed=ss, sanitizer=san)
+
+
 PANEL_B = ("constructed experts (Thm E.10)", "BDPS SOA experts", "Hedge over H")
 #: panel C (``infinite=True``): Algorithm 3 on Thresholds(2^60) — structured sanitizer, Hedge over thresholds, ε = 1,
 #: B from Thm 4.1's bound (littlestone.agnostic_online.ThresholdsAlgorithm3); y = 1[x ≥ n/2] as in panel A
@@ -62,7 +64,7 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
     rng = np.random.default_rng(ss.spawn(1)[0])
     X = rng.integers(0, n, T)
     target = (X >= n // 2).astype(np.int8)
-    cols = (np.arange(n + 1)[None, :] <= X[:, None])              # h_t(x) for all thresholds t
+    cols = np.arange(n + 1)[None, :] <= X[:, None]  # h_t(x) for all thresholds t
     y = np.empty(T, dtype=np.int8)
     mistakes, last_ok = 0, False
     P = None
@@ -74,9 +76,11 @@ def _adaptive(H: Thresholds, learner: str, T: int, ss: np.random.SeedSequence, b
         P, _ = bdps_expert_predictions(H, X)
         alg = Hedge(P.shape[0], T, seed=ss)
     else:
-        alg = {"private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
-               "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
-               "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
+        alg = {
+            "private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
+            "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
+            "Hedge over H": lambda: Hedge(n + 1, T, seed=ss),
+        }[learner]()
     for t in range(T):
         y[t] = target[t] ^ int(last_ok and rng.random() < 0.2)
         if learner in ALG3_SANITIZERS.values() or learner == "constructed experts (Thm E.10)":
@@ -116,12 +120,22 @@ def _infinite_cell(data: str, T: int, n: int, ss: np.random.SeedSequence, backen
 def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
     panel, data, learner, T, n, backend = spec
     if panel == "C":
-        return {"panel": panel, "data": data, "learner": learner, "T": T,
-                "regret": _infinite_cell(data, T, n, ss, backend)}
+        return {
+            "panel": panel,
+            "data": data,
+            "learner": learner,
+            "T": T,
+            "regret": _infinite_cell(data, T, n, ss, backend),
+        }
     H = Thresholds(n)
     if data == "adaptive":
-        return {"panel": panel, "data": data, "learner": learner, "T": T, "regret": _adaptive(H, learner, T, ss,
-                                                                                              backend)}
+        return {
+            "panel": panel,
+            "data": data,
+            "learner": learner,
+            "T": T,
+            "regret": _adaptive(H, learner, T, ss, backend),
+        }
     eta = float(data.split("=")[1])
     X, y = _noisy(n, T, eta, np.random.default_rng(ss.spawn(1)[0]))
     best = best_in_class(H, X, y)
@@ -136,9 +150,11 @@ def _cell(spec: tuple, ss: np.random.SeedSequence) -> dict:
         res = bdps_soa_experts(H, X, y, seed=ss)
         mistakes = res.realized_loss
     else:
-        ope = {"private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
-               "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
-               "Hedge over H": lambda: Hedge(n + 1, T, seed=ss)}[learner]()
+        ope = {
+            "private OPE (tree)": lambda: TreeAggregationHedge(n + 1, T, 1.0, backend=backend, seed=ss),
+            "private OPE (batched)": lambda: BatchedPrivateHedge(n + 1, T, 1.0, 1e-6, backend=backend, seed=ss),
+            "Hedge over H": lambda: Hedge(n + 1, T, seed=ss),
+        }[learner]()
         mistakes = experts_over_class(H, X, y, learner=ope).realized_loss
     return {"panel": panel, "data": data, "learner": learner, "T": T, "regret": float(mistakes - best)}
 
@@ -152,11 +168,23 @@ def fitted_slope(Ts: Sequence[int], regrets: Sequence[float]) -> float:
     return float(np.polyfit(x, yv, 1)[0])
 
 
-def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adaptive: Sequence[int] = (1000, 3000,
-        10_000), T_small: Sequence[int] = (8, 16, 32, 64, 128), etas: Sequence[float] = (0.05, 0.2), seeds: int = 3,
-        n_large: int = 16, n_small: int = 4, sanitizer: Sequence[str] = ("mwem", "sequential_fooling"), *,
-        seed: Any = 0, jobs: int = 1, out_dir: Any = None, backend: str = "seeded", infinite: bool = True,
-        n_infinite: int = 2**60) -> ExperimentResult:
+def run(
+    T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000),
+    T_adaptive: Sequence[int] = (1000, 3000, 10_000),
+    T_small: Sequence[int] = (8, 16, 32, 64, 128),
+    etas: Sequence[float] = (0.05, 0.2),
+    seeds: int = 3,
+    n_large: int = 16,
+    n_small: int = 4,
+    sanitizer: Sequence[str] = ("mwem", "sequential_fooling"),
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+    backend: str = "seeded",
+    infinite: bool = True,
+    n_infinite: int = 2**60,
+) -> ExperimentResult:
     """Regret vs T, log–log, with fitted slopes against ¾ (Algorithm 3) and ½ (Thm E.10 / OPE); Algorithm 3 runs
     once per sanitizer of H^label in ``sanitizer`` ("mwem", "sequential_fooling"); ``infinite`` adds panel C
     (Algorithm 3 on Thresholds(``n_infinite``))."""
@@ -169,8 +197,9 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         raise LittlestoneError(f"seeds must be an integer >= 1, got {seeds!r}")
     sanitizer = [sanitizer] if isinstance(sanitizer, str) else list(sanitizer)
     if not sanitizer or any(s not in ALG3_SANITIZERS for s in sanitizer):
-        raise LittlestoneError(f"sanitizer must name Algorithm 3's sanitizers among {', '.join(ALG3_SANITIZERS)}, "
-                               f"got {sanitizer!r}")
+        raise LittlestoneError(
+            f"sanitizer must name Algorithm 3's sanitizers among {', '.join(ALG3_SANITIZERS)}, got {sanitizer!r}"
+        )
     # Algorithm 3 with MWEM where the one "Algorithm 3" stood, any other sanitizer's runs after all the others (so
     # adding one leaves the other cells' seeds, hence their results, unchanged)
     chosen = list(dict.fromkeys(sanitizer))
@@ -198,7 +227,9 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
     for (s, r), out in zip(cells, raw):
         out["seed_index"] = r
         rows.append(out)
-        groups.setdefault((out["panel"], out["data"], out["learner"]), {}).setdefault(out["T"], []).append(out["regret"])
+        groups.setdefault((out["panel"], out["data"], out["learner"]), {}).setdefault(out["T"], []).append(
+            out["regret"]
+        )
     table: list[dict] = []
     slopes: dict = {}
     for key, byT in groups.items():
@@ -206,8 +237,18 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
         means = [float(np.mean(byT[t])) for t in Ts]
         slopes[key] = fitted_slope(Ts, means)
         for t, m in zip(Ts, means):
-            table.append({"panel": key[0], "data": key[1], "learner": key[2], "T": t, "mean_regret": m,
-                          "std_regret": float(np.std(byT[t])), "seeds": len(byT[t]), "slope": slopes[key]})
+            table.append(
+                {
+                    "panel": key[0],
+                    "data": key[1],
+                    "learner": key[2],
+                    "T": t,
+                    "mean_regret": m,
+                    "std_regret": float(np.std(byT[t])),
+                    "seeds": len(byT[t]),
+                    "slope": slopes[key],
+                }
+            )
     out = out_path(out_dir)
     csv = write_table(table, out / "agnostic_online.csv")
     write_table(rows, out / "agnostic_online_runs.csv")
@@ -226,14 +267,19 @@ def run(T_large: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), T_adapti
             ax.loglog(Ts, means, "o-" if key[0] == "A" else "s--", label=f"{key[2]} (slope {slopes[key]:.2f})")
         for p, style in ((0.75, ":"), (0.5, "-.")):
             t0 = np.array([8, 100_000])
-            ax.loglog(t0, t0 ** p, "k" + style, lw=0.8, label=f"T^{p:g}")
+            ax.loglog(t0, t0**p, "k" + style, lw=0.8, label=f"T^{p:g}")
         ax.set_title(data)
         ax.set_xlabel("T")
         ax.set_ylabel("mean regret")
         ax.legend(fontsize=6)
     fig_path = save_figure(fig, out / "agnostic_online.png")
     summary = "; ".join(f"{k[2]} ({k[1]}, panel {k[0]}): {v:.2f}" for k, v in sorted(slopes.items()))
-    return ExperimentResult("agnostic_online", table, csv, [fig_path],
-                            verdict=f"Algorithm 3's sanitizer of H^label: "
-                                    f"{', '.join(SANITIZER_NAMES[s] for s in dict.fromkeys(sanitizer))}; "
-                                    f"fitted slopes (theorems: ¾ for Algorithm 3, ½ for Thm E.10 / OPE): {summary}")
+    return ExperimentResult(
+        "agnostic_online",
+        table,
+        csv,
+        [fig_path],
+        verdict=f"Algorithm 3's sanitizer of H^label: "
+        f"{', '.join(SANITIZER_NAMES[s] for s in dict.fromkeys(sanitizer))}; "
+        f"fitted slopes (theorems: ¾ for Algorithm 3, ½ for Thm E.10 / OPE): {summary}",
+    )

@@ -15,14 +15,24 @@ from ._blm20_common import ExperimentResult, Harmonic, exact_loss, new_figure, o
 
 def points_class(K: int) -> FiniteClass:
     """Point functions on K points plus the zero function (Ldim 1), as an explicit finite class."""
-    return FiniteClass(np.vstack([np.eye(K, dtype=np.uint8), np.zeros((1, K), dtype=np.uint8)]),
-                       name=f"points({K})")
+    return FiniteClass(np.vstack([np.eye(K, dtype=np.uint8), np.zeros((1, K), dtype=np.uint8)]), name=f"points({K})")
 
 
-def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0, 2.0),
-        fractions: Sequence[float] = (0.01, 0.03, 0.1, 0.3, 1.0), reps: int = 3, alpha: float = 0.1,
-        delta: float = 1e-6, beta: float = 0.05, *, seed: Any = 0, jobs: int = 1,
-        out_dir: Any = None, backend: str = "seeded") -> ExperimentResult:
+def run(
+    points: int = 16,
+    target: int = 0,
+    epsilons: Sequence[float] = (0.5, 1.0, 2.0),
+    fractions: Sequence[float] = (0.01, 0.03, 0.1, 0.3, 1.0),
+    reps: int = 3,
+    alpha: float = 0.1,
+    delta: float = 1e-6,
+    beta: float = 0.05,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+    backend: str = "seeded",
+) -> ExperimentResult:
     """M's loss vs n (a fraction of Theorem 1's k and n′) and ε, on point functions with skewed points."""
     H = points_class(points)
     d = H.ldim()
@@ -41,15 +51,37 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
             for _ in range(reps):
                 child = ss.spawn(1)[0]
                 src = RealizableStream(tgt, sampler, total, seed=int(child.generate_state(1)[0]))
-                res = blm20_learn(H, src, epsilon=eps, delta=delta, alpha=alpha, beta=beta, n_batches=k,
-                                  n_generic=n2, backend=backend, seed=child, n_jobs=jobs)
+                res = blm20_learn(
+                    H,
+                    src,
+                    epsilon=eps,
+                    delta=delta,
+                    alpha=alpha,
+                    beta=beta,
+                    n_batches=k,
+                    n_generic=n2,
+                    backend=backend,
+                    seed=child,
+                    n_jobs=jobs,
+                )
                 losses.append(exact_loss(res.chosen, tgt, sampler.p))
                 fallbacks += int(res.fallback)
                 cells += 1
                 _progress.report("M runs (ε × fraction × rep)", cells, n_cells)
-            rows.append({"epsilon": eps, "fraction_of_theory": frac, "n": total, "k": k, "n_generic": n2,
-                         "mean_loss": float(np.mean(losses)), "max_loss": float(np.max(losses)), "alpha": alpha,
-                         "fallback_rate": fallbacks / reps, "reps": reps})
+            rows.append(
+                {
+                    "epsilon": eps,
+                    "fraction_of_theory": frac,
+                    "n": total,
+                    "k": k,
+                    "n_generic": n2,
+                    "mean_loss": float(np.mean(losses)),
+                    "max_loss": float(np.max(losses)),
+                    "alpha": alpha,
+                    "fallback_rate": fallbacks / reps,
+                    "reps": reps,
+                }
+            )
     out = out_path(out_dir)
     table = write_table(rows, out / "blm20_accuracy.csv")
     fig, ax = new_figure()
@@ -65,6 +97,9 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
     fig_path = save_figure(fig, out / "blm20_accuracy.png")
     at_theory = [r for r in rows if r["fraction_of_theory"] == 1.0]
     ok = all(r["max_loss"] <= alpha for r in at_theory)
-    verdict = (f"at Theorem 1's size every run has loss ≤ α: {ok}" if at_theory else
-               "Theorem 1's size was not run (no fraction 1.0): no verdict on its guarantee")
+    verdict = (
+        f"at Theorem 1's size every run has loss ≤ α: {ok}"
+        if at_theory
+        else "Theorem 1's size was not run (no fraction 1.0): no verdict on its guarantee"
+    )
     return ExperimentResult("blm20_accuracy", rows, table, [fig_path], verdict)

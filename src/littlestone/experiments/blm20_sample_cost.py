@@ -31,8 +31,9 @@ from ._blm20_common import ExperimentResult, Harmonic, UniformOn, new_figure, ou
 _STREAM = 1 << 40
 
 
-def _one_run(H: Thresholds, target: Any, sampler: Any, depth: int, n: int, max_rounds: int,
-             seed: np.random.SeedSequence) -> tuple[int | None, Any]:
+def _one_run(
+    H: Thresholds, target: Any, sampler: Any, depth: int, n: int, max_rounds: int, seed: np.random.SeedSequence
+) -> tuple[int | None, Any]:
     """(M_k, SOA(S∘T)) for S ∼ D_k on a stream of its own, or (None, None) if D_k looked undefined."""
     data_seed, coin_seed = seed.spawn(2)
     src = RealizableStream(target, sampler, _STREAM, seed=int(data_seed.generate_state(1)[0]))
@@ -40,17 +41,28 @@ def _one_run(H: Thresholds, target: Any, sampler: Any, depth: int, n: int, max_r
         S, used = sample_exact_Dk(H, src, depth, n, np.random.default_rng(coin_seed), max_rounds=max_rounds)
     except LittlestoneError:
         return None, None
-    X, y = Cursor(src, used, used + n).take(n)                                   # T ∼ D^n, the next n examples
+    X, y = Cursor(src, used, used + n).take(n)  # T ∼ D^n, the next n examples
     return used, S.state.extend(X, y).hypothesis()
 
 
-def _task(H: Thresholds, target: Any, sampler: Any, n: int, max_rounds: int, depth: int,
-          seed: np.random.SeedSequence) -> tuple[int | None, Any]:
+def _task(
+    H: Thresholds, target: Any, sampler: Any, n: int, max_rounds: int, depth: int, seed: np.random.SeedSequence
+) -> tuple[int | None, Any]:
     return _one_run(H, target, sampler, depth, n, max_rounds, seed)
 
 
-def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400, max_rounds: int = 10_000,
-        distribution: str = "harmonic", *, seed: Any = 0, jobs: int = 1, out_dir: Any = None) -> ExperimentResult:
+def run(
+    points: int = 15,
+    target: int | None = None,
+    n: int = 2,
+    runs: int = 400,
+    max_rounds: int = 10_000,
+    distribution: str = "harmonic",
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+) -> ExperimentResult:
     """Lemma 14 on the exact D_k: mean M_k per depth k against 4^{k+1}·n, and Pr[M_k > 8^{d+1}·n] against
     2^{-(d+1)} (Theorem 10's Markov step), on thresholds with harmonic points."""
     H = Thresholds(points)
@@ -64,11 +76,16 @@ def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400
     rows: list[dict] = []
     # every (k, run) pair is one task, k-major: run i at depth k gets child k·runs + i of the seed
     depths = [depth for depth in range(d + 1) for _ in range(runs)]
-    results = map_seeded(partial(_task, H, tgt, sampler, n, max_rounds), depths, seed=np.random.SeedSequence(seed),
-                         n_jobs=jobs, progress="runs of D_k (all depths k)")
+    results = map_seeded(
+        partial(_task, H, tgt, sampler, n, max_rounds),
+        depths,
+        seed=np.random.SeedSequence(seed),
+        n_jobs=jobs,
+        progress="runs of D_k (all depths k)",
+    )
     defined = proof_ok = True
     for depth in range(d + 1):
-        res = results[depth * runs:(depth + 1) * runs]
+        res = results[depth * runs : (depth + 1) * runs]
         done = [(m, f) for m, f in res if m is not None]
         R = len(done)
         drawn = np.array([m for m, _ in done], dtype=float)
@@ -78,12 +95,25 @@ def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400
         mean = float(drawn.mean()) if R else float("nan")
         bound = 4 ** (depth + 1) * n
         holds = bool(R == runs and mean <= bound)
-        rows.append({"k": depth, "n": n, "runs": runs, "undefined_runs": runs - R, "mean_M_k": mean,
-                     "bound_4^(k+1)n": bound, "holds": holds if proof_ok else "n/a",
-                     "proof_condition_below_k": proof_ok, "D_k_defined": defined,
-                     "max_Pr[SOA(S.T)=f]": p_max, "2^-d": 2.0 ** (-d), "Pr[f0=f1]": collision,
-                     "Pr[M_k>N]": float(np.mean(drawn > cap)) if R else float("nan"),
-                     "markov_bound": 2.0 ** (-(d + 1)), "N=8^(d+1)n": cap})
+        rows.append(
+            {
+                "k": depth,
+                "n": n,
+                "runs": runs,
+                "undefined_runs": runs - R,
+                "mean_M_k": mean,
+                "bound_4^(k+1)n": bound,
+                "holds": holds if proof_ok else "n/a",
+                "proof_condition_below_k": proof_ok,
+                "D_k_defined": defined,
+                "max_Pr[SOA(S.T)=f]": p_max,
+                "2^-d": 2.0 ** (-d),
+                "Pr[f0=f1]": collision,
+                "Pr[M_k>N]": float(np.mean(drawn > cap)) if R else float("nan"),
+                "markov_bound": 2.0 ** (-(d + 1)),
+                "N=8^(d+1)n": cap,
+            }
+        )
         # the next level is covered iff this level's outputs are spread enough (empirically, at these runs)
         defined = defined and p_max < 2.0 ** (-d)
         proof_ok = proof_ok and collision <= 0.5
@@ -103,7 +133,12 @@ def run(points: int = 15, target: int | None = None, n: int = 2, runs: int = 400
     ok = all(r["holds"] is True for r in covered)
     markov = all(not r["Pr[M_k>N]"] > r["markov_bound"] for r in covered)
     strict = sum(r["D_k_defined"] for r in rows)
-    return ExperimentResult("blm20_sample_cost", rows, table, [fig_path],
-                            f"Lemma 14 (E[M_k] ≤ 4^(k+1)·n) {'holds' if ok else 'VIOLATED'} on the {len(covered)} of "
-                            f"{len(rows)} depths where its proof's condition Pr[f0=f1] ≤ 1/2 holds below k (D_k "
-                            f"strictly defined for {strict}); Markov step Pr[M_k > N] ≤ 2^-(d+1): {markov}")
+    return ExperimentResult(
+        "blm20_sample_cost",
+        rows,
+        table,
+        [fig_path],
+        f"Lemma 14 (E[M_k] ≤ 4^(k+1)·n) {'holds' if ok else 'VIOLATED'} on the {len(covered)} of "
+        f"{len(rows)} depths where its proof's condition Pr[f0=f1] ≤ 1/2 holds below k (D_k "
+        f"strictly defined for {strict}); Markov step Pr[M_k > N] ≤ 2^-(d+1): {markov}",
+    )

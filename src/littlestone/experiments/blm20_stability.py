@@ -21,9 +21,16 @@ from ..pac.tournament import FAIL
 from ._blm20_common import ExperimentResult, UniformOn, exact_loss, new_figure, out_path, save_figure, write_table
 
 
-def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: int = 2000, *, seed: Any = 0,
-        jobs: int = 1,
-        out_dir: Any = None) -> ExperimentResult:
+def run(
+    points: int = 7,
+    target: int | None = None,
+    alpha: float = 0.5,
+    runs: int = 2000,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+) -> ExperimentResult:
     """Lemma 12 / Theorem 10: frequency and loss of G's most frequent outputs on thresholds (uniform points)."""
     H = Thresholds(points)
     d = H.ldim()
@@ -40,15 +47,30 @@ def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: in
     def add_rows(label: Any, counts: Counter, trials: int, bound: float) -> None:
         for f, c in counts.most_common(3):
             lo, hi = _ci(c, trials)
-            rows.append({"k": label, "output": repr(f), "frequency": c / trials, "ci99_low": lo, "ci99_high": hi,
-                         "bound": bound, "meets_bound": bool(c / trials >= bound), "confident": bool(lo >= bound),
-                         "loss": float("nan") if f is FAIL else exact_loss(f, tgt, probs), "alpha": alpha,
-                         "fail_rate": counts.get(FAIL, 0) / trials, "n": G.n, "cap": G.cap, "runs": trials})
+            rows.append(
+                {
+                    "k": label,
+                    "output": repr(f),
+                    "frequency": c / trials,
+                    "ci99_low": lo,
+                    "ci99_high": hi,
+                    "bound": bound,
+                    "meets_bound": bool(c / trials >= bound),
+                    "confident": bool(lo >= bound),
+                    "loss": float("nan") if f is FAIL else exact_loss(f, tgt, probs),
+                    "alpha": alpha,
+                    "fail_rate": counts.get(FAIL, 0) / trials,
+                    "n": G.n,
+                    "cap": G.cap,
+                    "runs": trials,
+                }
+            )
 
     for j, depth in enumerate([None, *range(d + 1)]):
         base = j * runs * G.m
-        res = run_batches(G, src, [(base + i * G.m, base + (i + 1) * G.m) for i in range(runs)], ss[j],
-                          n_jobs=jobs, depth=depth)
+        res = run_batches(
+            G, src, [(base + i * G.m, base + (i + 1) * G.m) for i in range(runs)], ss[j], n_jobs=jobs, depth=depth
+        )
         counts = Counter(r.output for r in res)
         per_depth[depth] = counts
         _progress.report("G with k uniform, then each k", j + 1, d + 2)
@@ -66,7 +88,7 @@ def run(points: int = 7, target: int | None = None, alpha: float = 0.5, runs: in
         colors.append("tab:blue" if depth is None else "tab:gray")
     ax.bar(labels, freqs, color=colors)
     ax.axhline(eta, color="tab:red", ls="--", label=f"η = 2^-(d+1)/(d+1) = {eta:.4f} (Theorem 10)")
-    ax.axhline(2.0 ** (-d), color="tab:orange", ls=":", label=f"2^-d = {2.0 ** -d:.4f} (Lemma 12)")
+    ax.axhline(2.0 ** (-d), color="tab:orange", ls=":", label=f"2^-d = {2.0**-d:.4f} (Lemma 12)")
     ax.set_ylabel("frequency of the most frequent hypothesis (≠ Fail)")
     ax.set_ylim(0, 1.25)
     ax.set_title(f"G on thresholds({points}), d={d}, n={G.n}, N={G.cap}, {runs} runs each")
@@ -97,7 +119,9 @@ def _verdict(rows: list[dict], d: int, eta: float, alpha: float) -> str:
     lemma12 = [k for k in range(d + 1) if (r := top(k)) is not None and r["confident"]]
     g1 = top("G without k=0 (k ∼ U{1..d})")
     loss = "n/a" if g is None else f"{g['loss']:.3g}"
-    return (f"Theorem 10 {word}: top f has frequency {show(g)} (99 % Clopper–Pearson) vs η={eta:.4f}, loss "
-            f"{loss} ≤ α={alpha}. "
-            f"Top frequency per depth vs 2^-d={2.0 ** -d:.4f} (Lemma 12): {depths}; Lemma 12 met with confidence at "
-            f"k ∈ {{{', '.join(map(str, lemma12))}}}. Without k=0 (k ∼ U{{1..d}}): {show(g1)}.")
+    return (
+        f"Theorem 10 {word}: top f has frequency {show(g)} (99 % Clopper–Pearson) vs η={eta:.4f}, loss "
+        f"{loss} ≤ α={alpha}. "
+        f"Top frequency per depth vs 2^-d={2.0**-d:.4f} (Lemma 12): {depths}; Lemma 12 met with confidence at "
+        f"k ∈ {{{', '.join(map(str, lemma12))}}}. Without k=0 (k ∼ U{{1..d}}): {show(g1)}."
+    )

@@ -61,8 +61,8 @@ class DemoConfig:
 class DemoData:
     """The discretized data set and the class."""
 
-    X: np.ndarray            # (n, k) grid cells
-    y: np.ndarray            # labels as strings ("malignant" / "benign")
+    X: np.ndarray  # (n, k) grid cells
+    y: np.ndarray  # labels as strings ("malignant" / "benign")
     hclass: FiniteClass
     feature_names: list[str]
     edges: list[np.ndarray]
@@ -80,8 +80,9 @@ def load_data(bins: int, features: Sequence[int] = (27,)) -> DemoData:
     features = tuple(features)
     unknown = [f for f in features if f not in PUBLISHED_RANGES]
     if not features or unknown:
-        raise LittlestoneError(f"demo features must be among {sorted(PUBLISHED_RANGES)} (published ranges), "
-                               f"got {list(features)}")
+        raise LittlestoneError(
+            f"demo features must be among {sorted(PUBLISHED_RANGES)} (published ranges), got {list(features)}"
+        )
     data = load_breast_cancer()
     ranges = [PUBLISHED_RANGES[f][1:] for f in features]
     grid = GridDiscretizer(ranges, bins=bins)
@@ -103,13 +104,15 @@ class RepeatResult:
     theory_n_generic: dict[float, int]
 
 
-def _repeat_task(data: DemoData, cfg: DemoConfig, backend: str,
-                 plan: tuple[np.random.SeedSequence, bool]) -> RepeatResult:
+def _repeat_task(
+    data: DemoData, cfg: DemoConfig, backend: str, plan: tuple[np.random.SeedSequence, bool]
+) -> RepeatResult:
     return _one_repeat(data, cfg, plan[0], backend, plan[1])
 
 
-def _one_repeat(data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, backend: str,
-                with_blm20: bool) -> RepeatResult:
+def _one_repeat(
+    data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, backend: str, with_blm20: bool
+) -> RepeatResult:
     from sklearn.model_selection import train_test_split
 
     from ..pac import BLM20Classifier, ERMClassifier, GenericLearnerClassifier, SOAClassifier
@@ -117,23 +120,39 @@ def _one_repeat(data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, b
     # a fresh copy: SeedSequence.spawn advances a counter, and a repeat must not depend on earlier calls
     seed = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
     split_seed, *learner_seeds = spawn_seeds(seed, 1 + 2 * len(cfg.epsilons))
-    Xtr, Xte, ytr, yte = train_test_split(data.X, data.y, test_size=cfg.test_fraction, stratify=data.y,
-                                          random_state=int(split_seed.generate_state(1)[0]))
+    Xtr, Xte, ytr, yte = train_test_split(
+        data.X, data.y, test_size=cfg.test_fraction, stratify=data.y, random_state=int(split_seed.generate_state(1)[0])
+    )
     erm = ERMClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
     soa = SOAClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
     gen, blm, fallback, theory = {}, {}, {}, {}
     for i, eps in enumerate(cfg.epsilons):
         rs = int(learner_seeds[2 * i].generate_state(1)[0])
-        g = GenericLearnerClassifier(data.hclass, epsilon=eps, mode="agnostic", backend=backend, classes=LABELS,
-                                     random_state=rs if backend == "seeded" else None).fit(Xtr, ytr)
+        g = GenericLearnerClassifier(
+            data.hclass,
+            epsilon=eps,
+            mode="agnostic",
+            backend=backend,
+            classes=LABELS,
+            random_state=rs if backend == "seeded" else None,
+        ).fit(Xtr, ytr)
         gen[eps] = g.score(Xte, yte)
         theory[eps] = g.result_.theory_n
         if with_blm20:
             rs = int(learner_seeds[2 * i + 1].generate_state(1)[0])
-            b = BLM20Classifier(data.hclass, epsilon=eps, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
-                                aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
-                                eta=cfg.blm20_eta, backend=backend,
-                                random_state=rs if backend == "seeded" else None).fit(Xtr, ytr)
+            b = BLM20Classifier(
+                data.hclass,
+                epsilon=eps,
+                delta=cfg.delta,
+                classes=LABELS,
+                n_batches=cfg.blm20_batches,
+                aux_size=cfg.blm20_aux,
+                cap=cfg.blm20_cap,
+                n_generic=cfg.blm20_generic,
+                eta=cfg.blm20_eta,
+                backend=backend,
+                random_state=rs if backend == "seeded" else None,
+            ).fit(Xtr, ytr)
             blm[eps] = b.score(Xte, yte)
             fallback[eps] = bool(b.result_.fallback)
     return RepeatResult(erm, soa, gen, blm, fallback, theory)
@@ -162,20 +181,44 @@ class DemoResult:
 def accuracy_rows(cfg: DemoConfig, repeats: Sequence[RepeatResult]) -> list[dict]:
     """Table rows: learner, ε, mean and std of test accuracy over the repeats."""
     rows = []
-    for name, vals in (("ERM (non-private)", [r.erm for r in repeats]), ("SOA (non-private)", [r.soa for r in repeats])):
-        rows.append({"learner": name, "epsilon": math.inf, "mean accuracy": float(np.mean(vals)),
-                     "std": float(np.std(vals)), "runs": len(vals)})
+    for name, vals in (
+        ("ERM (non-private)", [r.erm for r in repeats]),
+        ("SOA (non-private)", [r.soa for r in repeats]),
+    ):
+        rows.append(
+            {
+                "learner": name,
+                "epsilon": math.inf,
+                "mean accuracy": float(np.mean(vals)),
+                "std": float(np.std(vals)),
+                "runs": len(vals),
+            }
+        )
     for eps in cfg.epsilons:
         vals = [r.generic[eps] for r in repeats]
-        rows.append({"learner": "generic (ε-DP)", "epsilon": eps, "mean accuracy": float(np.mean(vals)),
-                     "std": float(np.std(vals)), "runs": len(vals)})
+        rows.append(
+            {
+                "learner": "generic (ε-DP)",
+                "epsilon": eps,
+                "mean accuracy": float(np.mean(vals)),
+                "std": float(np.std(vals)),
+                "runs": len(vals),
+            }
+        )
     for eps in cfg.epsilons:
         vals = [r.blm20[eps] for r in repeats if eps in r.blm20]
         if vals:
             fb = [r.blm20_fallback[eps] for r in repeats if eps in r.blm20_fallback]
-            rows.append({"learner": "BLM20 ((ε,δ)-DP, reduced sizes)", "epsilon": eps,
-                         "mean accuracy": float(np.mean(vals)), "std": float(np.std(vals)), "runs": len(vals),
-                         "fallback rate": float(np.mean(fb))})
+            rows.append(
+                {
+                    "learner": "BLM20 ((ε,δ)-DP, reduced sizes)",
+                    "epsilon": eps,
+                    "mean accuracy": float(np.mean(vals)),
+                    "std": float(np.std(vals)),
+                    "runs": len(vals),
+                    "fallback rate": float(np.mean(fb)),
+                }
+            )
     return rows
 
 
@@ -200,8 +243,7 @@ def _plot_accuracy(cfg: DemoConfig, data: DemoData, rows: list[dict], path: Path
     ax.set_xscale("log")
     ax.set_xlabel("privacy parameter ε (log scale)")
     ax.set_ylabel("test accuracy (mean ± std over splits)")
-    ax.set_title(f"Breast cancer, {data.hclass.name} ({', '.join(data.feature_names)}): accuracy vs ε",
-                 fontsize=10)
+    ax.set_title(f"Breast cancer, {data.hclass.name} ({', '.join(data.feature_names)}): accuracy vs ε", fontsize=10)
     ax.set_ylim(0.3, 1.0)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
@@ -239,8 +281,9 @@ def _plot_histogram(run: Any, data: DemoData, path: Path, epsilon: float) -> Pat
     k = res.sizes.n_batches
     tau = 1 + (4.0 / epsilon) * math.log(2.0 / res.delta)
     ax.axhline(tau, color="red", ls="--", lw=1, label=f"release threshold τ ≈ {tau:.1f}")
-    ax.axhline(0.75 * res.sizes.eta * k, color="purple", ls=":", lw=1,
-               label=f"keep: 3η/4 · k = {0.75 * res.sizes.eta * k:.1f}")
+    ax.axhline(
+        0.75 * res.sizes.eta * k, color="purple", ls=":", lw=1, label=f"keep: 3η/4 · k = {0.75 * res.sizes.eta * k:.1f}"
+    )
     ax.set_xticks(x, labels, rotation=35, ha="right", fontsize=8)
     ax.set_xlabel(f"G's output ({feature_legend(data)})", fontsize=9)
     ax.set_ylabel(f"count among k = {k} runs of G")
@@ -284,7 +327,7 @@ def stump_name(h: Any, data: DemoData) -> str:
         return repr(h)[:28]
     k, bins = len(data.feature_names), len(data.edges[0]) + 1
     v = np.frombuffer(bytes(vals), dtype=np.uint8)
-    if v.size != bins ** k:
+    if v.size != bins**k:
         return repr(h)[:28]
     grid = v.reshape((bins,) * k)
     if grid.min() == grid.max():
@@ -312,31 +355,51 @@ def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
     title = f"a mistake tree of depth {d} shattered by {H.name} ({feature_legend(data)}; leaves: where h = 1)"
     if shown < d:
         title += f", drawn to depth {shown}"
-    write_figure_atomically(lambda p: tree.to_png(p, max_depth=depth, leaf_label=lambda h: stump_name(h, data),
-                                                  point_label=lambda x: cell_text(x, data), title=title), path)
+    write_figure_atomically(
+        lambda p: tree.to_png(
+            p,
+            max_depth=depth,
+            leaf_label=lambda h: stump_name(h, data),
+            point_label=lambda x: cell_text(x, data),
+            title=title,
+        ),
+        path,
+    )
     return d, path
 
 
-def _first_part(data: DemoData, cfg: DemoConfig, backend: str, tree_path: Path,
-                plan: tuple[np.random.SeedSequence, bool] | None) -> Any:
+def _first_part(
+    data: DemoData, cfg: DemoConfig, backend: str, tree_path: Path, plan: tuple[np.random.SeedSequence, bool] | None
+) -> Any:
     """One train/test split (``plan``), or the shattered tree's picture (``plan`` None)."""
     if plan is None:
         return _draw_tree(data, cfg.tree_depth, tree_path)
     return _repeat_task(data, cfg, backend, plan)
 
 
-def _second_part(data: DemoData, cfg: DemoConfig, backend: str, rows: list[dict], eps_h: float, hist_seed: int,
-                 out: Path, part: str) -> Any:
+def _second_part(
+    data: DemoData, cfg: DemoConfig, backend: str, rows: list[dict], eps_h: float, hist_seed: int, out: Path, part: str
+) -> Any:
     """The accuracy plot, or the BLM20 run with diagnostics and its histogram picture (the run is None when the
     sample is too small for the demo's sizes)."""
     if part == "accuracy":
         return _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
     from ..pac import BLM20Classifier
 
-    run = BLM20Classifier(data.hclass, epsilon=eps_h, delta=cfg.delta, classes=LABELS, n_batches=cfg.blm20_batches,
-                          aux_size=cfg.blm20_aux, cap=cfg.blm20_cap, n_generic=cfg.blm20_generic,
-                          eta=cfg.blm20_eta, backend=backend,
-                          random_state=hist_seed if backend == "seeded" else None, diagnostics=True)
+    run = BLM20Classifier(
+        data.hclass,
+        epsilon=eps_h,
+        delta=cfg.delta,
+        classes=LABELS,
+        n_batches=cfg.blm20_batches,
+        aux_size=cfg.blm20_aux,
+        cap=cfg.blm20_cap,
+        n_generic=cfg.blm20_generic,
+        eta=cfg.blm20_eta,
+        backend=backend,
+        random_state=hist_seed if backend == "seeded" else None,
+        diagnostics=True,
+    )
     try:
         run.fit(data.X, data.y)
         return run, _plot_histogram(run, data, out / "g_histogram.png", eps_h)
@@ -352,8 +415,16 @@ def _advance(bar: Any, task: Any, done: int, total: int) -> None:
     _progress.report("train/test splits", done, total)
 
 
-def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, seed: int | None = 0, jobs: int = 1,
-             backend: str = "seeded", config: DemoConfig | None = None, console: Any = None) -> Path:
+def run_demo(
+    out_dir: str | Path = "littlestone-report",
+    *,
+    fast: bool = False,
+    seed: int | None = 0,
+    jobs: int = 1,
+    backend: str = "seeded",
+    config: DemoConfig | None = None,
+    console: Any = None,
+) -> Path:
     """Run the demo and write ``out_dir/index.html`` (self-contained) plus its PNGs; returns the HTML path."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -364,8 +435,16 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     disable = console is None or not getattr(console, "is_terminal", False)
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True, disable=disable) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=disable,
+    ) as bar:
         step = bar.add_task("data, class", total=None)
         data = load_data(cfg.bins, cfg.features)
         vc = None
@@ -376,13 +455,17 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         bar.remove_task(step)
         seeds = spawn_seeds(seed, cfg.repeats + 1)
         task = bar.add_task("train/test splits (every learner, every ε), shattered tree", total=cfg.repeats + 1)
-        plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[:cfg.repeats])]
+        plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[: cfg.repeats])]
         # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers;
         # the tree is drawn alongside (last: on the fork backend this process draws it, and the plots' workers
         # below inherit matplotlib)
-        *repeats, (d, tree_png) = map_ordered(partial(_first_part, data, cfg, backend, out / "tree.png"),
-                                              [*plan, None], n_jobs=jobs, chunksize=1,
-                                              progress=lambda done, total: _advance(bar, task, done, total))
+        *repeats, (d, tree_png) = map_ordered(
+            partial(_first_part, data, cfg, backend, out / "tree.png"),
+            [*plan, None],
+            n_jobs=jobs,
+            chunksize=1,
+            progress=lambda done, total: _advance(bar, task, done, total),
+        )
         bar.remove_task(task)
         bar.add_task("plots, BLM20 diagnostic run, report", total=None)
         from ..online import SOA, TreeAdversary, play
@@ -394,10 +477,27 @@ def run_demo(out_dir: str | Path = "littlestone-report", *, fast: bool = False, 
         eps_h = histogram_epsilon(cfg, rows)
         hist_seed = int(seeds[-1].generate_state(1)[0])
         accuracy_png, (run, histogram_png) = map_ordered(
-            partial(_second_part, data, cfg, backend, rows, eps_h, hist_seed, out), ["accuracy", "histogram"],
-            n_jobs=jobs, chunksize=1)
-        result = DemoResult(cfg, data, d, vc, repeats, tree_png, accuracy_png, histogram_png, run,
-                            time.perf_counter() - t0, backend, rows, game, eps_h)
+            partial(_second_part, data, cfg, backend, rows, eps_h, hist_seed, out),
+            ["accuracy", "histogram"],
+            n_jobs=jobs,
+            chunksize=1,
+        )
+        result = DemoResult(
+            cfg,
+            data,
+            d,
+            vc,
+            repeats,
+            tree_png,
+            accuracy_png,
+            histogram_png,
+            run,
+            time.perf_counter() - t0,
+            backend,
+            rows,
+            game,
+            eps_h,
+        )
         path = write_demo_report(out, result)
     if console is not None:
         print_summary(console, result)
@@ -410,8 +510,10 @@ def print_summary(console: Any, result: DemoResult) -> None:
 
     rows, cfg = result.rows, result.config
     H = result.data.hclass
-    table = Table(title=f"breast cancer, {H.name} (Ldim {result.ldim}): mean test accuracy over "
-                        f"{len(result.repeats)} splits", title_justify="left")
+    table = Table(
+        title=f"breast cancer, {H.name} (Ldim {result.ldim}): mean test accuracy over {len(result.repeats)} splits",
+        title_justify="left",
+    )
     table.add_column("ε", justify="right")
     learners = list(dict.fromkeys(r["learner"] for r in rows))
     for name in learners:  # short headers; the caption gives the full names
@@ -422,7 +524,10 @@ def print_summary(console: Any, result: DemoResult) -> None:
     for eps in (math.inf, *cfg.epsilons):
         found = [acc.get((name, eps)) for name in learners]
         fb = next((f"{r['fallback rate']:.0%}" for r in found if r is not None and "fallback rate" in r), "")
-        table.add_row("none (∞)" if eps == math.inf else f"{eps:g}",
-                      *["" if r is None else f"{r['mean accuracy']:.3f}" for r in found], fb)
+        table.add_row(
+            "none (∞)" if eps == math.inf else f"{eps:g}",
+            *["" if r is None else f"{r['mean accuracy']:.3f}" for r in found],
+            fb,
+        )
     console.print(table)
     console.print(f"{len(result.repeats)} splits in {result.seconds:.1f} s, noise backend {result.backend}")

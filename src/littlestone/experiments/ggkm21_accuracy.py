@@ -17,10 +17,22 @@ from ._blm20_common import ExperimentResult, Harmonic, exact_loss, new_figure, o
 from .blm20_accuracy import points_class
 
 
-def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0, 2.0),
-        totals: Sequence[int] = (20_000, 100_000, 500_000), per_dataset: int = 100, reps: int = 2,
-        alpha: float = 0.1, delta: float = 1e-6, beta: float = 0.05, *, seed: Any = 0, jobs: int = 1,
-        out_dir: Any = None, backend: str = "seeded") -> ExperimentResult:
+def run(
+    points: int = 16,
+    target: int = 0,
+    epsilons: Sequence[float] = (0.5, 1.0, 2.0),
+    totals: Sequence[int] = (20_000, 100_000, 500_000),
+    per_dataset: int = 100,
+    reps: int = 2,
+    alpha: float = 0.1,
+    delta: float = 1e-6,
+    beta: float = 0.05,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+    backend: str = "seeded",
+) -> ExperimentResult:
     """Loss of the three learners with a total budget of examples (user sizes: the theorems' are far larger)."""
     H = points_class(points)
     d = H.ldim()
@@ -41,27 +53,74 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
                     child = ss.spawn(1)[0]
                     src = RealizableStream(tgt, sampler, N, seed=int(child.generate_state(1)[0]))
                     if learner == "PolyPriLearn":
-                        res = polyprilearn(H, src, epsilon=eps, delta=delta, alpha=alpha, beta=beta, d=d,
-                                           n=per_dataset, m=N // per_dataset, K=K, backend=backend, seed=child,
-                                           n_jobs=jobs)
+                        res = polyprilearn(
+                            H,
+                            src,
+                            epsilon=eps,
+                            delta=delta,
+                            alpha=alpha,
+                            beta=beta,
+                            d=d,
+                            n=per_dataset,
+                            m=N // per_dataset,
+                            K=K,
+                            backend=backend,
+                            seed=child,
+                            n_jobs=jobs,
+                        )
                         h, fb = res.chosen, res.bottom
                     elif learner == "PolyPriPropLearn":
-                        res = polypriproplearn(H, src, epsilon=eps, delta=delta, alpha=alpha, beta=beta, d=d,
-                                               n=per_dataset, m=(N - n_gen) // per_dataset, K=K, n_generic=n_gen,
-                                               backend=backend, seed=child, n_jobs=jobs)
+                        res = polypriproplearn(
+                            H,
+                            src,
+                            epsilon=eps,
+                            delta=delta,
+                            alpha=alpha,
+                            beta=beta,
+                            d=d,
+                            n=per_dataset,
+                            m=(N - n_gen) // per_dataset,
+                            K=K,
+                            n_generic=n_gen,
+                            backend=backend,
+                            seed=child,
+                            n_jobs=jobs,
+                        )
                         h, fb = res.chosen, res.bottom
                     else:
                         k = max(1, (N - n_gen) // blm.batch_size)
-                        res = blm20_learn(H, src, epsilon=eps, delta=delta, alpha=alpha, beta=beta, n_batches=k,
-                                          n_generic=n_gen, backend=backend, seed=child, n_jobs=jobs)
+                        res = blm20_learn(
+                            H,
+                            src,
+                            epsilon=eps,
+                            delta=delta,
+                            alpha=alpha,
+                            beta=beta,
+                            n_batches=k,
+                            n_generic=n_gen,
+                            backend=backend,
+                            seed=child,
+                            n_jobs=jobs,
+                        )
                         h, fb = res.chosen, res.fallback
                     losses.append(exact_loss(h, tgt, sampler.p))
                     fallbacks += int(fb)
                     cells += 1
                     _progress.report("runs (ε × n × learner × rep)", cells, n_cells)
-                rows.append({"learner": learner, "epsilon": eps, "n": N, "mean_loss": float(np.mean(losses)),
-                             "max_loss": float(np.max(losses)), "fallback_rate": fallbacks / reps, "alpha": alpha,
-                             "reps": reps, "per_dataset": per_dataset, "K": K})
+                rows.append(
+                    {
+                        "learner": learner,
+                        "epsilon": eps,
+                        "n": N,
+                        "mean_loss": float(np.mean(losses)),
+                        "max_loss": float(np.max(losses)),
+                        "fallback_rate": fallbacks / reps,
+                        "alpha": alpha,
+                        "reps": reps,
+                        "per_dataset": per_dataset,
+                        "K": K,
+                    }
+                )
     out = out_path(out_dir)
     table = write_table(rows, out / "ggkm21_accuracy.csv")
     fig, ax = new_figure(8.0, 4.6)
@@ -78,5 +137,10 @@ def run(points: int = 16, target: int = 0, epsilons: Sequence[float] = (0.5, 1.0
     ax.legend(fontsize=6, ncol=3)
     fig_path = save_figure(fig, out / "ggkm21_accuracy.png")
     best = {lr: min(r["mean_loss"] for r in rows if r["learner"] == lr and r["n"] == max(totals)) for lr in styles}
-    return ExperimentResult("ggkm21_accuracy", rows, table, [fig_path],
-                            "loss at the largest n: " + ", ".join(f"{k} {v:.3f}" for k, v in best.items()))
+    return ExperimentResult(
+        "ggkm21_accuracy",
+        rows,
+        table,
+        [fig_path],
+        "loss at the largest n: " + ", ".join(f"{k} {v:.3f}" for k, v in best.items()),
+    )

@@ -16,8 +16,17 @@ from ._blm20_common import ExperimentResult, UniformOn, new_figure, out_path, sa
 from ._ggkm21_common import intervals_class
 
 
-def run(n: int = 40, A: float = 0.3, Ks: Sequence[int] = (1, 2, 3, 5, 8), runs: int = 100, noise: float = 0.1, *,
-        seed: Any = 0, jobs: int = 1, out_dir: Any = None) -> ExperimentResult:
+def run(
+    n: int = 40,
+    A: float = 0.3,
+    Ks: Sequence[int] = (1, 2, 3, 5, 8),
+    runs: int = 100,
+    noise: float = 0.1,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+) -> ExperimentResult:
     """Max and mean |Ĥ| and leaves over ``runs`` datasets per K, beside Π_{t≤d}(k_t + 1)."""
     rows = []
     ss = np.random.SeedSequence(seed)
@@ -33,11 +42,22 @@ def run(n: int = 40, A: float = 0.3, Ks: Sequence[int] = (1, 2, 3, 5, 8), runs: 
                 src = RealizableStream(target, UniformOn(H.n_points), n * runs, seed=s, noise=nz)
                 res = map_datasets(run_dataset, [(H, src, i * n, (i + 1) * n, sch) for i in range(runs)], jobs)
                 sizes = [len(r.hypotheses) for r in res]
-                rows.append({"class": H.name, "d": d, "K": K, "noise": nz, "runs": runs, "n": n,
-                             "max_size": max(sizes), "mean_size": float(np.mean(sizes)),
-                             "max_leaves": max(r.leaves for r in res), "bound": sch.leaf_bound(),
-                             "within_bound": bool(max(max(sizes), max(r.leaves for r in res)) <= sch.leaf_bound()),
-                             "no_break": sum(r.t_hat is None for r in res)})
+                rows.append(
+                    {
+                        "class": H.name,
+                        "d": d,
+                        "K": K,
+                        "noise": nz,
+                        "runs": runs,
+                        "n": n,
+                        "max_size": max(sizes),
+                        "mean_size": float(np.mean(sizes)),
+                        "max_leaves": max(r.leaves for r in res),
+                        "bound": sch.leaf_bound(),
+                        "within_bound": bool(max(max(sizes), max(r.leaves for r in res)) <= sch.leaf_bound()),
+                        "no_break": sum(r.t_hat is None for r in res),
+                    }
+                )
                 cells += 1
                 _progress.report("class × K × noise", cells, total)
     out = out_path(out_dir)
@@ -56,7 +76,12 @@ def run(n: int = 40, A: float = 0.3, Ks: Sequence[int] = (1, 2, 3, 5, 8), runs: 
     ax.legend(fontsize=7)
     fig_path = save_figure(fig, out / "ggkm21_list_size.png")
     ok = all(r["within_bound"] for r in rows)
-    return ExperimentResult("ggkm21_list_size", rows, table, [fig_path],
-                            f"Lemma 5.5 {'holds' if ok else 'VIOLATED'}: max |Ĥ| "
-                            f"{max(r['max_size'] for r in rows)} over all runs, bounds ≥ "
-                            f"{min(r['bound'] for r in rows)}")
+    return ExperimentResult(
+        "ggkm21_list_size",
+        rows,
+        table,
+        [fig_path],
+        f"Lemma 5.5 {'holds' if ok else 'VIOLATED'}: max |Ĥ| "
+        f"{max(r['max_size'] for r in rows)} over all runs, bounds ≥ "
+        f"{min(r['bound'] for r in rows)}",
+    )

@@ -86,9 +86,17 @@ def _one(task: tuple, seed: np.random.SeedSequence) -> dict:
     else:
         mistakes = play(lrn, ReleasedHypothesisAdversary(H, lrn), T, seed=s_data).mistakes
     setting = getattr(lrn, "setting", "") or "non-private"
-    return {"learner": learner, "adversary": adversary, "d": d, "T": T, "mistakes": int(mistakes),
-            "mistake_rate": mistakes / T, "setting": setting, "epsilon": epsilon if learner != "soa" else math.inf,
-            "delta": delta if learner != "soa" else 0.0}
+    return {
+        "learner": learner,
+        "adversary": adversary,
+        "d": d,
+        "T": T,
+        "mistakes": int(mistakes),
+        "mistake_rate": mistakes / T,
+        "setting": setting,
+        "epsilon": epsilon if learner != "soa" else math.inf,
+        "delta": delta if learner != "soa" else 0.0,
+    }
 
 
 def soa_mistakes(H: Thresholds, X: np.ndarray, y: np.ndarray, block: int = 1 << 16) -> int:
@@ -127,10 +135,21 @@ def fit_growth(Ts: np.ndarray, m: np.ndarray) -> dict:
     return {"best": best, **{f"{k}_b": v[1] for k, v in out.items()}, **{f"{k}_rss": v[2] for k, v in out.items()}}
 
 
-def run(Ts: tuple = (1_000, 10_000, 100_000, 1_000_000), ds: tuple = (1, 2), seeds: int = 3,
-        epsilon: float = 1.0, delta: float = 1e-6, adaptive_T_max: int = 1_000, slow_T_max: int = 1_000_000,
-        learners: tuple = LEARNERS, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
-        backend: str = "seeded") -> ExperimentResult:
+def run(
+    Ts: tuple = (1_000, 10_000, 100_000, 1_000_000),
+    ds: tuple = (1, 2),
+    seeds: int = 3,
+    epsilon: float = 1.0,
+    delta: float = 1e-6,
+    adaptive_T_max: int = 1_000,
+    slow_T_max: int = 1_000_000,
+    learners: tuple = LEARNERS,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+    backend: str = "seeded",
+) -> ExperimentResult:
     """Mistakes against T for LWY25, GL21 (oblivious), GL21 Thm 4.2 and the SOA, oblivious and adaptive adversaries."""
     for name in learners:
         if name not in LEARNERS:
@@ -160,8 +179,10 @@ def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tu
     """Mean mistakes per (learner, adversary, d, T), the fitted growth of each curve, the CSV and the PNG."""
     learners = [ln for ln in LEARNERS if any(r["learner"] == ln for r in rows)]
     ds = sorted({int(r["d"]) for r in rows})
-    seeds = max(sum(1 for r in rows if (r["learner"], r["adversary"], r["d"], r["T"]) == key)
-                for key in {(r["learner"], r["adversary"], r["d"], r["T"]) for r in rows})
+    seeds = max(
+        sum(1 for r in rows if (r["learner"], r["adversary"], r["d"], r["T"]) == key)
+        for key in {(r["learner"], r["adversary"], r["d"], r["T"]) for r in rows}
+    )
     out = out_path(out)
     # summary rows: mean mistakes per (learner, adversary, d, T) and the fitted growth per curve
     summary: list[dict] = []
@@ -177,9 +198,18 @@ def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tu
                 fit = fit_growth(np.array(Tgrid), means) if len(Tgrid) >= 3 else {"best": "n/a"}
                 fits[(learner, adversary, d)] = {"T": Tgrid, "mean": means, **fit}
                 for T, m in zip(Tgrid, means):
-                    summary.append({"learner": learner, "adversary": adversary, "d": d, "T": T,
-                                    "mean_mistakes": float(m), "seeds": int(seeds), "fitted_growth": fit["best"],
-                                    "setting": sel[0]["setting"]})
+                    summary.append(
+                        {
+                            "learner": learner,
+                            "adversary": adversary,
+                            "d": d,
+                            "T": T,
+                            "mean_mistakes": float(m),
+                            "seeds": int(seeds),
+                            "fitted_growth": fit["best"],
+                            "setting": sel[0]["setting"],
+                        }
+                    )
     write_table(summary, out / "private_online.csv")
     import matplotlib.pyplot as plt
 
@@ -190,8 +220,14 @@ def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tu
         for (learner, adv, d), f in fits.items():
             if adv != adversary:
                 continue
-            ax.plot(f["T"], np.maximum(f["mean"], 0.5), marks[d], color=styles[learner], ms=4,
-                    label=f"{learner} d={d} ({f['best']})")
+            ax.plot(
+                f["T"],
+                np.maximum(f["mean"], 0.5),
+                marks[d],
+                color=styles[learner],
+                ms=4,
+                label=f"{learner} d={d} ({f['best']})",
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("T (rounds)")
@@ -200,7 +236,9 @@ def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tu
     axes[0].set_ylabel(f"mistakes (mean of {seeds} seeds; 0 drawn at 0.5)")
     fig_path = save_figure(fig, out / "private_online.png")
     lw = [f for (ln, adv, d), f in fits.items() if ln == "lwy25" and adv == "adaptive"]
-    verdict = "LWY25 against the adaptive adversary: fitted growth " + \
-        ", ".join(f"{f['best']}" for f in lw) + f" (d = {', '.join(str(d) for d in ds)}); practical settings"
+    verdict = (
+        "LWY25 against the adaptive adversary: fitted growth "
+        + ", ".join(f"{f['best']}" for f in lw)
+        + f" (d = {', '.join(str(d) for d in ds)}); practical settings"
+    )
     return summary, fig_path, verdict
-

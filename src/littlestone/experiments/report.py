@@ -60,8 +60,10 @@ def table(rows: Sequence[dict], columns: Sequence[str] | None = None) -> str:
 
 
 def page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
-            f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
+        f"<style>{CSS}</style></head><body>{body}</body></html>\n"
+    )
 
 
 def _game_paragraph(result: Any) -> str:
@@ -69,9 +71,11 @@ def _game_paragraph(result: Any) -> str:
     if game is None:
         return ""
     pts = "; ".join(f"{_point_text(result, x)} → {int(y)}" for x, y in game.examples[: result.ldim])
-    return (f"<p><b>Online:</b> against an adversary that walks down a shattered tree (answering the opposite of "
-            f"each prediction), the SOA makes exactly <b>{game.mistakes}</b> mistakes in {game.T} rounds — its "
-            f"mistake bound Ldim = {result.ldim} is tight. The forced rounds (point → label): {esc(pts)}.</p>")
+    return (
+        f"<p><b>Online:</b> against an adversary that walks down a shattered tree (answering the opposite of "
+        f"each prediction), the SOA makes exactly <b>{game.mistakes}</b> mistakes in {game.T} rounds — its "
+        f"mistake bound Ldim = {result.ldim} is tight. The forced rounds (point → label): {esc(pts)}.</p>"
+    )
 
 
 def _measurements(data: Any) -> str:
@@ -94,17 +98,25 @@ def _histogram_story(result: Any) -> str:
         return "(The run could not be drawn: too few examples for the chosen sizes.)"
     k = res.sizes.n_batches
     fails = dict(res.diagnostics["g_histogram"]).get(_fail(), 0) if res.diagnostics else None
-    text = (f"Here {fails} of the k = {k} runs of G failed (a tournament needed more examples than its cap N = "
-            f"{res.sizes.cap}); " if fails is not None else "")
+    text = (
+        f"Here {fails} of the k = {k} runs of G failed (a tournament needed more examples than its cap N = "
+        f"{res.sizes.cap}); "
+        if fails is not None
+        else ""
+    )
     if res.fallback:
-        return text + ("no hypothesis was frequent enough to be released, so M returned its fixed, data-independent "
-                       "fallback. Global stability — one hypothesis coming out of G again and again — needs more data "
-                       "per batch than this sample offers at this ε.")
+        return text + (
+            "no hypothesis was frequent enough to be released, so M returned its fixed, data-independent "
+            "fallback. Global stability — one hypothesis coming out of G again and again — needs more data "
+            "per batch than this sample offers at this ε."
+        )
     c = len(res.candidates)
-    return text + (f"{c} {'hypothesis' if c == 1 else 'hypotheses'} cleared the histogram, and the generic learner picked "
-                   f"<code>{esc(_name_of(result, res.chosen))}</code> among them on {res.examples_generic} fresh "
-                   "examples. This is global stability at work: on small batches, G's runs that succeed keep "
-                   "returning the same few stumps.")
+    return text + (
+        f"{c} {'hypothesis' if c == 1 else 'hypotheses'} cleared the histogram, and the generic learner picked "
+        f"<code>{esc(_name_of(result, res.chosen))}</code> among them on {res.examples_generic} fresh "
+        "examples. This is global stability at work: on small batches, G's runs that succeed keep "
+        "returning the same few stumps."
+    )
 
 
 def _point_text(result: Any, x: Any) -> str:
@@ -151,8 +163,10 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
     erm = next(r for r in result.rows if r["learner"].startswith("ERM"))
     at1 = min(generic, key=lambda r: abs(math.log(r["epsilon"])))  # the row closest to ε = 1
     close = [r["epsilon"] for r in generic if r["mean accuracy"] >= erm["mean accuracy"] - 0.02]
-    headline = (f"at ε = {at1['epsilon']:g} the pure-DP generic learner reaches {at1['mean accuracy']:.3f} test "
-                f"accuracy against {erm['mean accuracy']:.3f} for non-private ERM")
+    headline = (
+        f"at ε = {at1['epsilon']:g} the pure-DP generic learner reaches {at1['mean accuracy']:.3f} test "
+        f"accuracy against {erm['mean accuracy']:.3f} for non-private ERM"
+    )
     if close:
         headline += f"; it stays within 0.02 of ERM for every ε ≥ {min(close):g} tried"
     parts = [
@@ -167,19 +181,27 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         "privacy parameter ε. Real data is not realizable by stumps, so this is the <i>agnostic</i> setting.</p>",
         f"<p><b>Headline:</b> {esc(headline)}.</p>",
         "<h2>Data and class</h2>",
-        "<ul>" + "".join(
+        "<ul>"
+        + "".join(
             f"<li>feature <b>{esc(name)}</b>: {cfg.bins} equal-width cells over the range published in the "
-            f"dataset's documentation</li>" for name in data.feature_names) + "</ul>",
+            f"dataset's documentation</li>"
+            for name in data.feature_names
+        )
+        + "</ul>",
         f"<p>The grid is fixed <i>before</i> seeing the data (a data-dependent grid would leak). The class "
         f"<code>{esc(H.name)}</code> holds all {H.n_hypotheses} distinct stumps 1[x ≥ t] and 1[x &lt; t] "
         f"(t a cell boundary{', on either feature' if len(data.feature_names) > 1 else ''}) over the {H.n_points} "
         f"grid points. Its Littlestone dimension is <b>{result.ldim}</b>"
-        + (f" (VC dimension {result.vc})" if result.vc is not None else "") + ".</p>",
-        figure(result.tree_png, f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
-                                "of its Littlestone dimension"
-                                + (f"; drawn to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "")
-                                + "). Nodes are grid cells; the edge below a node is the label the path gives it; "
-                                "each leaf names a stump consistent with its path (the set where it is 1)."),
+        + (f" (VC dimension {result.vc})" if result.vc is not None else "")
+        + ".</p>",
+        figure(
+            result.tree_png,
+            f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
+            "of its Littlestone dimension"
+            + (f"; drawn to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "")
+            + "). Nodes are grid cells; the edge below a node is the label the path gives it; "
+            "each leaf names a stump consistent with its path (the set where it is 1).",
+        ),
         _game_paragraph(result),
         "<h2>Accuracy vs ε</h2>",
         figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
@@ -195,9 +217,12 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         "'fallback rate' is the fraction of runs where no hypothesis passed the histogram and M returned its "
         "fixed, data-independent output.</li></ul>",
         "<h2>Inside BLM20: the histogram of G's outputs</h2>",
-        figure(result.histogram_png, f"One BLM20 run at ε = {_eps_text(result)} on all {n} examples: how often "
-                                     "each hypothesis was G's output across the k batches, and what the stable "
-                                     "histogram released."),
+        figure(
+            result.histogram_png,
+            f"One BLM20 run at ε = {_eps_text(result)} on all {n} examples: how often "
+            "each hypothesis was G's output across the k batches, and what the stable "
+            "histogram released.",
+        ),
         "<p>The exact counts are a <b>non-private diagnostic</b> drawn only for this picture; the learner itself sees "
         "only the released noisy counts. A hypothesis survives when its noisy count clears the threshold τ and "
         "3η/4 of the batches; 'Fail' is counted like any item, then dropped. " + _histogram_story(result) + "</p>",

@@ -26,9 +26,17 @@ BLM = "sequential fooling (Thm 4.2)"
 BLM_ALPHA = 0.1
 
 
-def run(ns: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), epsilons: Sequence[float] = (0.5, 1.0, 2.0),
-        reps: int = 3, domain_bits: int = 10, *, seed: Any = 0, jobs: int = 1, out_dir: Any = None,
-        backend: str = "seeded") -> ExperimentResult:
+def run(
+    ns: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000),
+    epsilons: Sequence[float] = (0.5, 1.0, 2.0),
+    reps: int = 3,
+    domain_bits: int = 10,
+    *,
+    seed: Any = 0,
+    jobs: int = 1,
+    out_dir: Any = None,
+    backend: str = "seeded",
+) -> ExperimentResult:
     """Max query error of MWEM and Def E.1 violations of the realizable sanitizer vs n and ε."""
     if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1 for n in ns):
         raise LittlestoneError(f"ns must be positive integers (dataset sizes), got {list(ns)!r}")
@@ -50,18 +58,43 @@ def run(ns: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), epsilons: Seq
                 rng = np.random.default_rng(c_data)
                 X = np.clip(rng.normal(N * 0.4, N * 0.08, int(n)).astype(int), 0, N - 1)
                 m = MWEM(H, eps, backend=backend, seed=c_mwem).fit(X)
-                rows.append({"sanitizer": "MWEM", "n": int(n), "epsilon": eps, "rep": r, "error": m.max_error(X),
-                             "bound": m.error_bound()})
-                b = SequentialFoolingSanitizer(H, eps, 1e-6, alpha=BLM_ALPHA, learner="exponential", backend=backend,
-                                               seed=c_blm).fit(X)
-                rows.append({"sanitizer": BLM, "n": int(n), "epsilon": eps, "rep": r, "error": b.max_error(X),
-                             "bound": b.error_bound() if b.error_bound() < 1 else float("nan")})
+                rows.append(
+                    {
+                        "sanitizer": "MWEM",
+                        "n": int(n),
+                        "epsilon": eps,
+                        "rep": r,
+                        "error": m.max_error(X),
+                        "bound": m.error_bound(),
+                    }
+                )
+                b = SequentialFoolingSanitizer(
+                    H, eps, 1e-6, alpha=BLM_ALPHA, learner="exponential", backend=backend, seed=c_blm
+                ).fit(X)
+                rows.append(
+                    {
+                        "sanitizer": BLM,
+                        "n": int(n),
+                        "epsilon": eps,
+                        "rep": r,
+                        "error": b.max_error(X),
+                        "bound": b.error_bound() if b.error_bound() < 1 else float("nan"),
+                    }
+                )
                 Xs = rng.choice([0, 4, 5], size=int(n), p=[0.5, 0.3, 0.2])
                 s = RealizableSanitizer(Hs, eps, 1e-6, 0.3, backend=backend, seed=c_real).fit(Xs)
                 p = (s.F.matrix.astype(float) @ np.bincount(Xs, minlength=6)) / n
                 bad = ((p >= 0.3) & (s.estimate_ == 0)) | ((p == 0) & (s.estimate_ == 1))
-                rows.append({"sanitizer": "realizable (Thm E.5)", "n": int(n), "epsilon": eps, "rep": r,
-                             "error": float(bad.mean()), "bound": float("nan")})
+                rows.append(
+                    {
+                        "sanitizer": "realizable (Thm E.5)",
+                        "n": int(n),
+                        "epsilon": eps,
+                        "rep": r,
+                        "error": float(bad.mean()),
+                        "bound": float("nan"),
+                    }
+                )
                 done += 1
                 _progress.report("sanitizer_error runs", done, total)
     table = []
@@ -69,25 +102,41 @@ def run(ns: Sequence[int] = (1000, 3000, 10_000, 30_000, 100_000), epsilons: Seq
         for eps in epsilons:
             for n in ns:
                 sel = [x for x in rows if x["sanitizer"] == san and x["epsilon"] == eps and x["n"] == n]
-                table.append({"sanitizer": san, "epsilon": eps, "n": int(n),
-                              "mean_error": float(np.mean([x["error"] for x in sel])),
-                              "max_error": float(np.max([x["error"] for x in sel])),
-                              "proven_bound": float(sel[0]["bound"])})
+                table.append(
+                    {
+                        "sanitizer": san,
+                        "epsilon": eps,
+                        "n": int(n),
+                        "mean_error": float(np.mean([x["error"] for x in sel])),
+                        "max_error": float(np.max([x["error"] for x in sel])),
+                        "proven_bound": float(sel[0]["bound"]),
+                    }
+                )
     out = out_path(out_dir)
     csv = write_table(table, out / "sanitizer_error.csv")
     fig, ax = new_figure()
     for san, style in (("MWEM", "o-"), (BLM, "^-."), ("realizable (Thm E.5)", "s--")):
         for eps in epsilons:
             sel = [x for x in table if x["sanitizer"] == san and x["epsilon"] == eps]
-            ax.loglog([x["n"] for x in sel], [max(x["mean_error"], 1e-4) for x in sel], style,
-                      label=f"{san}, ε={eps:g}" + (" (violated fraction)" if san.startswith("realizable") else " (max query error)"))
+            ax.loglog(
+                [x["n"] for x in sel],
+                [max(x["mean_error"], 1e-4) for x in sel],
+                style,
+                label=f"{san}, ε={eps:g}"
+                + (" (violated fraction)" if san.startswith("realizable") else " (max query error)"),
+            )
     ax.set_xlabel("n")
     ax.set_ylabel("error")
     ax.legend(fontsize=7)
     fig_path = save_figure(fig, out / "sanitizer_error.png")
     worst = max(x["max_error"] for x in table if x["sanitizer"] == "MWEM")
-    return ExperimentResult("sanitizer_error", table, csv, [fig_path],
-                            verdict=f"MWEM's largest observed query error {worst:.3g}; every run within its bound: "
-                                    f"{all(x['error'] <= x['bound'] for x in rows if x['sanitizer'] == 'MWEM')}; "
-                                    f"sequential fooling's largest "
-                                    f"{max(x['max_error'] for x in table if x['sanitizer'] == BLM):.3g}")
+    return ExperimentResult(
+        "sanitizer_error",
+        table,
+        csv,
+        [fig_path],
+        verdict=f"MWEM's largest observed query error {worst:.3g}; every run within its bound: "
+        f"{all(x['error'] <= x['bound'] for x in rows if x['sanitizer'] == 'MWEM')}; "
+        f"sequential fooling's largest "
+        f"{max(x['max_error'] for x in table if x['sanitizer'] == BLM):.3g}",
+    )

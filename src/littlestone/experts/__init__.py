@@ -18,6 +18,19 @@ from .hedge import Hedge
 from .private_hedge import PrivateHedge, private_hedge_bound, private_hedge_eta, private_hedge_privacy
 from .tree_hedge import TreeAggregationHedge, theory_block, tree_hedge_bound
 
-__all__ = ["BatchedPrivateHedge", "ExpertsLearner", "ExpertsRun", "Hedge", "PrivacyClaim", "PrivateHedge",
-           "TreeAggregationHedge", "batched_hedge_bound", "private_hedge_bound", "private_hedge_eta",
-           "private_hedge_privacy", "theory_batch", "theory_block", "tree_hedge_bound"]
+__all__ = [
+    "BatchedPrivateHedge",
+    "ExpertsLearner",
+    "ExpertsRun",
+    "Hedge",
+    "PrivacyClaim",
+    "PrivateHedge",
+    "TreeAggregationHedge",
+    "batched_hedge_bound",
+    "private_hedge_bound",
+    "private_hedge_eta",
+    "private_hedge_privacy",
+    "theory_batch",
+    "theory_block",
+    "tree_hedge_bound",
+]

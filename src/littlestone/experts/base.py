@@ -34,8 +34,10 @@ def check_n_experts(n: Any) -> int:
 def check_horizon(T: Any) -> int:
     """The time horizon must be known in advance (LWY25 §5 'Unknown horizon'): a positive integer."""
     if T is None:
-        raise LittlestoneError("the time horizon T must be given in advance (these learners tune their rates and "
-                               "noise to T; use a doubling trick over known horizons for an unknown one)")
+        raise LittlestoneError(
+            "the time horizon T must be given in advance (these learners tune their rates and "
+            "noise to T; use a doubling trick over known horizons for an unknown one)"
+        )
     if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 1:
         raise LittlestoneError(f"time horizon T must be an integer >= 1, got {T!r}")
     return int(T)
@@ -55,9 +57,12 @@ def check_loss_vector(loss: Any, n: int) -> np.ndarray:
 
 def iter_loss_chunks(losses: Any, n: int) -> Iterator[np.ndarray]:
     """(k × N) float chunks of a loss matrix given as an array or an iterable of chunks, each checked."""
-    if isinstance(losses, np.ndarray) or (isinstance(losses, (list, tuple)) and losses and
-                                          np.isscalar(np.asarray(losses[0]).ravel()[0]) and
-                                          np.ndim(losses[0]) == 1):
+    if isinstance(losses, np.ndarray) or (
+        isinstance(losses, (list, tuple))
+        and losses
+        and np.isscalar(np.asarray(losses[0]).ravel()[0])
+        and np.ndim(losses[0]) == 1
+    ):
         chunks: Iterable[Any] = [losses]
     else:
         chunks = losses

@@ -44,7 +44,7 @@ def batched_hedge_bound(n: int, T: int, B: int, epsilon: float, delta: float) ->
 
 def theory_batch(n: int, T: int, epsilon: float, delta: float) -> int:
     """The batch size B ∈ [1, T] minimizing :func:`batched_hedge_bound` (geometric scan, then a local refinement)."""
-    cands = sorted({max(1, min(T, int(round(1.15 ** k)))) for k in range(int(math.log(T) / math.log(1.15)) + 2)})
+    cands = sorted({max(1, min(T, int(round(1.15**k)))) for k in range(int(math.log(T) / math.log(1.15)) + 2)})
     best = min(cands, key=lambda b: batched_hedge_bound(n, T, b, epsilon, delta))
     lo, hi = max(1, int(best / 1.2)), min(T, int(best * 1.2) + 1)
     step = max(1, (hi - lo) // 64)
@@ -56,8 +56,17 @@ class BatchedPrivateHedge(ExpertsLearner):
 
     private = True
 
-    def __init__(self, n_experts: int, horizon: int, epsilon: float, delta: float = 0.0, *, batch: Any = "theory",
-                 backend: Any = "secure", seed: SeedLike = None):
+    def __init__(
+        self,
+        n_experts: int,
+        horizon: int,
+        epsilon: float,
+        delta: float = 0.0,
+        *,
+        batch: Any = "theory",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+    ):
         super().__init__(n_experts, horizon, seed=seed)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)

@@ -13,7 +13,16 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
-from .base import ExpertsLearner, Workspace, expected_losses, hedge_regret, prefix_rows, sample_rows, softmin, softmin_rows
+from .base import (
+    ExpertsLearner,
+    Workspace,
+    expected_losses,
+    hedge_regret,
+    prefix_rows,
+    sample_rows,
+    softmin,
+    softmin_rows,
+)
 
 
 class Hedge(ExpertsLearner):
@@ -52,7 +61,7 @@ class Hedge(ExpertsLearner):
         ws = self._ws
         incl = prefix_rows(chunk, self.cumulative, out=ws.get("L", (k, n), np.float64))
         last = incl[-1].copy()
-        incl -= chunk                                # L_{t-1} for every round of the chunk
+        incl -= chunk  # L_{t-1} for every round of the chunk
         z = softmin_rows(incl, self.eta, ws.get("P", (k, n), np.float32))
         expected = expected_losses(z, chunk, ws.get("S", (k, n), np.float32))
         choices = sample_rows(z, self._rng.random(k)).astype(np.int64)
@@ -61,5 +70,3 @@ class Hedge(ExpertsLearner):
         self.t += k
         self._choice = None
         return choices, realized, expected
-
-

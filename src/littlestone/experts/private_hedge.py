@@ -34,8 +34,18 @@ import numpy as np
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..privacy import advanced_composition, check_delta, check_epsilon, per_step_epsilon
-from .base import (RELATION, ExpertsLearner, PrivacyClaim, Workspace, expected_losses, hedge_regret, prefix_rows,
-                   sample_rows, softmin, softmin_rows)
+from .base import (
+    RELATION,
+    ExpertsLearner,
+    PrivacyClaim,
+    Workspace,
+    expected_losses,
+    hedge_regret,
+    prefix_rows,
+    sample_rows,
+    softmin,
+    softmin_rows,
+)
 from .tree_hedge import resolve_backend
 
 
@@ -82,8 +92,17 @@ class PrivateHedge(ExpertsLearner):
 
     private = True
 
-    def __init__(self, n_experts: int, horizon: int, epsilon: float, delta: float = 0.0, *, eta: Any = "theory",
-                 backend: Any = "secure", seed: SeedLike = None):
+    def __init__(
+        self,
+        n_experts: int,
+        horizon: int,
+        epsilon: float,
+        delta: float = 0.0,
+        *,
+        eta: Any = "theory",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+    ):
         super().__init__(n_experts, horizon, seed=seed)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)
@@ -94,8 +113,10 @@ class PrivateHedge(ExpertsLearner):
             raise LittlestoneError(f"learning rate eta must be a positive number or 'theory', got {eta!r}")
         spent = private_hedge_privacy(float(eta), self.horizon, self.delta)
         if spent[0] > self.epsilon * (1 + 1e-9):
-            raise LittlestoneError(f"eta={eta!r} would spend ε = {spent[0]:.4g} > epsilon={self.epsilon} over "
-                                   f"T={self.horizon} rounds; the largest rate within the budget is {theory:.4g}")
+            raise LittlestoneError(
+                f"eta={eta!r} would spend ε = {spent[0]:.4g} > epsilon={self.epsilon} over "
+                f"T={self.horizon} rounds; the largest rate within the budget is {theory:.4g}"
+            )
         self.eta = float(eta)
         s_sample, s_noise = spawn_seeds(seed, 2)
         self._rng = as_generator(s_sample)
@@ -125,7 +146,7 @@ class PrivateHedge(ExpertsLearner):
 
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
         if self.backend.floating_point_safe:
-            return super()._run_chunk(chunk)          # one OpenDP draw per round
+            return super()._run_chunk(chunk)  # one OpenDP draw per round
         k, n = chunk.shape
         ws = self._ws
         incl = prefix_rows(chunk, self.cumulative, out=ws.get("L", (k, n), np.float64))

@@ -41,8 +41,17 @@ from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
 from ..privacy import check_backend, check_epsilon, make_backend, tree_levels
 from ..privacy.backends import Backend
-from .base import (RELATION, ExpertsLearner, PrivacyClaim, Workspace, expected_losses, prefix_rows, sample_rows,
-                   softmin, softmin_rows)
+from .base import (
+    RELATION,
+    ExpertsLearner,
+    PrivacyClaim,
+    Workspace,
+    expected_losses,
+    prefix_rows,
+    sample_rows,
+    softmin,
+    softmin_rows,
+)
 
 
 def resolve_backend(backend: Any, seed: np.random.SeedSequence) -> Backend:
@@ -90,8 +99,19 @@ class TreeAggregationHedge(ExpertsLearner):
 
     private = True
 
-    def __init__(self, n_experts: int, horizon: int, epsilon: float, *, eta: Any = "theory", block: Any = "theory",
-                 backend: Any = "secure", seed: SeedLike = None, discrete: bool | None = None, chunk: int = 256):
+    def __init__(
+        self,
+        n_experts: int,
+        horizon: int,
+        epsilon: float,
+        *,
+        eta: Any = "theory",
+        block: Any = "theory",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        discrete: bool | None = None,
+        chunk: int = 256,
+    ):
         super().__init__(n_experts, horizon, seed=seed)
         self.epsilon = check_epsilon(epsilon)
         if block == "theory":
@@ -105,23 +125,27 @@ class TreeAggregationHedge(ExpertsLearner):
         self.backend = resolve_backend(backend, s_noise)
         self.discrete = bool(self.backend.floating_point_safe) if discrete is None else bool(discrete)
         if not self.discrete and self.backend.floating_point_safe:
-            raise LittlestoneError("discrete=False adds Laplace noise to loss sums in floating point, which is not "
-                                   "floating-point safe: the secure backend refuses it (use 0/1 losses with "
-                                   "discrete=True, or backend='seeded' for a non-private run)")
-        self.levels, self.noise_scale, self.noise_bound = _noise_bound(self.n_experts, self.n_blocks, self.epsilon,
-                                                                       1.0 / self.horizon)
+            raise LittlestoneError(
+                "discrete=False adds Laplace noise to loss sums in floating point, which is not "
+                "floating-point safe: the secure backend refuses it (use 0/1 losses with "
+                "discrete=True, or backend='seeded' for a non-private run)"
+            )
+        self.levels, self.noise_scale, self.noise_bound = _noise_bound(
+            self.n_experts, self.n_blocks, self.epsilon, 1.0 / self.horizon
+        )
         if eta == "theory":
-            eta = math.sqrt(max(math.log(self.n_experts), 1e-12)
-                            / (self.horizon * (0.125 + self.noise_bound + self.block - 1)))
+            eta = math.sqrt(
+                max(math.log(self.n_experts), 1e-12) / (self.horizon * (0.125 + self.noise_bound + self.block - 1))
+            )
         if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not 0 < eta < math.inf:
             raise LittlestoneError(f"learning rate eta must be a positive number or 'theory', got {eta!r}")
         self.eta = float(eta)
         self._chunk = max(1, int(chunk))
         dtype = np.int64 if self.discrete else float
-        self.cumulative = np.zeros(self.n_experts, dtype=dtype)      # exact L_t (regret reporting)
+        self.cumulative = np.zeros(self.n_experts, dtype=dtype)  # exact L_t (regret reporting)
         self._released_exact = np.zeros(self.n_experts, dtype=dtype)  # exact sum of the blocks closed so far
         self._node_noise = np.zeros((self.levels, self.n_experts), dtype=dtype)
-        self._noise_prefix = np.zeros(self.n_experts, dtype=dtype)   # Σ noise of the nodes covering the closed blocks
+        self._noise_prefix = np.zeros(self.n_experts, dtype=dtype)  # Σ noise of the nodes covering the closed blocks
         self._blocks_closed = 0
         self._buffer = np.zeros((0, self.n_experts), dtype=dtype)
         self._p: np.ndarray | None = None
@@ -152,11 +176,13 @@ class TreeAggregationHedge(ExpertsLearner):
         drawn = self._blocks_closed + self._buffer.shape[0]
         k = min(self._chunk, max(1, self.n_blocks - drawn))
         if self.discrete:
-            z = np.asarray(self.backend.discrete_laplace(self.noise_scale, (k, self.n_experts)),
-                           dtype=np.int64).reshape(k, self.n_experts)
+            z = np.asarray(
+                self.backend.discrete_laplace(self.noise_scale, (k, self.n_experts)), dtype=np.int64
+            ).reshape(k, self.n_experts)
         else:
-            z = np.asarray(self.backend.laplace(self.noise_scale, (k, self.n_experts)),
-                           dtype=float).reshape(k, self.n_experts)
+            z = np.asarray(self.backend.laplace(self.noise_scale, (k, self.n_experts)), dtype=float).reshape(
+                k, self.n_experts
+            )
         self._buffer = z if self._buffer.shape[0] == 0 else np.concatenate([self._buffer, z])
 
     def _draw_noise(self) -> np.ndarray:
@@ -180,9 +206,11 @@ class TreeAggregationHedge(ExpertsLearner):
     def _check(self, loss: np.ndarray) -> np.ndarray:
         if self.discrete:
             if not np.all((loss == 0) | (loss == 1)):
-                raise LittlestoneError("discrete tree aggregation needs 0/1 losses (mistakes); fractional losses need "
-                                       "discrete=False, which only the seeded backend runs (float noise addition is "
-                                       "not floating-point safe)")
+                raise LittlestoneError(
+                    "discrete tree aggregation needs 0/1 losses (mistakes); fractional losses need "
+                    "discrete=False, which only the seeded backend runs (float noise addition is "
+                    "not floating-point safe)"
+                )
             return loss.astype(np.int64)
         return loss
 
@@ -210,7 +238,7 @@ class TreeAggregationHedge(ExpertsLearner):
         rows_ = self._check(chunk)
         b0 = self._blocks_closed
         Z = self._draw_noise_rows(k)
-        suffix = np.cumsum(self._node_noise[::-1], axis=0)[::-1]     # suffix[j] = P(b0 with bits < j cleared)
+        suffix = np.cumsum(self._node_noise[::-1], axis=0)[::-1]  # suffix[j] = P(b0 with bits < j cleared)
         s = np.arange(b0 + 1, b0 + k + 1, dtype=np.int64)
         low = s & -s
         parent = s - low
@@ -218,7 +246,7 @@ class TreeAggregationHedge(ExpertsLearner):
         P = np.empty_like(Z)
         inside = parent > b0
         wave = np.zeros(k, dtype=np.int64)
-        for r in np.flatnonzero(inside):                             # parents come first: one pass suffices
+        for r in np.flatnonzero(inside):  # parents come first: one pass suffices
             wave[r] = wave[parent[r] - b0 - 1] + 1
         first = np.flatnonzero(~inside)
         lv = level[first] + 1
@@ -269,8 +297,9 @@ class TreeAggregationHedge(ExpertsLearner):
             end = min(k, pos + self.block - self.t % self.block)
             rows = self._check(chunk[pos:end])
             cdf = np.cumsum(p)
-            idx = np.minimum(np.searchsorted(cdf, self._rng.random(end - pos) * cdf[-1], side="right"),
-                             self.n_experts - 1)
+            idx = np.minimum(
+                np.searchsorted(cdf, self._rng.random(end - pos) * cdf[-1], side="right"), self.n_experts - 1
+            )
             out[pos:end] = idx
             realized += float(rows[np.arange(end - pos), idx].sum())
             block_sum = rows.sum(axis=0)

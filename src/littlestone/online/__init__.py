@@ -9,7 +9,17 @@ from .halving import Halving
 from .soa import SOA, soa_classifier
 
 __all__ = [
-    "OnlineLearner", "SOA", "soa_classifier", "Halving", "extended_soa",
-    "play", "play_many", "GameResult",
-    "Adversary", "FixedSequence", "IIDRealizable", "TreeAdversary", "AdaptiveAdversary",
+    "OnlineLearner",
+    "SOA",
+    "soa_classifier",
+    "Halving",
+    "extended_soa",
+    "play",
+    "play_many",
+    "GameResult",
+    "Adversary",
+    "FixedSequence",
+    "IIDRealizable",
+    "TreeAdversary",
+    "AdaptiveAdversary",
 ]

@@ -73,16 +73,22 @@ class IIDRealizable(Adversary):
     support (a sequence of points, with optional ``probs``; uniform by default). ``seed`` fixes the draws; without it the game's generator is used.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, target: Hypothesis,
-                 points: Callable[[np.random.Generator], Any] | Sequence[Any] | np.ndarray,
-                 probs: Sequence[float] | np.ndarray | None = None, seed: SeedLike = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        target: Hypothesis,
+        points: Callable[[np.random.Generator], Any] | Sequence[Any] | np.ndarray,
+        probs: Sequence[float] | np.ndarray | None = None,
+        seed: SeedLike = None,
+    ):
         V = as_version_space(hypothesis_class)
         self.hypothesis_class = V.hclass
         if not isinstance(target, Hypothesis):
             raise LittlestoneError(f"target must be a Hypothesis of {V.hclass.name}, not {type(target).__name__}")
         if not V.contains(target):
-            raise NotRealizableError(f"target {target!r} is not in {V.hclass.name}: the sequence would not be "
-                                     "realizable")
+            raise NotRealizableError(
+                f"target {target!r} is not in {V.hclass.name}: the sequence would not be realizable"
+            )
         self.target = target
         self._sampler: Callable[[np.random.Generator], Any] | None = None
         self._support: list[Point] | None = None
@@ -103,8 +109,9 @@ class IIDRealizable(Adversary):
             if probs is not None:
                 p = np.asarray(probs, dtype=float)
                 if p.shape != (len(support),) or not np.all(np.isfinite(p)) or (p < 0).any() or p.sum() <= 0:
-                    raise LittlestoneError(f"probs must be {len(support)} finite nonnegative weights with a "
-                                           "positive sum")
+                    raise LittlestoneError(
+                        f"probs must be {len(support)} finite nonnegative weights with a positive sum"
+                    )
                 self._probs = p / p.sum()
         self._seed = seed
         self._rng: np.random.Generator | None = None
@@ -138,8 +145,7 @@ class TreeAdversary(Adversary):
     ``littlestone.dimensions.ldim(H, witness=True)``); a path that leaves H raises :class:`NotRealizableError`.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, greedy: bool = False,
-                 tree: Any = None):
+    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, greedy: bool = False, tree: Any = None):
         self.initial_version_space = as_version_space(hypothesis_class)
         if self.initial_version_space.is_empty():
             raise EmptyDataError("TreeAdversary needs a nonempty class")
@@ -185,8 +191,10 @@ class TreeAdversary(Adversary):
             W = self.version_space.restrict(x, y)
             if W.is_empty():
                 path = self.history + [(x, y)]
-                raise NotRealizableError(f"the mistake tree is not shattered by {self.hypothesis_class.name}: no "
-                                         f"hypothesis is consistent with the path {path!r}")
+                raise NotRealizableError(
+                    f"the mistake tree is not shattered by {self.hypothesis_class.name}: no "
+                    f"hypothesis is consistent with the path {path!r}"
+                )
             self.version_space = W
             if self._node is not None:
                 self._node = self._node.child(y)
@@ -210,8 +218,9 @@ class TreeAdversary(Adversary):
                 return H.validate_point(cand)
             except DomainError:
                 continue
-        raise LittlestoneError(f"TreeAdversary cannot find a point of the domain of {H.name} for a class of "
-                               "Littlestone dimension 0")
+        raise LittlestoneError(
+            f"TreeAdversary cannot find a point of the domain of {H.name} for a class of Littlestone dimension 0"
+        )
 
 
 class AdaptiveAdversary(Adversary):
@@ -221,8 +230,11 @@ class AdaptiveAdversary(Adversary):
     ({0,1} or {−1,+1}) fixed before the prediction, or a callable ``prediction -> label`` evaluated after it.
     """
 
-    def __init__(self, fn: Callable[[int, tuple[Round, ...], np.random.Generator], tuple[Any, Any]],
-                 hypothesis_class: HypothesisClass | None = None):
+    def __init__(
+        self,
+        fn: Callable[[int, tuple[Round, ...], np.random.Generator], tuple[Any, Any]],
+        hypothesis_class: HypothesisClass | None = None,
+    ):
         if not callable(fn):
             raise TypeError("AdaptiveAdversary needs a callable fn(t, history, rng) -> (x, label or callable)")
         self.fn = fn

@@ -126,7 +126,7 @@ class OnlineLearner(ABC):
     def _validate_many(self, X: Any) -> list:
         arr = X if isinstance(X, np.ndarray) else None
         if arr is None and isinstance(X, (list, tuple)) and X and all(type(v) is int for v in X):
-            arr = np.asarray(X) if all(-2**63 <= v < 2**63 for v in X) else None
+            arr = np.asarray(X) if all(-(2**63) <= v < 2**63 for v in X) else None
         if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu":
             self.hypothesis_class.validate_points(arr)  # raises DomainError naming the first bad point
             return arr.tolist()
@@ -141,12 +141,16 @@ class OnlineLearner(ABC):
             if vals <= {-1, 0, 1}:
                 if 0 in vals and -1 in vals:
                     bad = y[(y == -1) | (y == 0)]
-                    raise LabelError(f"label {bad[np.flatnonzero(bad != bad[0])[0]].item()!r} mixes label sets; "
-                                     "use either {0,1} or {-1,+1} throughout")
+                    raise LabelError(
+                        f"label {bad[np.flatnonzero(bad != bad[0])[0]].item()!r} mixes label sets; "
+                        "use either {0,1} or {-1,+1} throughout"
+                    )
                 neg = -1 if -1 in vals else (0 if 0 in vals else None)
                 if neg is not None and self._negative is not None and neg != self._negative:
-                    raise LabelError(f"labels mix label sets: this learner has seen negative label "
-                                     f"{self._negative}; use either {{0,1}} or {{-1,+1}} throughout")
+                    raise LabelError(
+                        f"labels mix label sets: this learner has seen negative label "
+                        f"{self._negative}; use either {{0,1}} or {{-1,+1}} throughout"
+                    )
                 return (y == 1).astype(np.int8), neg
         out = np.empty(len(y), dtype=np.int8)  # anything else: one label at a time, with _encode's errors
         first_neg = self._negative
@@ -154,8 +158,12 @@ class OnlineLearner(ABC):
             out[i] = self._encode(v)
             if first_neg is None and not isinstance(v, bool) and float(v) in (0.0, -1.0):
                 first_neg = -1 if float(v) == -1.0 else 0
-            elif out[i] == 0 and not isinstance(v, bool) and first_neg is not None \
-                    and (-1 if float(v) == -1.0 else 0) != first_neg:
+            elif (
+                out[i] == 0
+                and not isinstance(v, bool)
+                and first_neg is not None
+                and (-1 if float(v) == -1.0 else 0) != first_neg
+            ):
                 raise LabelError(f"label {v!r} mixes label sets; use either {{0,1}} or {{-1,+1}} throughout")
         return out, (first_neg if self._negative is None else None)
 
@@ -183,7 +191,7 @@ class OnlineLearner(ABC):
             if zeros.size:
                 first = int(zeros[0])
                 if neg == -1:
-                    tail = preds[first + 1:done]
+                    tail = preds[first + 1 : done]
                     tail[tail == 0] = -1
                 self._negative = neg
         elif self._negative == -1:
@@ -209,7 +217,8 @@ class OnlineLearner(ABC):
             if self._negative is not None and neg != self._negative:
                 raise LabelError(
                     f"label {y!r} mixes label sets: this learner has seen negative label {self._negative}; "
-                    "use either {0,1} or {-1,+1} throughout")
+                    "use either {0,1} or {-1,+1} throughout"
+                )
         return y01
 
     def _commit_coding(self, y: Any) -> None:

@@ -47,10 +47,17 @@ class GameResult:
 
     def as_rows(self) -> list[dict[str, Any]]:
         """One dict per round (t, x, prediction, label, mistake, cumulative_mistakes), e.g. for a CSV table."""
-        return [{"t": t, "x": x, "prediction": int(p), "label": int(y), "mistake": int(p != y),
-                 "cumulative_mistakes": int(c)}
-                for t, (x, p, y, c) in enumerate(zip(self.points, self.predictions, self.labels,
-                                                     self.cumulative_mistakes))]
+        return [
+            {
+                "t": t,
+                "x": x,
+                "prediction": int(p),
+                "label": int(y),
+                "mistake": int(p != y),
+                "cumulative_mistakes": int(c),
+            }
+            for t, (x, p, y, c) in enumerate(zip(self.points, self.predictions, self.labels, self.cumulative_mistakes))
+        ]
 
     def __repr__(self) -> str:
         return f"GameResult(T={self.T}, mistakes={self.mistakes})"
@@ -71,8 +78,10 @@ def play(learner: Any, adversary: Adversary, T: int | None = None, seed: SeedLik
     9
     """
     if not isinstance(adversary, Adversary):
-        raise TypeError(f"adversary must be an Adversary (FixedSequence, IIDRealizable, TreeAdversary, "
-                        f"AdaptiveAdversary), not {type(adversary).__name__}")
+        raise TypeError(
+            f"adversary must be an Adversary (FixedSequence, IIDRealizable, TreeAdversary, "
+            f"AdaptiveAdversary), not {type(adversary).__name__}"
+        )
     if not (hasattr(learner, "predict_one") and hasattr(learner, "learn_one")):
         raise TypeError(f"learner {type(learner).__name__} needs predict_one(x) and learn_one(x, y) methods")
     if T is None:
@@ -120,17 +129,36 @@ def _coding_for(learner: Any, adversary: Adversary) -> tuple[Any, Any]:
     return getattr(learner, "label_coding", (0, 1))
 
 
-def _play_one(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None,
-              _index: int, seed: np.random.SeedSequence) -> GameResult:
+def _play_one(
+    make_learner: Callable[[], Any],
+    make_adversary: Callable[[], Adversary],
+    T: int | None,
+    _index: int,
+    seed: np.random.SeedSequence,
+) -> GameResult:
     return play(make_learner(), make_adversary(), T, seed=seed)
 
 
-def play_many(make_learner: Callable[[], Any], make_adversary: Callable[[], Adversary], T: int | None = None, *,
-              runs: int = 10, seed: SeedLike = None, jobs: int = 1, cluster: Any = None) -> list[GameResult]:
+def play_many(
+    make_learner: Callable[[], Any],
+    make_adversary: Callable[[], Adversary],
+    T: int | None = None,
+    *,
+    runs: int = 10,
+    seed: SeedLike = None,
+    jobs: int = 1,
+    cluster: Any = None,
+) -> list[GameResult]:
     """Independent games (fresh learner and adversary from the factories), game i seeded by the i-th child of
     ``seed``: same seed ⇒ same results for any ``jobs`` or backend (:func:`littlestone.parallel.map_seeded`;
     ``cluster`` names a Dask cluster)."""
     if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
         raise LittlestoneError(f"runs must be a positive integer, got {runs!r}")
-    return map_seeded(partial(_play_one, make_learner, make_adversary, T), range(int(runs)), seed=seed, n_jobs=jobs,
-                      cluster=cluster, progress="games")
+    return map_seeded(
+        partial(_play_one, make_learner, make_adversary, T),
+        range(int(runs)),
+        seed=seed,
+        n_jobs=jobs,
+        cluster=cluster,
+        progress="games",
+    )

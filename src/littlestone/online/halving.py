@@ -23,7 +23,8 @@ class Halving(OnlineLearner):
         if size == math.inf:
             raise LittlestoneError(
                 f"Halving needs a finite class; {self.hypothesis_class.name} has infinitely many hypotheses "
-                "(use SOA, which only needs Littlestone dimensions)")
+                "(use SOA, which only needs Littlestone dimensions)"
+            )
         self.version_space: VersionSpace = self.initial_version_space
 
     def _predict01(self, x: Point) -> int:
@@ -36,7 +37,8 @@ class Halving(OnlineLearner):
             raise NotRealizableError(
                 f"example ({x!r}, {y}) contradicts every hypothesis of {self.hypothesis_class.name} consistent with "
                 f"the examples seen so far; Halving needs a realizable sequence (SOA(H, extended=True) handles "
-                "unrealizable ones)")
+                "unrealizable ones)"
+            )
         self.version_space = W
 
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:

@@ -33,8 +33,13 @@ class SOA(OnlineLearner):
     (0, 1)
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, extended: bool = False, *,
-                 labels: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        extended: bool = False,
+        *,
+        labels: tuple[int, int] | None = None,
+    ):
         super().__init__(hypothesis_class, labels=labels)
         self.extended = bool(extended)
         self.version_space: VersionSpace = self.initial_version_space
@@ -66,7 +71,8 @@ class SOA(OnlineLearner):
                 raise NotRealizableError(
                     f"example ({x!r}, {y}) contradicts every hypothesis of {self.hypothesis_class.name} consistent "
                     f"with the {self.realizable_prefix_length} examples seen so far; the sequence is not "
-                    "realizable — use SOA(H, extended=True) to continue with local updates (BLM20 Def 8)")
+                    "realizable — use SOA(H, extended=True) to continue with local updates (BLM20 Def 8)"
+                )
             self._realizable = False
         # Def 8, second case: h_{t+1}(x_{t+1}) = y_{t+1}, h_{t+1} = h_t elsewhere
         self._patches.pop(x, None)
@@ -102,6 +108,9 @@ class SOA(OnlineLearner):
 
     def reset(self) -> "SOA":
         """Forget all examples (mistake counter included)."""
-        self.__init__(self.initial_version_space, self.extended,  # type: ignore[misc]
-                      labels=None if self._negative is None else self.label_coding)
+        self.__init__(  # type: ignore[misc]
+            self.initial_version_space,
+            self.extended,
+            labels=None if self._negative is None else self.label_coding,
+        )
         return self

@@ -35,8 +35,9 @@ def _soa_threshold(lo: int, hi: int, n_points: int) -> int:  # pragma: no cover 
 
 
 @njit_cached
-def level1_first_round(X: np.ndarray, y: np.ndarray, n: int, R: int, start: int, vlo: int, vhi: int,
-                       n_points: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+def level1_first_round(
+    X: np.ndarray, y: np.ndarray, n: int, R: int, start: int, vlo: int, vhi: int, n_points: int, out: np.ndarray
+) -> int:  # pragma: no cover - compiled
     """First level-1 round r in [start, R) (blocks 2r, 2r+1 of n examples) whose outcome is not "repeat": a block is
     not realizable, or the SOA thresholds of the two blocks' version spaces differ; R if none.
 
@@ -75,7 +76,9 @@ def level1_first_round(X: np.ndarray, y: np.ndarray, n: int, R: int, start: int,
 
 
 @njit_cached
-def restrict_thresholds(X: np.ndarray, y: np.ndarray, lo: int, hi: int, out: np.ndarray) -> int:  # pragma: no cover - compiled
+def restrict_thresholds(
+    X: np.ndarray, y: np.ndarray, lo: int, hi: int, out: np.ndarray
+) -> int:  # pragma: no cover - compiled
     """``ThresholdsVersionSpace([lo, hi]).restrict_sample(X, y)`` in one pass: returns k, the length of the longest
     realizable prefix, and sets out = (lo, hi) of the version space after that prefix (lo ≤ hi on entry)."""
     k = X.shape[0]

@@ -44,8 +44,12 @@ def class_to_json(hclass: HypothesisClass | str | None) -> Any:
         return hclass.spec
     if isinstance(hclass, FiniteClass):
         labels = None if hclass.domain._index is None else [point_to_json(p) for p in hclass.domain.points]
-        return {"kind": "finite", "name": hclass.name, "points": labels,
-                "matrix": ["".join(map(str, row)) for row in hclass.matrix.tolist()]}
+        return {
+            "kind": "finite",
+            "name": hclass.name,
+            "points": labels,
+            "matrix": ["".join(map(str, row)) for row in hclass.matrix.tolist()],
+        }
     if math.isfinite(hclass.domain_size):
         try:  # a small structured class is saved as its explicit twin (same functions, same domain order)
             twin = importlib.import_module("littlestone.classes.ops").to_finite(hclass, name=hclass.name)
@@ -54,7 +58,8 @@ def class_to_json(hclass: HypothesisClass | str | None) -> Any:
         if isinstance(twin, FiniteClass):
             return class_to_json(twin)
     raise LittlestoneError(
-        f"cannot save a model over {hclass.name}: give the class as a spec string (e.g. 'thresholds:1000') to save it")
+        f"cannot save a model over {hclass.name}: give the class as a spec string (e.g. 'thresholds:1000') to save it"
+    )
 
 
 def class_from_json(obj: Any) -> HypothesisClass | str | None:
@@ -101,8 +106,9 @@ def register_hypothesis_codec(kind: str, cls: type[H], encode: Encoder[H], decod
     _CODECS[kind] = (cls, lambda h, hclass: encode(h), decode)
 
 
-def _register_with_class(kind: str, cls: type[H], encode: Callable[[H, "HypothesisClass | None"], dict],
-                         decode: Decoder) -> None:
+def _register_with_class(
+    kind: str, cls: type[H], encode: Callable[[H, "HypothesisClass | None"], dict], decode: Decoder
+) -> None:
     """Like :func:`register_hypothesis_codec`, for wrappers whose parts need the class (patched hypotheses)."""
     _CODECS[kind] = (cls, encode, decode)
 
@@ -115,8 +121,9 @@ def hypothesis_to_json(h: Hypothesis, hclass: HypothesisClass | None = None) -> 
     if hclass is not None and math.isfinite(hclass.domain_size) and hclass.domain_size <= 1 << 22:
         pts = hclass.domain_points()
         return {"kind": "table", "values": "".join(map(str, h.predict(hclass.validate_points(pts)).tolist()))}
-    raise LittlestoneError(f"cannot save hypothesis of type {type(h).__name__}: no JSON codec registered "
-                           "and the domain is not finite")
+    raise LittlestoneError(
+        f"cannot save hypothesis of type {type(h).__name__}: no JSON codec registered and the domain is not finite"
+    )
 
 
 def hypothesis_from_json(obj: dict, hclass: HypothesisClass | None = None) -> Hypothesis:
@@ -145,13 +152,17 @@ def _vector_decode(obj: dict, hclass: HypothesisClass | None) -> Hypothesis:
 
 
 register_hypothesis_codec(
-    "vector", VectorHypothesis, lambda h: {"values": "".join(str(b) for b in h.values)}, _vector_decode)
+    "vector", VectorHypothesis, lambda h: {"values": "".join(str(b) for b in h.values)}, _vector_decode
+)
 register_hypothesis_codec("threshold", Threshold, lambda h: {"t": h.t}, lambda o, c: Threshold(int(o["t"])))
 _register_with_class(
-    "patched", PatchedHypothesis,
+    "patched",
+    PatchedHypothesis,
     lambda h, c: {"base": hypothesis_to_json(h.base, c), "patches": [[point_to_json(x), int(y)] for x, y in h.patches]},
-    lambda o, c: PatchedHypothesis(hypothesis_from_json(o["base"], c),
-                                   tuple((point_from_json(x), int(y)) for x, y in o["patches"])))
+    lambda o, c: PatchedHypothesis(
+        hypothesis_from_json(o["base"], c), tuple((point_from_json(x), int(y)) for x, y in o["patches"])
+    ),
+)
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -190,8 +201,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     def _resolve_class(self) -> HypothesisClass | None:
         if self.hypothesis_class is None:
             if self._requires_class:
-                raise ClassSpecError(f"{type(self).__name__} needs hypothesis_class (a class or a spec string "
-                                     "such as 'thresholds:1000')")
+                raise ClassSpecError(
+                    f"{type(self).__name__} needs hypothesis_class (a class or a spec string such as 'thresholds:1000')"
+                )
             return None
         return resolve_class(self.hypothesis_class)
 
@@ -201,8 +213,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         if hclass is None:  # not fitted yet (e.g. privacy() before fit): resolve without storing
             hclass = self._resolve_class()
         if hclass is None:
-            raise ClassSpecError(f"{type(self).__name__} needs hypothesis_class (a class or a spec string "
-                                 "such as 'thresholds:1000')")
+            raise ClassSpecError(
+                f"{type(self).__name__} needs hypothesis_class (a class or a spec string such as 'thresholds:1000')"
+            )
         return hclass
 
     def _wants_rows(self) -> bool:
@@ -216,16 +229,21 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return X
         if X.shape[1] == 1:
             col = X[:, 0]
-            if (col.dtype.kind == "f" and np.all(np.isfinite(col)) and np.all(col == np.round(col))
-                    and np.all(np.abs(col) < 2.0**63)):  # integral and within int64 (1e300 stays a float)
+            if (
+                col.dtype.kind == "f"
+                and np.all(np.isfinite(col))
+                and np.all(col == np.round(col))
+                and np.all(np.abs(col) < 2.0**63)
+            ):  # integral and within int64 (1e300 stays a float)
                 col = col.astype(np.int64)
             elif col.dtype == object:
                 col = np.array([as_python_point(v) for v in col], dtype=object)
             return col
         rows = []
         for r in X:
-            rows.append(tuple(int(v) if isinstance(v, float) and v.is_integer() else v
-                              for v in (as_python_point(u) for u in r)))
+            rows.append(
+                tuple(int(v) if isinstance(v, float) and v.is_integer() else v for v in (as_python_point(u) for u in r))
+            )
         return rows
 
     # ---------------------------------------------------------------- validation
@@ -263,8 +281,10 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             raise LittlestoneError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels")
         check_classification_targets(y)
         if type_of_target(y) == "multiclass":
-            raise LabelError(f"Only binary classification is supported: littlestone learns binary labels, got "
-                             f"{len(np.unique(y))} distinct labels")
+            raise LabelError(
+                f"Only binary classification is supported: littlestone learns binary labels, got "
+                f"{len(np.unique(y))} distinct labels"
+            )
         y01, coding = self._encode_labels(y)
         self.hclass_ = self._resolve_class()
         self.row_points_ = self._wants_rows()
@@ -287,10 +307,14 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
             from ..errors import PrivacyLeakWarning
 
-            warnings.warn(PrivacyLeakWarning(
-                f"{type(self).__name__}(classes=None) reads the label set from the private labels: classes_ and the "
-                "coding of predict reveal which labels occur, which the privacy claim does not cover. Declare "
-                "classes=(negative, positive) to remove this leak."), stacklevel=3)
+            warnings.warn(
+                PrivacyLeakWarning(
+                    f"{type(self).__name__}(classes=None) reads the label set from the private labels: classes_ and the "
+                    "coding of predict reveal which labels occur, which the privacy claim does not cover. Declare "
+                    "classes=(negative, positive) to remove this leak."
+                ),
+                stacklevel=3,
+            )
             return encode_labels(y, allow_any_pair=True)
         return encode_declared(y, classes)
 
@@ -333,8 +357,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         return {
             "format": JSON_FORMAT,
             "estimator": f"{type(self).__module__}.{type(self).__qualname__}",
-            "hypothesis_class": class_to_json(self.hypothesis_class if _is_spec_string(self.hypothesis_class)
-                                              else self.hclass_),
+            "hypothesis_class": class_to_json(
+                self.hypothesis_class if _is_spec_string(self.hypothesis_class) else self.hclass_
+            ),
             "params": params,
             "unsaved_params": skipped,
             "classes": [as_python_point(c) for c in self.classes_],
@@ -454,9 +479,11 @@ def _register_stump_codec() -> None:
     from .candidates import Stump
 
     register_hypothesis_codec(
-        "stump", Stump,
+        "stump",
+        Stump,
         lambda h: {"feature": h.feature, "threshold": point_to_json(h.threshold), "above": h.above},
-        lambda o, c: Stump(int(o["feature"]), float(point_from_json(o["threshold"])), bool(o["above"])))
+        lambda o, c: Stump(int(o["feature"]), float(point_from_json(o["threshold"])), bool(o["above"])),
+    )
 
 
 _register_stump_codec()
@@ -472,23 +499,36 @@ def _register_structured_codecs() -> None:
     def pts(h: Any) -> dict:
         return {"points": [point_to_json(x) for x in h.points]}
 
-    register_hypothesis_codec("finite-set", FiniteSet, pts,
-                              lambda o, c: FiniteSet(point_from_json(x) for x in o["points"]))
-    register_hypothesis_codec("cofinite-set", CofiniteSet, pts,
-                              lambda o, c: CofiniteSet(point_from_json(x) for x in o["points"]))
-    register_hypothesis_codec("intervals", IntervalUnion, lambda h: {"intervals": [list(iv) for iv in h.intervals]},
-                              lambda o, c: IntervalUnion(tuple(iv) for iv in o["intervals"]))
     register_hypothesis_codec(
-        "conjunction", Conjunction,
+        "finite-set", FiniteSet, pts, lambda o, c: FiniteSet(point_from_json(x) for x in o["points"])
+    )
+    register_hypothesis_codec(
+        "cofinite-set", CofiniteSet, pts, lambda o, c: CofiniteSet(point_from_json(x) for x in o["points"])
+    )
+    register_hypothesis_codec(
+        "intervals",
+        IntervalUnion,
+        lambda h: {"intervals": [list(iv) for iv in h.intervals]},
+        lambda o, c: IntervalUnion(tuple(iv) for iv in o["intervals"]),
+    )
+    register_hypothesis_codec(
+        "conjunction",
+        Conjunction,
         lambda h: {"literals": None if h.literals is None else [list(lit) for lit in h.literals]},
-        lambda o, c: Conjunction(None if o["literals"] is None else [tuple(lit) for lit in o["literals"]]))
+        lambda o, c: Conjunction(None if o["literals"] is None else [tuple(lit) for lit in o["literals"]]),
+    )
     register_hypothesis_codec(
-        "affine-flat", AffineFlat,
+        "affine-flat",
+        AffineFlat,
         lambda h: {"q": h.q, "offset": list(h.offset), "basis": [list(b) for b in h.basis]},
-        lambda o, c: AffineFlat(int(o["q"]), tuple(o["offset"]), tuple(tuple(b) for b in o["basis"])))
+        lambda o, c: AffineFlat(int(o["q"]), tuple(o["offset"]), tuple(tuple(b) for b in o["basis"])),
+    )
     register_hypothesis_codec(
-        "affine-set", AffinePointSet, lambda h: {"q": h.q, "points": [list(x) for x in h.points]},
-        lambda o, c: AffinePointSet(int(o["q"]), (tuple(x) for x in o["points"])))
+        "affine-set",
+        AffinePointSet,
+        lambda h: {"q": h.q, "points": [list(x) for x in h.points]},
+        lambda o, c: AffinePointSet(int(o["q"]), (tuple(x) for x in o["points"])),
+    )
 
 
 _register_structured_codecs()

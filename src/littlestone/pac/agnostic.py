@@ -21,8 +21,16 @@ from .._random import SeedLike, as_generator
 from ..bounds.agnostic import EPS_INNER, EPS_LABEL, agnostic_sizes, inner_epsilon
 from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point
 from ..errors import EmptyDataError, InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, compose, exponential_mechanism,
-                       sampling_rate_for, secret_generator, subsampled)
+from ..privacy import (
+    ExponentialMechanism,
+    PrivacyBudget,
+    PrivacyClaim,
+    compose,
+    exponential_mechanism,
+    sampling_rate_for,
+    secret_generator,
+    subsampled,
+)
 from ..privacy.budget import Charge
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, _check_privacy, blm20_learn, blm20_privacy, resolve_backend
@@ -42,16 +50,18 @@ def labelings_bound(n_points: int, vc: int) -> int:
     return total
 
 
-def agnostic_privacy(epsilon_label: float, epsilon_inner: float, delta_inner: float, q: float, *,
-                     discrete: bool | None = None) -> PrivacyClaim:
+def agnostic_privacy(
+    epsilon_label: float, epsilon_inner: float, delta_inner: float, q: float, *, discrete: bool | None = None
+) -> PrivacyClaim:
     """The agnostic learner's claim, composed from its parts [REC]: the relabelling's ln 4 (one changed example
     changes the realizable extensions of a labelling by a factor ≤ 4), the exponential mechanism over labelings
     (ε_ℓ), and M (:func:`~littlestone.pac.blm20.blm20_privacy` at (ε_M, δ_M)) — basic composition gives
     (E0, δ_M), E0 = ln 4 + ε_ℓ + ε_M — amplified by the secret subsample of rate q (BBG18 Thm 9)."""
     relabel = PrivacyClaim(math.log(4.0), 0.0, "replace-one", "relabelling to realizable extensions [REC]")
-    steps = compose([relabel, ExponentialMechanism(epsilon_label), blm20_privacy(epsilon_inner, delta_inner,
-                                                                                 discrete=discrete)],
-                    what="relabel + EM + M")
+    steps = compose(
+        [relabel, ExponentialMechanism(epsilon_label), blm20_privacy(epsilon_inner, delta_inner, discrete=discrete)],
+        what="relabel + EM + M",
+    )
     return subsampled(steps, q, what="agnostic BLM20 (secret subsample of rate q) [REC]")
 
 
@@ -87,16 +97,33 @@ class AgnosticResult(PrivateFitResult):
         return {"given": self.n_given, "secret subsample": self.n_subsample, **self.inner.stage_sizes()}
 
     def summary(self) -> str:
-        return (f"agnostic BLM20 [REC]: {self.claim_line()} for requested ({self.epsilon:g}, {self.delta:g}); "
-                f"backend {self.backend}\n  secret subsample {self.n_subsample:,} of {self.n_given:,} (q = {self.q:.4g})"
-                f"\n" + self.inner.summary())
+        return (
+            f"agnostic BLM20 [REC]: {self.claim_line()} for requested ({self.epsilon:g}, {self.delta:g}); "
+            f"backend {self.backend}\n  secret subsample {self.n_subsample:,} of {self.n_given:,} (q = {self.q:.4g})"
+            f"\n" + self.inner.summary()
+        )
 
 
-def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, delta: float, alpha: float = 0.1,
-                   beta: float = 0.05, d: int | None = None, vc: int | None = None, subsample_size: int | None = None,
-                   eps_label: float = EPS_LABEL, eps_inner: float = EPS_INNER, inner_sizes: dict | None = None,
-                   backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
-                   max_labelings: int = MAX_LABELINGS) -> AgnosticResult:
+def agnostic_learn(
+    hclass: HypothesisClass,
+    X: Any,
+    y: Any,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    d: int | None = None,
+    vc: int | None = None,
+    subsample_size: int | None = None,
+    eps_label: float = EPS_LABEL,
+    eps_inner: float = EPS_INNER,
+    inner_sizes: dict | None = None,
+    backend: Any = "secure",
+    seed: SeedLike = None,
+    n_jobs: int = 1,
+    max_labelings: int = MAX_LABELINGS,
+) -> AgnosticResult:
     """Corollary 2's agnostic (ε, δ)-DP learner via the reconstructed transformation (module doc) [REC].
 
     Randomness: the subsample S0 and the shuffle are SECRET (the proof's "secrecy of the sample"): on the secure
@@ -121,7 +148,8 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
             raise InsufficientSampleError(
                 f"the agnostic BLM20 learner (d={d}) needs {rep.total:,} examples (Corollary 2, reconstructed: "
                 f"subsample N0={rep['N0']:,} at rate q={rep['q']:.4g}); got {N:,}. Give more data or pass "
-                "subsample_size= and inner_sizes= (privacy holds for every setting).")
+                "subsample_size= and inner_sizes= (privacy holds for every setting)."
+            )
         N0 = rep["N0"]
     else:
         N0 = int(subsample_size)
@@ -130,27 +158,30 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
     q = N0 / N
     if math.log1p(q * math.expm1(E0)) > epsilon * (1 + 1e-9):
         q_max = sampling_rate_for(epsilon, E0)
-        raise PrivacyParameterError(f"subsample_size={N0} of {N} examples gives ε = "
-                                    f"{math.log1p(q * math.expm1(E0)):.4g} > {epsilon}; at most "
-                                    f"{math.floor(q_max * N):,} examples may be subsampled for this ε")
+        raise PrivacyParameterError(
+            f"subsample_size={N0} of {N} examples gives ε = "
+            f"{math.log1p(q * math.expm1(E0)):.4g} > {epsilon}; at most "
+            f"{math.floor(q_max * N):,} examples may be subsampled for this ε"
+        )
     delta_inner = min(delta / q, 0.999999)
     if isinstance(max_labelings, bool) or not isinstance(max_labelings, (int, np.integer)) or max_labelings < 1:
         raise LittlestoneError(f"max_labelings must be an integer >= 1, got {max_labelings!r}")
     vc_bound = d if vc is None else int(vc)
     r_max = N0 if not math.isfinite(hclass.domain_size) else min(N0, int(hclass.domain_size))
-    if labelings_bound(r_max, vc_bound) > max_labelings:   # public quantities only: no data read yet
+    if labelings_bound(r_max, vc_bound) > max_labelings:  # public quantities only: no data read yet
         raise LittlestoneError(
             f"the agnostic transformation enumerates the realizable labelings of its subsample: up to "
             f"{labelings_bound(r_max, vc_bound):,} for {r_max:,} points at VC ≤ {vc_bound} (Sauer–Shelah), more than "
             f"max_labelings={max_labelings:,}. Lower subsample_size, give the class's VC dimension as vc=, or raise "
-            "max_labelings (checked before reading any data)")
+            "max_labelings (checked before reading any data)"
+        )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
-    secret = secret_generator(noise, rng)          # secret on the secure backend, reproducible on the seeded one
+    secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
     claim = agnostic_privacy(eps_label, eps_inner, delta_inner, q, discrete=noise.floating_point_safe)
     PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
     y = np.asarray(y, dtype=np.int8)
-    idx = np.sort(secret.choice(N, size=N0, replace=False))                    # step 1: secrecy of the sample
+    idx = np.sort(secret.choice(N, size=N0, replace=False))  # step 1: secrecy of the sample
     pts = [as_python_point(X[i]) for i in idx]
     ys = y[idx]
     distinct = sorted(set(pts), key=lambda p: (str(type(p)), p))
@@ -159,22 +190,44 @@ def agnostic_learn(hclass: HypothesisClass, X: Any, y: Any, *, epsilon: float, d
     ones = np.bincount(col, weights=ys, minlength=len(distinct))
     zeros = np.bincount(col, minlength=len(distinct)) - ones
     Pi = realizable_labelings(hclass.version_space(), distinct, max_labelings)  # step 2: labelings Π, EM
-    errors = Pi @ zeros + (1 - Pi.astype(np.int64)) @ ones                     # ℓ(x)=1 errs on label-0 examples
+    errors = Pi @ zeros + (1 - Pi.astype(np.int64)) @ ones  # ℓ(x)=1 errs on label-0 examples
     j = exponential_mechanism(-errors.astype(float), eps_label, sensitivity=1.0, backend=noise)
-    relabel = Pi[j][col].astype(np.int8)                                       # step 3: relabel, shuffle, run M
+    relabel = Pi[j][col].astype(np.int8)  # step 3: relabel, shuffle, run M
     order = secret.permutation(N0)
     if isinstance(X, np.ndarray) and X.dtype != object:
         Xs: Any = X[idx][order]
     else:
         Xs = np.empty(N0, dtype=object)
         Xs[:] = [pts[i] for i in order]
-    inner = blm20_learn(hclass, ArraySource(Xs, relabel[order]), epsilon=eps_inner, delta=delta_inner,
-                        alpha=alpha / 4.0, beta=beta / 4.0, d=d, backend=noise, seed=rng, n_jobs=n_jobs,
-                        **(inner_sizes or {}))
-    return AgnosticResult(epsilon=epsilon, delta=delta, spent=claim.pair, claim=claim,
-                          ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts[0].parts),
-                          backend=noise.name, inner_epsilon=E0, inner_delta_spent=inner.spent[1], q=q, n_given=N,
-                          n_subsample=N0, max_labelings=int(max_labelings), inner=inner, chosen=inner.chosen)
+    inner = blm20_learn(
+        hclass,
+        ArraySource(Xs, relabel[order]),
+        epsilon=eps_inner,
+        delta=delta_inner,
+        alpha=alpha / 4.0,
+        beta=beta / 4.0,
+        d=d,
+        backend=noise,
+        seed=rng,
+        n_jobs=n_jobs,
+        **(inner_sizes or {}),
+    )
+    return AgnosticResult(
+        epsilon=epsilon,
+        delta=delta,
+        spent=claim.pair,
+        claim=claim,
+        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts[0].parts),
+        backend=noise.name,
+        inner_epsilon=E0,
+        inner_delta_spent=inner.spent[1],
+        q=q,
+        n_given=N,
+        n_subsample=N0,
+        max_labelings=int(max_labelings),
+        inner=inner,
+        chosen=inner.chosen,
+    )
 
 
 class AgnosticBLM20Classifier(LittlestoneClassifier):
@@ -185,11 +238,23 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
 
     _private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
-                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
-                 vc: int | None = None, subsample_size: int | None = None, inner_sizes: dict | None = None,
-                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1, classes: Any = (0, 1),
-                 max_labelings: int = MAX_LABELINGS):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        ldim: int | None = None,
+        vc: int | None = None,
+        subsample_size: int | None = None,
+        inner_sizes: dict | None = None,
+        backend: Any = "secure",
+        random_state: Any = None,
+        n_jobs: int = 1,
+        classes: Any = (0, 1),
+        max_labelings: int = MAX_LABELINGS,
+    ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -206,8 +271,21 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.n_jobs = n_jobs
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
-        res = agnostic_learn(self._the_class(), points, y01, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
-                             beta=self.beta, d=self.ldim, vc=self.vc, subsample_size=self.subsample_size,
-                             inner_sizes=self.inner_sizes, backend=self.backend, seed=rng, n_jobs=self.n_jobs,
-                             max_labelings=self.max_labelings)
+        res = agnostic_learn(
+            self._the_class(),
+            points,
+            y01,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            vc=self.vc,
+            subsample_size=self.subsample_size,
+            inner_sizes=self.inner_sizes,
+            backend=self.backend,
+            seed=rng,
+            n_jobs=self.n_jobs,
+            max_labelings=self.max_labelings,
+        )
         return res.chosen, res

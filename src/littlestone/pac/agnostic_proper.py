@@ -76,7 +76,7 @@ def resampling_privacy(eps_a: float, delta_a: float, n_draws: int, m: int) -> tu
 
 def algorithm4_privacy(eps0: float, inner_delta: float, m: int, n: int) -> tuple[float, float]:
     """Claim D.5's constants: (ln(e^{ε₀} + 24e³ε₀), 4e²·δ′·m/n), valid when A′ is (1, δ′)-DP, 1/n ≤ ε₀ ≤ 0.1."""
-    return math.log(math.exp(eps0) + 24 * math.e ** 3 * eps0), 4 * math.e ** 2 * inner_delta * m / n
+    return math.log(math.exp(eps0) + 24 * math.e**3 * eps0), 4 * math.e**2 * inner_delta * m / n
 
 
 def eps0_for(epsilon: float) -> float:
@@ -118,10 +118,21 @@ class AgnosticPlan:
         return self.n
 
 
-def agnostic_plan(d: int, vc: int, epsilon: float, delta: float, alpha: float, beta: float, *,
-                  n_hypotheses: float = math.inf, inner_candidates: int | None = None, n: int | None = None,
-                  eps_a: float = 1.0, convergence: str = "relative",
-                  inner_sizes: dict | None = None) -> AgnosticPlan:
+def agnostic_plan(
+    d: int,
+    vc: int,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    *,
+    n_hypotheses: float = math.inf,
+    inner_candidates: int | None = None,
+    n: int | None = None,
+    eps_a: float = 1.0,
+    convergence: str = "relative",
+    inner_sizes: dict | None = None,
+) -> AgnosticPlan:
     """Theory sizes (docs/derivations.md) for target (ε, δ, α, β); ``n`` and the inner sizes may be overridden."""
     check_privacy(epsilon, delta)
     inner_sizes = dict(inner_sizes or {})
@@ -132,14 +143,16 @@ def agnostic_plan(d: int, vc: int, epsilon: float, delta: float, alpha: float, b
     n_fixed = n
     delta_a = 0.5
     for _ in range(20):  # δ_A enters the inner sizes through logarithms: iterate to the fixed point
-        q = polypriproplearn_plan(d, a, eps_a, delta_a, b, convergence=convergence,
-                                  candidates_bound=inner_candidates, **inner_sizes)
+        q = polypriproplearn_plan(
+            d, a, eps_a, delta_a, b, convergence=convergence, candidates_bound=inner_candidates, **inner_sizes
+        )
         n_draws = q.total
         # |I| = m: ε′ ≤ 1 for the resampled inner learner, and dis_I ≤ α ⇒ dis_S ≤ 2α (Lemma D.1, λ=1/2, μ=α/2,
         # growth of {h1 ⊕ h2} ≤ (2em/v)^{2v}): 4(2em/v)^{2v}·e^{−αm/24} ≤ β.
         m_priv = least_true(lambda k: resampling_privacy(eps_a, 0.0, n_draws, k)[0] <= 1.0, start=2)
-        m_acc = least_true(lambda k: math.log(4) + 2 * v * math.log(2 * math.e * k / v) - a * k / 24
-                           <= math.log(b), start=v)
+        m_acc = least_true(
+            lambda k: math.log(4) + 2 * v * math.log(2 * math.e * k / v) - a * k / 24 <= math.log(b), start=v
+        )
         if m_priv is None or m_acc is None:
             raise LittlestoneError("Algorithm 4's subsample size exceeds 2^62 at these parameters")
         m_req = max(m_priv, m_acc)
@@ -149,8 +162,9 @@ def agnostic_plan(d: int, vc: int, epsilon: float, delta: float, alpha: float, b
             nn = math.ceil(m_req / eps0)
             while True:
                 mm = math.ceil(eps0 * nn)
-                log_r = min(math.log(n_hypotheses), v * math.log(math.e * mm / v)) if mm >= v else \
-                    math.log(n_hypotheses)
+                log_r = (
+                    min(math.log(n_hypotheses), v * math.log(math.e * mm / v)) if mm >= v else math.log(n_hypotheses)
+                )
                 new = max(nn, math.ceil(2.0 / (eps0 * a) * (math.log(1.0 / b) + log_r)), uniform_size(v, a, b))
                 if new == nn:
                     break
@@ -165,26 +179,34 @@ def agnostic_plan(d: int, vc: int, epsilon: float, delta: float, alpha: float, b
             raise InsufficientSampleError(
                 f"with n = {nn:,} examples the relabelled subsample has |I| = {m:,} records, too few for "
                 f"{n_draws:,} inner draws: the resampled PolyPriPropLearn would be ({eps_p:.4g}, ·)-DP and Claim D.5 "
-                f"needs ε′ ≤ 1. Use n ≥ {math.ceil(m_priv / eps0):,} (or fewer inner examples).")
+                f"needs ε′ ≤ 1. Use n ≥ {math.ceil(m_priv / eps0):,} (or fewer inner examples)."
+            )
         # δ split: the target δ = 4e²·δ′·m/n, δ′ = (1+e^{ε′})·δ_A·(E[e^{ε_A K}]−1)/(e^{ε_A}−1)
         factor = (1.0 + math.exp(eps_p)) * _mgf_minus_one(eps_a, n_draws, m) / math.expm1(eps_a)
-        new_delta = min(0.5, delta / (4 * math.e ** 2 * (m / nn) * factor))
+        new_delta = min(0.5, delta / (4 * math.e**2 * (m / nn) * factor))
         if new_delta >= delta_a:  # the inner sizes used δ_A ≤ new_delta: privacy holds with δ_A as planned
             break
         delta_a = new_delta
     n = nn
     inner_priv = resampling_privacy(eps_a, delta_a, n_draws, m)
     claim = algorithm4_privacy(eps0, inner_priv[1], m, n)
-    return AgnosticPlan(d, float(epsilon), float(delta), a, b, eps0, n, m, n_draws, eps_a, delta_a, q, inner_priv,
-                        claim, theory)
+    return AgnosticPlan(
+        d, float(epsilon), float(delta), a, b, eps0, n, m, n_draws, eps_a, delta_a, q, inner_priv, claim, theory
+    )
 
 
 def agnostic_parts(plan: AgnosticPlan) -> list[PrivacyPart]:
     """The parts and Claim D.5's combination (read only from the plan's parameters)."""
-    return [PrivacyPart("exponential mechanism choosing h₀ (Δ = 1/n)", plan.eps0, 0.0, "S"),
-            PrivacyPart("PolyPriPropLearn on n_A draws with replacement from the relabelled S^I", plan.inner_privacy[0],
-                        plan.inner_privacy[1], "S^I"),
-            PrivacyPart("LWY25 Claim D.5 (secret I of size ⌈ε₀n⌉)", plan.claim[0], plan.claim[1], "S")]
+    return [
+        PrivacyPart("exponential mechanism choosing h₀ (Δ = 1/n)", plan.eps0, 0.0, "S"),
+        PrivacyPart(
+            "PolyPriPropLearn on n_A draws with replacement from the relabelled S^I",
+            plan.inner_privacy[0],
+            plan.inner_privacy[1],
+            "S^I",
+        ),
+        PrivacyPart("LWY25 Claim D.5 (secret I of size ⌈ε₀n⌉)", plan.claim[0], plan.claim[1], "S"),
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -207,38 +229,64 @@ class AgnosticResult:
 
     def summary(self) -> str:
         p = self.plan
-        return "\n".join([
-            f"Agnostic PolyPriPropLearn (LWY25 Alg. 4): n={p.n:,}, |I|=m={p.m:,}, ε₀={p.eps0:.4g}, inner draws "
-            f"n_A={p.n_draws:,} at (ε_A, δ_A)=({p.eps_a:g}, {p.delta_a:.3g}) → A′ ({p.inner_privacy[0]:.4g}, "
-            f"{p.inner_privacy[1]:.3g})",
-            f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; |R| = {self.n_patterns}",
-            f"  chosen {self.chosen!r}"])
+        return "\n".join(
+            [
+                f"Agnostic PolyPriPropLearn (LWY25 Alg. 4): n={p.n:,}, |I|=m={p.m:,}, ε₀={p.eps0:.4g}, inner draws "
+                f"n_A={p.n_draws:,} at (ε_A, δ_A)=({p.eps_a:g}, {p.delta_a:.3g}) → A′ ({p.inner_privacy[0]:.4g}, "
+                f"{p.inner_privacy[1]:.3g})",
+                f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; |R| = {self.n_patterns}",
+                f"  chosen {self.chosen!r}",
+            ]
+        )
 
 
-def agnostic_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float,
-                   alpha: float = 0.1, beta: float = 0.05, d: int | None = None, n: int | None = None,
-                   backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
-                   inner_sizes: dict | None = None) -> AgnosticResult:
+def agnostic_learn(
+    hclass: HypothesisClass,
+    source: ExampleSource,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    d: int | None = None,
+    n: int | None = None,
+    backend: Any = "secure",
+    seed: SeedLike = None,
+    n_jobs: int = 1,
+    inner_sizes: dict | None = None,
+) -> AgnosticResult:
     """Run Algorithm 4 on the first n examples of a source (any labels: the agnostic setting)."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
-        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
-                                    f"not {backend!r}")
+        raise PrivacyParameterError(
+            f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
+        )
     F = explicit_class(hclass, "the agnostic learner (it enumerates the labellings of H on a subsample)")
     d = resolve_d(F, d, "the agnostic GGKM21 learner")
     from ..dimensions import vc_dim
 
     vc = int(vc_dim(F))
-    plan = agnostic_plan(d, vc, epsilon, delta, alpha, beta, n_hypotheses=F.n_hypotheses,
-                         inner_candidates=candidates_bound(F, alpha / 56), n=n, inner_sizes=inner_sizes)
+    plan = agnostic_plan(
+        d,
+        vc,
+        epsilon,
+        delta,
+        alpha,
+        beta,
+        n_hypotheses=F.n_hypotheses,
+        inner_candidates=candidates_bound(F, alpha / 56),
+        n=n,
+        inner_sizes=inner_sizes,
+    )
     given = len(source)
     if given < plan.n:
         how = "the theory sizes" if plan.theory else "the sizes you chose"
         raise InsufficientSampleError(
             f"the agnostic learner on {F.name} (d={d}) needs {plan.n:,} examples for {how} (|I| = {plan.m:,} "
             f"relabelled examples, {plan.n_draws:,} inner draws); got {given:,}. Give more data or set n= and the "
-            "inner sizes (n_inner=, m=, K=, n_generic=): privacy holds for every setting that passes the checks.")
+            "inner sizes (n_inner=, m=, K=, n_generic=): privacy holds for every setting that passes the checks."
+        )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     X, y = source.batch(0, plan.n)
@@ -259,7 +307,7 @@ def agnostic_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: f
     M = F.matrix.astype(np.float64)
     err = (M @ c0 + (1 - M) @ c1) / plan.n
     MR = M[R]
-    dis = (MR @ ((1 - M) * c_I).T + (1 - MR) @ (M * c_I).T) / plan.m   # |R| × |H|
+    dis = (MR @ ((1 - M) * c_I).T + (1 - MR) @ (M * c_I).T) / plan.m  # |R| × |H|
     q = (dis + err[None, :]).min(axis=1)
     # 4. exponential mechanism, ε₀, sensitivity 1/n
     budget = PrivacyBudget(plan.eps0)
@@ -270,9 +318,19 @@ def agnostic_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: f
     cols = xI[draws]
     Xd = cols.astype(np.int64) if F.domain._index is None else [F.domain.points[int(c)] for c in cols]
     yd = F.matrix[h0, xI[draws]].astype(np.int8)
-    inner = polypriproplearn(F, ArraySource(Xd, yd), epsilon=plan.eps_a, delta=plan.delta_a, alpha=plan.alpha_step,
-                             beta=plan.beta_step, d=d, backend=noise, seed=rng, n_jobs=n_jobs,
-                             plan=plan.inner)
+    inner = polypriproplearn(
+        F,
+        ArraySource(Xd, yd),
+        epsilon=plan.eps_a,
+        delta=plan.delta_a,
+        alpha=plan.alpha_step,
+        beta=plan.beta_step,
+        d=d,
+        backend=noise,
+        seed=rng,
+        n_jobs=n_jobs,
+        plan=plan.inner,
+    )
     eps_c, dlt_c = plan.claim
     return AgnosticResult(eps_c, dlt_c, "replace-one", plan, inner, inner.chosen, len(R), time.perf_counter() - t0)
 
@@ -284,10 +342,23 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
     ``epsilon``/``delta`` are the target claim; ``n`` (examples used) and the inner PolyPriPropLearn sizes
     (``n_inner``, ``m``, ``K``, ``n_generic``) override the theory sizes; privacy is checked for every setting."""
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
-                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
-                 n: int | None = None, n_inner: int | None = None, m: int | None = None, K: int | None = None,
-                 n_generic: int | None = None, backend: Any = "secure", random_state: Any = None, n_jobs: int = 1):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        ldim: int | None = None,
+        n: int | None = None,
+        n_inner: int | None = None,
+        m: int | None = None,
+        K: int | None = None,
+        n_generic: int | None = None,
+        backend: Any = "secure",
+        random_state: Any = None,
+        n_jobs: int = 1,
+    ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -313,14 +384,34 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         from ..dimensions import vc_dim
 
         d = resolve_d(F, self.ldim, "the agnostic GGKM21 learner")
-        plan = agnostic_plan(d, int(vc_dim(F)), self.epsilon, self.delta, self.alpha, self.beta,
-                             n_hypotheses=F.n_hypotheses, inner_candidates=candidates_bound(F, self.alpha / 56),
-                             n=self.n, inner_sizes=self._inner_sizes())
+        plan = agnostic_plan(
+            d,
+            int(vc_dim(F)),
+            self.epsilon,
+            self.delta,
+            self.alpha,
+            self.beta,
+            n_hypotheses=F.n_hypotheses,
+            inner_candidates=candidates_bound(F, self.alpha / 56),
+            n=self.n,
+            inner_sizes=self._inner_sizes(),
+        )
         eps, dlt = agnostic_parts(plan)[-1].epsilon, agnostic_parts(plan)[-1].delta
         return eps, dlt, "replace-one"
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
-        res = agnostic_learn(self._the_class(), ArraySource(points, y01), epsilon=self.epsilon, delta=self.delta,
-                             alpha=self.alpha, beta=self.beta, d=self.ldim, n=self.n, backend=self.backend,
-                             seed=rng, n_jobs=self.n_jobs, inner_sizes=self._inner_sizes())
+        res = agnostic_learn(
+            self._the_class(),
+            ArraySource(points, y01),
+            epsilon=self.epsilon,
+            delta=self.delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            n=self.n,
+            backend=self.backend,
+            seed=rng,
+            n_jobs=self.n_jobs,
+            inner_sizes=self._inner_sizes(),
+        )
         return res.chosen, res

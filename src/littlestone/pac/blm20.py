@@ -23,8 +23,16 @@ from ..bounds.blm20 import aux_size as theory_aux_size
 from ..bounds.blm20 import sample_cap, stability, theorem17
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import (ExponentialMechanism, PrivacyBudget, PrivacyClaim, StableHistogram, compose,
-                       exponential_mechanism, make_backend, stable_histogram)
+from ..privacy import (
+    ExponentialMechanism,
+    PrivacyBudget,
+    PrivacyClaim,
+    StableHistogram,
+    compose,
+    exponential_mechanism,
+    make_backend,
+    stable_histogram,
+)
 from ..privacy.backends import Backend
 from ..privacy.budget import Charge
 from ..validation import check_delta, check_epsilon
@@ -94,8 +102,7 @@ class BLM20Result(PrivateFitResult):
     diagnostics: dict | None = field(default=None)
 
     def stage_sizes(self) -> dict[str, int]:
-        return {"G batches": self.examples_g, "generic learner": self.examples_generic,
-                "unused": self.examples_unused}
+        return {"G batches": self.examples_g, "generic learner": self.examples_generic, "unused": self.examples_unused}
 
     @property
     def fail_rate(self) -> float | None:
@@ -115,8 +122,10 @@ class BLM20Result(PrivateFitResult):
         ]
         if self.diagnostics is not None:
             dg = self.diagnostics
-            lines.append(f"  [non-private diagnostics] Fail rate {dg['fail_rate']:.3f}, G read "
-                         f"{dg['examples_read_by_g']:,} examples, top G outputs {dg['g_histogram'][:3]}")
+            lines.append(
+                f"  [non-private diagnostics] Fail rate {dg['fail_rate']:.3f}, G read "
+                f"{dg['examples_read_by_g']:,} examples, top G outputs {dg['g_histogram'][:3]}"
+            )
         return "\n".join(lines)
 
 
@@ -124,14 +133,26 @@ def _check_privacy(epsilon: float, delta: float) -> tuple[float, float]:
     eps = check_epsilon(epsilon, error=PrivacyParameterError)
     dlt = check_delta(delta, error=PrivacyParameterError)
     if dlt == 0.0:
-        raise PrivacyParameterError("the BLM20 learner needs δ > 0 (its stable histogram is (ε/2, δ)-DP); "
-                                    "use the pure-DP generic learner for δ = 0")
+        raise PrivacyParameterError(
+            "the BLM20 learner needs δ > 0 (its stable histogram is (ε/2, δ)-DP); "
+            "use the pure-DP generic learner for δ = 0"
+        )
     return eps, dlt
 
 
-def plan_sizes(d: int, *, epsilon: float, delta: float, alpha: float, beta: float, n_batches: int | None = None,
-               aux_size: int | None = None, cap: int | None = None, n_generic: int | None = None,
-               eta: float | None = None) -> BLM20Sizes:
+def plan_sizes(
+    d: int,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    n_batches: int | None = None,
+    aux_size: int | None = None,
+    cap: int | None = None,
+    n_generic: int | None = None,
+    eta: float | None = None,
+) -> BLM20Sizes:
     """Stage sizes: Theorem 1's (G at α/2, Theorem 17) unless overridden (BLM20 §VI)."""
     n = theory_aux_size(d, alpha / 2.0) if aux_size is None else int(aux_size)
     N = sample_cap(d, n) if cap is None else int(cap)
@@ -156,11 +177,25 @@ def resolve_backend(backend: Any, rng: np.random.Generator) -> Backend:
     raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
 
 
-def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float, alpha: float = 0.1,
-                beta: float = 0.05, d: int | None = None, n_batches: int | None = None, aux_size: int | None = None,
-                cap: int | None = None, n_generic: int | None = None, eta: float | None = None,
-                backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
-                diagnostics: bool = False) -> BLM20Result:
+def blm20_learn(
+    hclass: HypothesisClass,
+    source: ExampleSource,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    d: int | None = None,
+    n_batches: int | None = None,
+    aux_size: int | None = None,
+    cap: int | None = None,
+    n_generic: int | None = None,
+    eta: float | None = None,
+    backend: Any = "secure",
+    seed: SeedLike = None,
+    n_jobs: int = 1,
+    diagnostics: bool = False,
+) -> BLM20Result:
     """Run M (BLM20 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
     Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
     the proof needs no secrecy of them); all privacy noise comes from ``backend``."""
@@ -169,30 +204,45 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
         if not 0.0 < float(v) < 1.0:
             raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
-        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
-                                    f"not {backend!r}")
+        raise PrivacyParameterError(
+            f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
+        )
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise LittlestoneError(f"n_jobs must be a nonzero integer (1 = serial, -1 = all cores), got {n_jobs!r}")
     if d is None:
         d = int(hclass.ldim())
         if d < 1:
-            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1 "
-                                   "(a class with d ≤ 0 has at most one function: nothing to learn)")
+            raise LittlestoneError(
+                f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1 "
+                "(a class with d ≤ 0 has at most one function: nothing to learn)"
+            )
     else:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
-            raise LittlestoneError(f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, "
-                                   f"got {d!r}")
+            raise LittlestoneError(
+                f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, got {d!r}"
+            )
         d = int(d)
-    sizes = plan_sizes(d, epsilon=epsilon, delta=delta, alpha=alpha, beta=beta, n_batches=n_batches,
-                       aux_size=aux_size, cap=cap, n_generic=n_generic, eta=eta)
+    sizes = plan_sizes(
+        d,
+        epsilon=epsilon,
+        delta=delta,
+        alpha=alpha,
+        beta=beta,
+        n_batches=n_batches,
+        aux_size=aux_size,
+        cap=cap,
+        n_generic=n_generic,
+        eta=eta,
+    )
     given = len(source)
     if given < sizes.total:
-        how = ("Theorem 1 at these (α, β, ε, δ)" if sizes.theory else "the sizes you chose")
+        how = "Theorem 1 at these (α, β, ε, δ)" if sizes.theory else "the sizes you chose"
         raise InsufficientSampleError(
             f"BLM20 on {hclass.name} (d={d}) needs {sizes.total:,} examples for {how}: k={sizes.n_batches:,} batches "
             f"of m={sizes.batch_size:,} for G plus n′={sizes.n_generic:,} for the generic learner; got {given:,}. "
             "Give more data, or override the sizes (n_batches=, aux_size=, cap=, n_generic=): privacy holds for "
-            "every setting, the accuracy guarantee only at the theory sizes.")
+            "every setting, the accuracy guarantee only at the theory sizes."
+        )
     rng = as_generator(seed)
     g_seed = int(rng.integers(0, 2**63 - 1))
     noise = resolve_backend(backend, rng)
@@ -209,16 +259,18 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
     released = tuple(sorted(((h, float(c)) for h, c in release.items()), key=lambda hc: (-hc[1], hc[0])))
     fail_estimate = float(release.estimate(FAIL)) / k
     keep = 3.0 * sizes.eta / 4.0
-    candidates = tuple(sorted(((h, c / k) for h, c in release.items() if h is not FAIL and c / k >= keep),
-                              key=lambda hc: hc[0]))
+    candidates = tuple(
+        sorted(((h, c / k) for h, c in release.items() if h is not FAIL and c / k >= keep), key=lambda hc: hc[0])
+    )
 
     # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; BLM20 Lemma 16).
     start = k * m
     if candidates:
         X, y = source.batch(start, start + sizes.n_generic)
         y = np.asarray(y, dtype=np.int8)
-        scores = np.array([-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y))
-                           for h, _ in candidates], dtype=float)
+        scores = np.array(
+            [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h, _ in candidates], dtype=float
+        )
         idx = exponential_mechanism(scores, epsilon / 2.0, sensitivity=1.0, backend=noise, budget=budget)
         chosen, fallback = candidates[idx][0], False
     else:
@@ -236,11 +288,24 @@ def blm20_learn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: floa
         }
     used_g = k * m
     return BLM20Result(
-        epsilon=epsilon, delta=delta, spent=claim.pair, claim=claim,
-        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts), backend=noise.name,
-        sizes=sizes, examples_given=given, examples_g=used_g, examples_generic=sizes.n_generic,
-        examples_unused=given - used_g - sizes.n_generic, released=released, fail_estimate=fail_estimate,
-        candidates=candidates, chosen=chosen, fallback=fallback, diagnostics=diag)
+        epsilon=epsilon,
+        delta=delta,
+        spent=claim.pair,
+        claim=claim,
+        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts),
+        backend=noise.name,
+        sizes=sizes,
+        examples_given=given,
+        examples_g=used_g,
+        examples_generic=sizes.n_generic,
+        examples_unused=given - used_g - sizes.n_generic,
+        released=released,
+        fail_estimate=fail_estimate,
+        candidates=candidates,
+        chosen=chosen,
+        fallback=fallback,
+        diagnostics=diag,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -27,11 +27,25 @@ class BLM20Classifier(LittlestoneClassifier):
 
     _private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
-                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
-                 n_batches: int | None = None, aux_size: int | None = None, cap: int | None = None,
-                 n_generic: int | None = None, eta: float | None = None, backend: Any = "secure",
-                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False, classes: Any = (0, 1)):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        ldim: int | None = None,
+        n_batches: int | None = None,
+        aux_size: int | None = None,
+        cap: int | None = None,
+        n_generic: int | None = None,
+        eta: float | None = None,
+        backend: Any = "secure",
+        random_state: Any = None,
+        n_jobs: int = 1,
+        diagnostics: bool = False,
+        classes: Any = (0, 1),
+    ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -50,10 +64,24 @@ class BLM20Classifier(LittlestoneClassifier):
         self.diagnostics = diagnostics
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
-        res = blm20_learn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha, beta=self.beta,
-                          d=self.ldim, n_batches=self.n_batches, aux_size=self.aux_size, cap=self.cap,
-                          n_generic=self.n_generic, eta=self.eta, backend=self.backend, seed=rng,
-                          n_jobs=self.n_jobs, diagnostics=self.diagnostics)
+        res = blm20_learn(
+            hclass,
+            source,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            n_batches=self.n_batches,
+            aux_size=self.aux_size,
+            cap=self.cap,
+            n_generic=self.n_generic,
+            eta=self.eta,
+            backend=self.backend,
+            seed=rng,
+            n_jobs=self.n_jobs,
+            diagnostics=self.diagnostics,
+        )
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:

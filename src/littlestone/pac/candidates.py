@@ -87,14 +87,21 @@ class CandidateSet:
                 return np.asarray(counts, dtype=np.int64)
         if self.kind == "stumps":
             X = np.asarray(points, dtype=float)
-            return np.fromiter((np.count_nonzero(h.predict(X) != y01) for h in self.hypotheses),
-                               dtype=np.int64, count=len(self.hypotheses))
-        return np.fromiter((np.count_nonzero(np.asarray(h.predict(points)) != y01) for h in self.hypotheses),
-                           dtype=np.int64, count=len(self.hypotheses))
+            return np.fromiter(
+                (np.count_nonzero(h.predict(X) != y01) for h in self.hypotheses),
+                dtype=np.int64,
+                count=len(self.hypotheses),
+            )
+        return np.fromiter(
+            (np.count_nonzero(np.asarray(h.predict(points)) != y01) for h in self.hypotheses),
+            dtype=np.int64,
+            count=len(self.hypotheses),
+        )
 
 
-def candidate_list(hclass: HypothesisClass | None, candidates: Sequence[Hypothesis] | None = None, *,
-                   n_features: int = 1) -> CandidateSet:
+def candidate_list(
+    hclass: HypothesisClass | None, candidates: Sequence[Hypothesis] | None = None, *, n_features: int = 1
+) -> CandidateSet:
     """The candidates: a given list; else every hypothesis of a finite class; else default stumps over R^k."""
     if candidates is not None:
         hyps = list(candidates)
@@ -111,8 +118,10 @@ def candidate_list(hclass: HypothesisClass | None, candidates: Sequence[Hypothes
     V = hclass.version_space()
     size = V.size()
     if not math.isfinite(size) or size > MAX_CANDIDATES:
-        raise LittlestoneError(f"{hclass.name} has {size} hypotheses; the generic learner needs a finite class of at "
-                               f"most {MAX_CANDIDATES} (pass candidates=[...] instead)")
+        raise LittlestoneError(
+            f"{hclass.name} has {size} hypotheses; the generic learner needs a finite class of at "
+            f"most {MAX_CANDIDATES} (pass candidates=[...] instead)"
+        )
     return CandidateSet(list(V.hypotheses()), hclass, "list")
 
 

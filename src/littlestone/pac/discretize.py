@@ -54,7 +54,7 @@ def grid_stumps(bins: int, n_features: int = 1) -> FiniteClass:
         raise LittlestoneError(f"bins must be a positive integer, got {bins!r}")
     if not isinstance(n_features, (int, np.integer)) or n_features < 1:
         raise LittlestoneError(f"n_features must be a positive integer, got {n_features!r}")
-    if bins ** n_features > 1 << 16:
+    if bins**n_features > 1 << 16:
         raise LittlestoneError(f"a {bins}^{n_features} grid is too large for an explicit class (at most 65536 points)")
     grids = np.indices((bins,) * n_features).reshape(n_features, -1).T  # rows = grid points, lexicographic
     rows: list[np.ndarray] = []

@@ -75,10 +75,18 @@ class GenericLearnerClassifier(LittlestoneClassifier):
     _requires_class = False
     _private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None,
-                 candidates: Sequence[Hypothesis] | None = None, epsilon: float = 1.0, mode: str = "agnostic",
-                 alpha: float = 0.1, beta: float = 0.05, backend: Any = "secure", random_state: Any = None,
-                 classes: Any = (0, 1)):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        candidates: Sequence[Hypothesis] | None = None,
+        epsilon: float = 1.0,
+        mode: str = "agnostic",
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        backend: Any = "secure",
+        random_state: Any = None,
+        classes: Any = (0, 1),
+    ):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
         self.epsilon = epsilon
@@ -103,8 +111,13 @@ class GenericLearnerClassifier(LittlestoneClassifier):
             else:
                 from ._sklearn import resolve_class
 
-                return sample_size(resolve_class(self.hypothesis_class).version_space().size(), self.alpha,
-                                   self.epsilon, self.beta, self.mode)
+                return sample_size(
+                    resolve_class(self.hypothesis_class).version_space().size(),
+                    self.alpha,
+                    self.epsilon,
+                    self.beta,
+                    self.mode,
+                )
         return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
@@ -115,10 +128,14 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
             import warnings
 
-            warnings.warn("GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
-                          "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
-                          "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
-                          "domains", DefaultCandidatesWarning, stacklevel=3)
+            warnings.warn(
+                "GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
+                "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
+                "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
+                "domains",
+                DefaultCandidatesWarning,
+                stacklevel=3,
+            )
         cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)
         bound = sample_size(len(cands), self.alpha, self.epsilon, self.beta, self.mode)
         backend = make_backend_for(self.backend, rng)
@@ -129,8 +146,16 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         scores = -cands.errors(points, y01).astype(np.float64)
         i = mechanism(scores, backend=backend)
         result = GenericResult(
-            epsilon=float(self.epsilon), delta=0.0, spent=claim.pair, claim=claim, n=len(y01), candidates=len(cands),
-            mode=self.mode, theory_n=bound.total, meets_theory=len(y01) >= bound.total,
-            backend=getattr(backend, "name", str(self.backend)), ledger=list(getattr(budget, "ledger", [])))
+            epsilon=float(self.epsilon),
+            delta=0.0,
+            spent=claim.pair,
+            claim=claim,
+            n=len(y01),
+            candidates=len(cands),
+            mode=self.mode,
+            theory_n=bound.total,
+            meets_theory=len(y01) >= bound.total,
+            backend=getattr(backend, "name", str(self.backend)),
+            ledger=list(getattr(budget, "ledger", [])),
+        )
         return cands[int(i)], result
-

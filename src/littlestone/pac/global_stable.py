@@ -40,16 +40,26 @@ class GlobalStableLearner:
     ``n`` (auxiliary size) and ``cap`` (N) may be overridden; ``depth`` fixes k instead of drawing it.
     """
 
-    def __init__(self, hclass: HypothesisClass, alpha: float, *, d: int | None = None, n: int | None = None,
-                 cap: int | None = None):
+    def __init__(
+        self,
+        hclass: HypothesisClass,
+        alpha: float,
+        *,
+        d: int | None = None,
+        n: int | None = None,
+        cap: int | None = None,
+    ):
         self.hclass = hclass
         if d is not None and (isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1):
-            raise LittlestoneError(f"d (the Littlestone dimension used for G's sizes) must be an integer ≥ 1, "
-                                   f"got {d!r}")
+            raise LittlestoneError(
+                f"d (the Littlestone dimension used for G's sizes) must be an integer ≥ 1, got {d!r}"
+            )
         self.d = int(hclass.ldim() if d is None else d)
         if self.d < 1:
-            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {self.d}; G needs d ≥ 1 "
-                                   "(a class with d = 0 is a single function)")
+            raise LittlestoneError(
+                f"{hclass.name} has Littlestone dimension {self.d}; G needs d ≥ 1 "
+                "(a class with d = 0 is a single function)"
+            )
         self.alpha = float(alpha)
         self.n = aux_size(self.d, alpha) if n is None else int(n)
         self.cap = sample_cap(self.d, self.n) if cap is None else int(cap)
@@ -66,13 +76,13 @@ class GlobalStableLearner:
     def run(self, source: ExampleSource, start: int, stop: int, seed: SeedLike, *, depth: int | None = None) -> GRun:
         """G on the batch source[start:stop], read in order (BLM20 §IV-C2, Algorithm G)."""
         rng = as_generator(seed)
-        k = int(rng.integers(0, self.d + 1)) if depth is None else int(depth)   # step 2: k ∼ U{0..d}
+        k = int(rng.integers(0, self.d + 1)) if depth is None else int(depth)  # step 2: k ∼ U{0..d}
         cursor = Cursor(source, start, stop, cap=self.cap)
         try:
             S = sample_tournament(self.hclass, cursor, k, self.n, rng, V=self._V)  # S ∼ D̃_k (cap N)
             cursor.cap = None
             a = cursor.position
-            X, y = cursor.take(self.n)                                            # T ∼ D^n
+            X, y = cursor.take(self.n)  # T ∼ D^n
         except SampleCapExceeded:
             return GRun(FAIL, k, cursor.used)
         return GRun(S.then(X, y, a, a + self.n).state.hypothesis(), k, cursor.used)  # step 3: SOA(S∘T)
@@ -82,15 +92,34 @@ class GlobalStableLearner:
         return self.run(ArraySource(X, y), 0, len(y), seed, depth=depth)
 
 
-def _run_one(learner: GlobalStableLearner, source: ExampleSource, depth: int | None, batch: tuple[int, int],
-             seed: np.random.SeedSequence) -> GRun:
+def _run_one(
+    learner: GlobalStableLearner,
+    source: ExampleSource,
+    depth: int | None,
+    batch: tuple[int, int],
+    seed: np.random.SeedSequence,
+) -> GRun:
     return learner.run(source, batch[0], batch[1], seed, depth=depth)
 
 
-def run_batches(learner: GlobalStableLearner, source: ExampleSource, batches: Sequence[tuple[int, int]],
-                seed: SeedLike, *, n_jobs: int = 1, depth: int | None = None, cluster: Any = None) -> list[GRun]:
+def run_batches(
+    learner: GlobalStableLearner,
+    source: ExampleSource,
+    batches: Sequence[tuple[int, int]],
+    seed: SeedLike,
+    *,
+    n_jobs: int = 1,
+    depth: int | None = None,
+    cluster: Any = None,
+) -> list[GRun]:
     """G on each (disjoint) batch with independent seeds spawned from ``seed`` by batch index: identical results for
     any n_jobs or backend (:func:`littlestone.parallel.map_seeded`; ``cluster`` names a Dask cluster). ``depth`` fixes
     k (analysis of D̃_k); by default each run draws k uniformly. Reports progress ("G runs")."""
-    return map_seeded(partial(_run_one, learner, source, depth), list(batches), seed=seed, n_jobs=n_jobs,
-                      cluster=cluster, progress="G runs")
+    return map_seeded(
+        partial(_run_one, learner, source, depth),
+        list(batches),
+        seed=seed,
+        n_jobs=n_jobs,
+        cluster=cluster,
+        progress="G runs",
+    )

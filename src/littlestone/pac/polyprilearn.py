@@ -142,8 +142,10 @@ class PolyPriLearnResult:
         ]
         if self.diagnostics is not None:
             dg = self.diagnostics
-            lines.append(f"  [non-private diagnostics] |Ĥ_i| max {max(dg['list_sizes'])}, selected count "
-                         f"{dg['selected_count']}, break rounds {dg['break_rounds']}")
+            lines.append(
+                f"  [non-private diagnostics] |Ĥ_i| max {max(dg['list_sizes'])}, selected count "
+                f"{dg['selected_count']}, break rounds {dg['break_rounds']}"
+            )
         return "\n".join(lines)
 
 
@@ -151,31 +153,53 @@ def resolve_d(hclass: HypothesisClass, d: Any, who: str) -> int:
     if d is None:
         d = int(hclass.ldim())
         if d < 1:
-            raise LittlestoneError(f"{hclass.name} has Littlestone dimension {d}; {who} needs d ≥ 1 "
-                                   "(a class with d ≤ 0 has at most one function: nothing to learn)")
+            raise LittlestoneError(
+                f"{hclass.name} has Littlestone dimension {d}; {who} needs d ≥ 1 "
+                "(a class with d ≤ 0 has at most one function: nothing to learn)"
+            )
         return d
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
         raise LittlestoneError(f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, got {d!r}")
     return int(d)
 
 
-def polyprilearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float, alpha: float = 0.1,
-                 beta: float = 0.05, d: int | None = None, K_req: int = 1, n: int | None = None, m: int | None = None,
-                 K: int | None = None, A: float | None = None, eta: float | None = None,
-                 convergence: str = "additive", backend: Any = "secure", seed: SeedLike = None, n_jobs: int = 1,
-                 diagnostics: bool = False, start: int = 0, plan: PolyPriLearnPlan | None = None) -> PolyPriLearnResult:
+def polyprilearn(
+    hclass: HypothesisClass,
+    source: ExampleSource,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    d: int | None = None,
+    K_req: int = 1,
+    n: int | None = None,
+    m: int | None = None,
+    K: int | None = None,
+    A: float | None = None,
+    eta: float | None = None,
+    convergence: str = "additive",
+    backend: Any = "secure",
+    seed: SeedLike = None,
+    n_jobs: int = 1,
+    diagnostics: bool = False,
+    start: int = 0,
+    plan: PolyPriLearnPlan | None = None,
+) -> PolyPriLearnResult:
     """Run Algorithm 2 on examples [start, start + m·n) of a source of validated points and 0/1 labels."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
-        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
-                                    f"not {backend!r}")
+        raise PrivacyParameterError(
+            f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
+        )
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise LittlestoneError(f"n_jobs must be a nonzero integer (1 = serial, -1 = all cores), got {n_jobs!r}")
     d = resolve_d(hclass, d, "PolyPriLearn")
     if plan is None:
-        plan = polyprilearn_plan(d, alpha, epsilon, delta, beta, K_req=K_req, n=n, m=m, K=K, A=A, eta=eta,
-                                 convergence=convergence)
+        plan = polyprilearn_plan(
+            d, alpha, epsilon, delta, beta, K_req=K_req, n=n, m=m, K=K, A=A, eta=eta, convergence=convergence
+        )
     given = len(source)
     need = start + plan.total
     if given < need:
@@ -184,7 +208,8 @@ def polyprilearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: flo
             f"PolyPriLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: m={plan.m:,} datasets "
             f"of n={plan.n:,}" + (f" after the first {start:,}" if start else "") + f"; got {given - start:,}. "
             "Give more data, or override the sizes (n=, m=, K=): privacy holds for every setting, the accuracy "
-            "guarantee only at the theory sizes.")
+            "guarantee only at the theory sizes."
+        )
     schedule = ReduceTreeSchedule.theory(d, plan.A, plan.K, eta=plan.eta)
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
@@ -201,11 +226,28 @@ def polyprilearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: flo
     diag = None
     if diagnostics:
         counts = Counter(h for x in lists for h in x)
-        diag = {"list_sizes": [len(x) for x in lists], "selected_count": 0 if bottom else counts[out],
-                "top_count": max(counts.values(), default=0), "break_rounds": dict(Counter(r.t_hat for r in runs)),
-                "leaves": [r.leaves for r in runs]}
-    return PolyPriLearnResult(eps_c, dlt_c, rel, budget.spent, tuple(budget.ledger), noise.name, plan, given,
-                              plan.total, chosen, bottom, time.perf_counter() - t0, diag)
+        diag = {
+            "list_sizes": [len(x) for x in lists],
+            "selected_count": 0 if bottom else counts[out],
+            "top_count": max(counts.values(), default=0),
+            "break_rounds": dict(Counter(r.t_hat for r in runs)),
+            "leaves": [r.leaves for r in runs],
+        }
+    return PolyPriLearnResult(
+        eps_c,
+        dlt_c,
+        rel,
+        budget.spent,
+        tuple(budget.ledger),
+        noise.name,
+        plan,
+        given,
+        plan.total,
+        chosen,
+        bottom,
+        time.perf_counter() - t0,
+        diag,
+    )
 
 
 class SourceFitMixin:
@@ -223,7 +265,10 @@ class SourceFitMixin:
         self.classes_ = np.array([0, 1])
         self.n_features_in_ = 1
         self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
-            self.hclass_, src, _to_generator(self.random_state))  # type: ignore[attr-defined]
+            self.hclass_,
+            src,
+            _to_generator(self.random_state),  # type: ignore[attr-defined]
+        )
         return self
 
 
@@ -237,11 +282,25 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     selected element's count) to ``result_``. :meth:`fit_source` learns from a lazy source.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
-                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
-                 n: int | None = None, m: int | None = None, K: int | None = None, A: float | None = None,
-                 eta: float | None = None, convergence: str = "additive", backend: Any = "secure",
-                 random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        ldim: int | None = None,
+        n: int | None = None,
+        m: int | None = None,
+        K: int | None = None,
+        A: float | None = None,
+        eta: float | None = None,
+        convergence: str = "additive",
+        backend: Any = "secure",
+        random_state: Any = None,
+        n_jobs: int = 1,
+        diagnostics: bool = False,
+    ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -265,12 +324,26 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return compose_disjoint(polyprilearn_parts(eps, dlt))
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, Any]:
-        res = polyprilearn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha, beta=self.beta,
-                           d=self.ldim, n=self.n, m=self.m, K=self.K, A=self.A, eta=self.eta,
-                           convergence=self.convergence, backend=self.backend, seed=rng, n_jobs=self.n_jobs,
-                           diagnostics=self.diagnostics)
+        res = polyprilearn(
+            hclass,
+            source,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            n=self.n,
+            m=self.m,
+            K=self.K,
+            A=self.A,
+            eta=self.eta,
+            convergence=self.convergence,
+            backend=self.backend,
+            seed=rng,
+            n_jobs=self.n_jobs,
+            diagnostics=self.diagnostics,
+        )
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
-

@@ -50,7 +50,8 @@ LP_LIMIT = 1 << 24
 
 def proper_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
     return polyprilearn_parts(epsilon, delta) + [
-        PrivacyPart("generic learner over 𝒦 (exponential mechanism)", float(epsilon), 0.0, "fresh S_2")]
+        PrivacyPart("generic learner over 𝒦 (exponential mechanism)", float(epsilon), 0.0, "fresh S_2")
+    ]
 
 
 def proper_fallback(hclass: HypothesisClass) -> Hypothesis:
@@ -115,21 +116,25 @@ def minimax_set(hclass: HypothesisClass, f: Hypothesis, alpha_prime: float) -> M
         return MinimaxSet(tuple(sorted(hclass.hypothesis(p) for p in pts)), 1.0 / len(pts), "closed form (points)")
     F = explicit_class(hclass)
     if F.n_hypotheses * F.n_points > LP_LIMIT:
-        raise LittlestoneError(f"the minimax LP for {hclass.name} would have {F.n_hypotheses} × {F.n_points} "
-                               f"entries (more than {LP_LIMIT})")
+        raise LittlestoneError(
+            f"the minimax LP for {hclass.name} would have {F.n_hypotheses} × {F.n_points} "
+            f"entries (more than {LP_LIMIT})"
+        )
     from scipy.optimize import linprog
 
     pts = F.domain_points()
-    fv = np.asarray(f.predict(F.validate_points(pts) if F.domain._index is not None else np.arange(F.n_points)),
-                    dtype=np.uint8)
-    Dm = (F.matrix != fv[None, :]).astype(float)          # |H| × |X|: 1[h(x) ≠ f(x)]
+    fv = np.asarray(
+        f.predict(F.validate_points(pts) if F.domain._index is not None else np.arange(F.n_points)), dtype=np.uint8
+    )
+    Dm = (F.matrix != fv[None, :]).astype(float)  # |H| × |X|: 1[h(x) ≠ f(x)]
     nh, nx = Dm.shape
     c = np.zeros(nh + 1)
-    c[-1] = 1.0                                            # minimise τ
-    A_ub = np.hstack([Dm.T, -np.ones((nx, 1))])            # Σ_h p_h D[h,x] − τ ≤ 0
+    c[-1] = 1.0  # minimise τ
+    A_ub = np.hstack([Dm.T, -np.ones((nx, 1))])  # Σ_h p_h D[h,x] − τ ≤ 0
     A_eq = np.hstack([np.ones((1, nh)), np.zeros((1, 1))])
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(nx), A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (nh + 1),
-                  method="highs-ds")
+    res = linprog(
+        c, A_ub=A_ub, b_ub=np.zeros(nx), A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (nh + 1), method="highs-ds"
+    )
     if res.status != 0:
         raise LittlestoneError(f"the minimax LP failed: {res.message}")
     p = res.x[:nh]
@@ -159,33 +164,66 @@ class ProperResult:
 
     def summary(self) -> str:
         q = self.plan
-        lines = [self.inner.summary(),
-                 f"PolyPriPropLearn (GGKM21 Alg. 3): α'={q.alpha_prime:.4g}, K_req={q.K_req:,}, |𝒦| ≤ "
-                 f"{q.candidates_bound:,}, n′={q.n_generic:,}",
-                 f"  claim (ε, δ) = ({self.epsilon:g}, {self.delta:g}) {self.relation}; spent {self.spent}",
-                 f"  f = {self.inner.chosen!r}; 𝒦 = {len(self.minimax.candidates) if self.minimax else 0} hypotheses"
-                 + (f" (LP value {self.minimax.value:.4g})" if self.minimax else ""),
-                 f"  chosen {self.chosen!r}" + (" (⊥: fixed fallback hypothesis of H)" if self.bottom else "")]
+        lines = [
+            self.inner.summary(),
+            f"PolyPriPropLearn (GGKM21 Alg. 3): α'={q.alpha_prime:.4g}, K_req={q.K_req:,}, |𝒦| ≤ "
+            f"{q.candidates_bound:,}, n′={q.n_generic:,}",
+            f"  claim (ε, δ) = ({self.epsilon:g}, {self.delta:g}) {self.relation}; spent {self.spent}",
+            f"  f = {self.inner.chosen!r}; 𝒦 = {len(self.minimax.candidates) if self.minimax else 0} hypotheses"
+            + (f" (LP value {self.minimax.value:.4g})" if self.minimax else ""),
+            f"  chosen {self.chosen!r}" + (" (⊥: fixed fallback hypothesis of H)" if self.bottom else ""),
+        ]
         return "\n".join(lines)
 
 
-def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon: float, delta: float,
-                     alpha: float = 0.1, beta: float = 0.05, d: int | None = None, n: int | None = None,
-                     m: int | None = None, K: int | None = None, A: float | None = None, eta: float | None = None,
-                     n_generic: int | None = None, convergence: str = "additive", backend: Any = "secure",
-                     seed: SeedLike = None, n_jobs: int = 1, diagnostics: bool = False,
-                     minimax: Any = None, plan: ProperPlan | None = None) -> ProperResult:
+def polypriproplearn(
+    hclass: HypothesisClass,
+    source: ExampleSource,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    d: int | None = None,
+    n: int | None = None,
+    m: int | None = None,
+    K: int | None = None,
+    A: float | None = None,
+    eta: float | None = None,
+    n_generic: int | None = None,
+    convergence: str = "additive",
+    backend: Any = "secure",
+    seed: SeedLike = None,
+    n_jobs: int = 1,
+    diagnostics: bool = False,
+    minimax: Any = None,
+    plan: ProperPlan | None = None,
+) -> ProperResult:
     """Run Algorithm 3 on a source: PolyPriLearn on the first m·n examples, the generic learner on the next n′."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
-        raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, "
-                                    f"not {backend!r}")
+        raise PrivacyParameterError(
+            f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
+        )
     d = resolve_d(hclass, d, "PolyPriPropLearn")
     if plan is None:
         cb = candidates_bound(hclass, alpha / 8)
-        plan = polypriproplearn_plan(d, alpha, epsilon, delta, beta, candidates_bound=cb, n_generic=n_generic,
-                                     convergence=convergence, n=n, m=m, K=K, A=A, eta=eta)
+        plan = polypriproplearn_plan(
+            d,
+            alpha,
+            epsilon,
+            delta,
+            beta,
+            candidates_bound=cb,
+            n_generic=n_generic,
+            convergence=convergence,
+            n=n,
+            m=m,
+            K=K,
+            A=A,
+            eta=eta,
+        )
     given = len(source)
     if given < plan.total:
         how = "Theorem 6.4 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
@@ -193,11 +231,22 @@ def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon:
             f"PolyPriPropLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: "
             f"m={plan.inner.m:,} datasets of n={plan.inner.n:,} for PolyPriLearn plus n′={plan.n_generic:,} for the "
             f"generic learner; got {given:,}. Give more data, or override the sizes (n=, m=, K=, n_generic=): "
-            "privacy holds for every setting, the accuracy guarantee only at the theory sizes.")
+            "privacy holds for every setting, the accuracy guarantee only at the theory sizes."
+        )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
-    inner = polyprilearn(hclass, source, epsilon=epsilon, delta=delta, d=d, backend=noise, seed=rng,
-                         n_jobs=n_jobs, diagnostics=diagnostics, plan=plan.inner)
+    inner = polyprilearn(
+        hclass,
+        source,
+        epsilon=epsilon,
+        delta=delta,
+        d=d,
+        backend=noise,
+        seed=rng,
+        n_jobs=n_jobs,
+        diagnostics=diagnostics,
+        plan=plan.inner,
+    )
     budget = PrivacyBudget(epsilon, 0.0)
     mm = None
     if inner.bottom:
@@ -207,14 +256,29 @@ def polypriproplearn(hclass: HypothesisClass, source: ExampleSource, *, epsilon:
         start = plan.inner.total
         X, y = source.batch(start, start + plan.n_generic)
         y = np.asarray(y, dtype=np.int8)
-        scores = np.array([-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y))
-                           for h in mm.candidates], dtype=float)
+        scores = np.array(
+            [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h in mm.candidates], dtype=float
+        )
         i = exponential_mechanism(scores, epsilon, sensitivity=1.0, backend=noise, budget=budget)
         chosen = mm.candidates[int(i)]
     eps_c, dlt_c, rel = compose_disjoint(proper_parts(epsilon, delta))
     spent = (max(inner.spent[0], budget.spent[0]), inner.spent[1])
-    return ProperResult(eps_c, dlt_c, rel, spent, plan, inner, mm, chosen, inner.bottom, given, plan.total,
-                        noise.name, time.perf_counter() - t0, inner.diagnostics)
+    return ProperResult(
+        eps_c,
+        dlt_c,
+        rel,
+        spent,
+        plan,
+        inner,
+        mm,
+        chosen,
+        inner.bottom,
+        given,
+        plan.total,
+        noise.name,
+        time.perf_counter() - t0,
+        inner.diagnostics,
+    )
 
 
 class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
@@ -222,11 +286,26 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     Theorem 6.4), scikit-learn style. Defaults are Theorem 6.4's sizes (``littlestone bounds ggkm21``); ``n``,
     ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them."""
 
-    def __init__(self, hypothesis_class: HypothesisClass | str | None = None, epsilon: float = 1.0,
-                 delta: float = 1e-6, alpha: float = 0.1, beta: float = 0.05, ldim: int | None = None,
-                 n: int | None = None, m: int | None = None, K: int | None = None, A: float | None = None,
-                 eta: float | None = None, n_generic: int | None = None, convergence: str = "additive",
-                 backend: Any = "secure", random_state: Any = None, n_jobs: int = 1, diagnostics: bool = False):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        ldim: int | None = None,
+        n: int | None = None,
+        m: int | None = None,
+        K: int | None = None,
+        A: float | None = None,
+        eta: float | None = None,
+        n_generic: int | None = None,
+        convergence: str = "additive",
+        backend: Any = "secure",
+        random_state: Any = None,
+        n_jobs: int = 1,
+        diagnostics: bool = False,
+    ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
@@ -251,12 +330,27 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return compose_disjoint(proper_parts(eps, dlt))
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, ProperResult]:
-        res = polypriproplearn(hclass, source, epsilon=self.epsilon, delta=self.delta, alpha=self.alpha,
-                               beta=self.beta, d=self.ldim, n=self.n, m=self.m, K=self.K, A=self.A, eta=self.eta,
-                               n_generic=self.n_generic, convergence=self.convergence, backend=self.backend,
-                               seed=rng, n_jobs=self.n_jobs, diagnostics=self.diagnostics)
+        res = polypriproplearn(
+            hclass,
+            source,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            n=self.n,
+            m=self.m,
+            K=self.K,
+            A=self.A,
+            eta=self.eta,
+            n_generic=self.n_generic,
+            convergence=self.convergence,
+            backend=self.backend,
+            seed=rng,
+            n_jobs=self.n_jobs,
+            diagnostics=self.diagnostics,
+        )
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
-

@@ -43,8 +43,17 @@ class ReduceTreeSchedule:
     orders: tuple[int, ...]
 
     @classmethod
-    def theory(cls, d: int, A: float, K: int, *, eta: float | None = None, alphas: Sequence[float] | None = None,
-               outputs: Sequence[float] | None = None, orders: Sequence[int] | None = None) -> "ReduceTreeSchedule":
+    def theory(
+        cls,
+        d: int,
+        A: float,
+        K: int,
+        *,
+        eta: float | None = None,
+        alphas: Sequence[float] | None = None,
+        outputs: Sequence[float] | None = None,
+        orders: Sequence[int] | None = None,
+    ) -> "ReduceTreeSchedule":
         """The module's schedule; any of η, α_t, c_t, k_t may be given instead."""
         if isinstance(d, bool) or not isinstance(d, int) or d < 0:
             raise LittlestoneError(f"ReduceTree needs the Littlestone dimension d as an integer ≥ 0, got {d!r}")
@@ -55,15 +64,20 @@ class ReduceTreeSchedule:
         eta = A / (4.0 * (d + 1)) if eta is None else float(eta)
         if not eta >= 0:
             raise LittlestoneError(f"the level gap η must be ≥ 0, got {eta!r}")
-        a = tuple(float(v) for v in alphas) if alphas is not None else \
-            tuple(A - 4.0 * eta * (t - 1) for t in range(1, d + 3))
+        a = (
+            tuple(float(v) for v in alphas)
+            if alphas is not None
+            else tuple(A - 4.0 * eta * (t - 1) for t in range(1, d + 3))
+        )
         if len(a) != d + 2:
             raise LittlestoneError(f"a schedule for d={d} needs {d + 2} levels α_t, got {len(a)}")
         c = tuple(float(v) for v in outputs) if outputs is not None else tuple(a[t] - 2.0 * eta for t in range(d + 1))
         k = tuple(int(v) for v in orders) if orders is not None else tuple((1 << t) * K for t in range(d + 1))
         if len(c) != d + 1 or len(k) != d + 1:
-            raise LittlestoneError(f"a schedule for d={d} needs {d + 2} levels α_t, {d + 1} output levels c_t and "
-                                   f"{d + 1} orders k_t; got {len(a)}, {len(c)}, {len(k)}")
+            raise LittlestoneError(
+                f"a schedule for d={d} needs {d + 2} levels α_t, {d + 1} output levels c_t and "
+                f"{d + 1} orders k_t; got {len(a)}, {len(c)}, {len(k)}"
+            )
         if any(x < 1 for x in k):
             raise LittlestoneError(f"the orders k_t must be ≥ 1, got {k}")
         return cls(d, float(A), eta, int(K), a, c, k)
@@ -105,8 +119,9 @@ def _restrict(V: VersionSpace, path: Sequence[tuple[Any, int]]) -> VersionSpace:
     return V
 
 
-def reduce_tree(data: EmpiricalErrors | HypothesisClass, schedule: ReduceTreeSchedule, X: Any = None,
-                y: Any = None) -> ReduceTreeResult:
+def reduce_tree(
+    data: EmpiricalErrors | HypothesisClass, schedule: ReduceTreeSchedule, X: Any = None, y: Any = None
+) -> ReduceTreeResult:
     """Algorithm 1 of GGKM21 on one dataset, given as its error table (or a class with X, y)."""
     emp = data if isinstance(data, EmpiricalErrors) else empirical_errors(data, X, y)
     sch = schedule

@@ -42,8 +42,9 @@ class PrivateFitResult:
 
     def claim_line(self) -> str:
         note = f" [{self.privacy_note}]" if self.privacy_note else ""
-        return (f"privacy claim (ε, δ) = ({self.spent[0]:.6g}, {self.spent[1]:.3g}), {self.claim.relation} neighbours"
-                f"{note}")
+        return (
+            f"privacy claim (ε, δ) = ({self.spent[0]:.6g}, {self.spent[1]:.3g}), {self.claim.relation} neighbours{note}"
+        )
 
     def summary(self) -> str:
         sizes = ", ".join(f"{k} {v:,}" for k, v in self.stage_sizes().items())

@@ -68,8 +68,17 @@ class RealizableStream:
     (an agnostic stream). A block's content depends only on (seed, its index): caching changes no example.
     """
 
-    def __init__(self, target: Hypothesis, sampler: Callable[[np.random.Generator, int], Any], length: int,
-                 seed: int, *, block_size: int = 1 << 14, noise: float = 0.0, cache_blocks: int = 64):
+    def __init__(
+        self,
+        target: Hypothesis,
+        sampler: Callable[[np.random.Generator, int], Any],
+        length: int,
+        seed: int,
+        *,
+        block_size: int = 1 << 14,
+        noise: float = 0.0,
+        cache_blocks: int = 64,
+    ):
         if int(length) < 1:
             raise EmptyDataError("a stream needs length ≥ 1")
         if not 0.0 <= noise < 1.0:
@@ -119,7 +128,7 @@ class RealizableStream:
         j0 = start // B
         if (stop - 1) // B == j0:  # inside one block: views, no copy
             X, y = self._block(j0)
-            return X[start - j0 * B:stop - j0 * B], y[start - j0 * B:stop - j0 * B]
+            return X[start - j0 * B : stop - j0 * B], y[start - j0 * B : stop - j0 * B]
         parts_X, parts_y = [], []
         for j in range(start // B, (stop - 1) // B + 1):
             X, y = self._block(j)

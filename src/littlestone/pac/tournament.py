@@ -15,8 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from ..classes.base import (Hypothesis, HypothesisClass, PatchedHypothesis, VersionSpace, sortable_key,
-                           as_python_point, patch)
+from ..classes.base import (
+    Hypothesis,
+    HypothesisClass,
+    PatchedHypothesis,
+    VersionSpace,
+    sortable_key,
+    as_python_point,
+    patch,
+)
 from ..classes.thresholds import Threshold
 from ..errors import LittlestoneError
 from .sources import Cursor
@@ -108,7 +115,7 @@ def _restrict(V: VersionSpace, X: Any, y: np.ndarray) -> tuple[VersionSpace, int
     if b is None or b[0] > b[1]:
         return V.restrict_sample(X, y)
     if isinstance(X, list) and len(X) == 1 and type(X[0]) is int and -_INT64_MAX <= X[0] < _INT64_MAX:
-        lo, hi = b[0], b[1]   # one tournament example: h_t(x) = 1 ⇔ t ≤ x
+        lo, hi = b[0], b[1]  # one tournament example: h_t(x) = 1 ⇔ t ≤ x
         lo, hi = (lo, min(hi, X[0])) if y[0] == 1 else (max(lo, X[0] + 1), hi)
         return (V, 0) if lo > hi else (V.with_threshold_interval(lo, hi), 1)
     if not (isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu"):
@@ -172,8 +179,16 @@ def empty_sample(V: VersionSpace) -> TournamentSample:
     return TournamentSample(SOAState(V), ())
 
 
-def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, rng: np.random.Generator, *,
-                      V: VersionSpace | None = None, max_rounds: int | None = None) -> TournamentSample:
+def sample_tournament(
+    hclass: HypothesisClass,
+    cursor: Cursor,
+    k: int,
+    n: int,
+    rng: np.random.Generator,
+    *,
+    V: VersionSpace | None = None,
+    max_rounds: int | None = None,
+) -> TournamentSample:
     """Draw S ∼ D̃_k (BLM20 §IV-C1) reading D-examples from ``cursor`` in order (its cap N ⇒ SampleCapExceeded,
     i.e. Fail). With an uncapped cursor this is the exact process D_k of §IV-B (``max_rounds`` guards the
     repeat loop of step 3(iii), which never ends when D_k is undefined)."""
@@ -185,8 +200,16 @@ def sample_tournament(hclass: HypothesisClass, cursor: Cursor, k: int, n: int, r
     return _draw(hclass, V, cursor, int(k), int(n), rng, max_rounds)
 
 
-def sample_exact_Dk(hclass: HypothesisClass, source: Any, k: int, n: int, rng: np.random.Generator, *,
-                    start: int = 0, max_rounds: int = 100_000) -> tuple[TournamentSample, int]:
+def sample_exact_Dk(
+    hclass: HypothesisClass,
+    source: Any,
+    k: int,
+    n: int,
+    rng: np.random.Generator,
+    *,
+    start: int = 0,
+    max_rounds: int = 100_000,
+) -> tuple[TournamentSample, int]:
     """S ∼ D_k, the exact process of BLM20 §IV-B (no cap), reading ``source`` from ``start`` in order:
     (sample, number M_k of examples drawn from D). Raises if the source runs out or a repeat loop exceeds
     ``max_rounds`` (D_k undefined)."""
@@ -200,8 +223,15 @@ def sample_exact_Dk(hclass: HypothesisClass, source: Any, k: int, n: int, rng: n
     return S, cursor.used
 
 
-def _draw(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, k: int, n: int, rng: np.random.Generator,
-          max_rounds: int | None) -> TournamentSample:
+def _draw(
+    hclass: HypothesisClass,
+    V: VersionSpace,
+    cursor: Cursor,
+    k: int,
+    n: int,
+    rng: np.random.Generator,
+    max_rounds: int | None,
+) -> TournamentSample:
     if k == 0:
         return empty_sample(V)
     if k == 1:
@@ -211,39 +241,48 @@ def _draw(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, k: int, n: i
         rounds += 1
         if max_rounds is not None and rounds > max_rounds:
             raise _undefined(k, max_rounds)
-        S0 = _draw(hclass, V, cursor, k - 1, n, rng, max_rounds)          # step (i): S0, S1 ∼ D̃_{k−1}
+        S0 = _draw(hclass, V, cursor, k - 1, n, rng, max_rounds)  # step (i): S0, S1 ∼ D̃_{k−1}
         S1 = _draw(hclass, V, cursor, k - 1, n, rng, max_rounds)
         a0 = cursor.position
-        X0, y0 = cursor.take(n)                                          # T0, T1 ∼ D^n
+        X0, y0 = cursor.take(n)  # T0, T1 ∼ D^n
         a1 = cursor.position
         X1, y1 = cursor.take(n)
         S0 = S0.then(X0, y0, a0, a0 + n)
         S1 = S1.then(X1, y1, a1, a1 + n)
-        f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()           # step (ii)
-        if f0 == f1:                                                     # step (iii)
+        f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()  # step (ii)
+        if f0 == f1:  # step (iii)
             continue
         out = _contest(hclass, S0, S1, f0, f1, rng)
         if out is not None:
             return out
 
 
-def _contest(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample, f0: Hypothesis, f1: Hypothesis,
-             rng: np.random.Generator) -> TournamentSample | None:
+def _contest(
+    hclass: HypothesisClass,
+    S0: TournamentSample,
+    S1: TournamentSample,
+    f0: Hypothesis,
+    f1: Hypothesis,
+    rng: np.random.Generator,
+) -> TournamentSample | None:
     """Steps (iv)–(v); None when f0, f1 are the same function in different representations (step (iii) again)."""
-    x = hclass.disagreement(f0, f1)                                      # step (iv), fixed rule (module doc)
+    x = hclass.disagreement(f0, f1)  # step (iv), fixed rule (module doc)
     if x is None:
         return None
     y = int(rng.integers(0, 2))
-    return (S0 if f0(x) != y else S1).then_tournament(x, y)              # step (v)
+    return (S0 if f0(x) != y else S1).then_tournament(x, y)  # step (v)
 
 
 def _undefined(k: int, max_rounds: int) -> LittlestoneError:
-    return LittlestoneError(f"D_{k}: SOA(S0∘T0) = SOA(S1∘T1) in {max_rounds} rounds in a row — D_{k} is "
-                            f"(numerically) undefined for this distribution (BLM20 §IV-B item 2)")
+    return LittlestoneError(
+        f"D_{k}: SOA(S0∘T0) = SOA(S1∘T1) in {max_rounds} rounds in a row — D_{k} is "
+        f"(numerically) undefined for this distribution (BLM20 §IV-B item 2)"
+    )
 
 
-def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator,
-                 max_rounds: int | None) -> TournamentSample:
+def _draw_level1(
+    hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator, max_rounds: int | None
+) -> TournamentSample:
     """D̃_1: S0 = S1 = ∅, so round r compares SOA(T0) with SOA(T1). The same process as :func:`_draw`, evaluated
     for a chunk of rounds at once (peek at the next rounds, draw only up to the first round with f0 ≠ f1).
 
@@ -274,7 +313,7 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
                     S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
                     found = _level1_round(hclass, S0, S1, rng)
                 else:
-                    found = _level1_generic(hclass, V, X[lo:lo + 2 * n], y[lo:lo + 2 * n], n, a0, rng)
+                    found = _level1_generic(hclass, V, X[lo : lo + 2 * n], y[lo : lo + 2 * n], n, a0, rng)
                 if found is not None:
                     cursor.skip(lo + 2 * n)
                     return found
@@ -282,8 +321,7 @@ def _draw_level1(hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: in
         else:
             for r in range(R):
                 lo = 2 * n * r
-                found = _level1_generic(hclass, V, X[lo:lo + 2 * n], y[lo:lo + 2 * n], n,
-                                        cursor.position + lo, rng)
+                found = _level1_generic(hclass, V, X[lo : lo + 2 * n], y[lo : lo + 2 * n], n, cursor.position + lo, rng)
                 if found is not None:
                     cursor.skip(lo + 2 * n)
                     return found
@@ -297,8 +335,9 @@ def _realizable_sample(V: VersionSpace, lo: int, hi: int, start: int, stop: int)
     return TournamentSample(SOAState(V.with_threshold_interval(lo, hi)), (("D", start, stop),))
 
 
-def _level1_round(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample,
-                  rng: np.random.Generator) -> TournamentSample | None:
+def _level1_round(
+    hclass: HypothesisClass, S0: TournamentSample, S1: TournamentSample, rng: np.random.Generator
+) -> TournamentSample | None:
     """Steps (ii)–(v) of a level-1 round: the contest's result, or None (f0 = f1: repeat)."""
     f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
     if f0 == f1 or hclass.disagreement(f0, f1) is None:
@@ -306,14 +345,15 @@ def _level1_round(hclass: HypothesisClass, S0: TournamentSample, S1: TournamentS
     return _contest(hclass, S0, S1, f0, f1, rng)
 
 
-def _level1_generic(hclass: HypothesisClass, V: VersionSpace, X: Any, y: np.ndarray, n: int, a0: int,
-                    rng: np.random.Generator) -> TournamentSample | None:
+def _level1_generic(
+    hclass: HypothesisClass, V: VersionSpace, X: Any, y: np.ndarray, n: int, a0: int, rng: np.random.Generator
+) -> TournamentSample | None:
     """One level-1 round on blocks X[:n], X[n:2n] (batch positions a0…): the contest's result, or None (repeat)."""
     k0, k1 = _block_keys(V, X, y, n, 2)
     if k0 == k1:
         return None
     S0 = empty_sample(V).then(X[:n], y[:n], a0, a0 + n)
-    S1 = empty_sample(V).then(X[n:2 * n], y[n:2 * n], a0 + n, a0 + 2 * n)
+    S1 = empty_sample(V).then(X[n : 2 * n], y[n : 2 * n], a0 + n, a0 + 2 * n)
     return _level1_round(hclass, S0, S1, rng)
 
 
@@ -335,8 +375,10 @@ def _block_keys(V: VersionSpace, X: Any, y: np.ndarray, n: int, blocks: int) -> 
     keys = V.soa_block_keys(X, y, n)
     if keys is None:
         keys = [None] * blocks
-    return [k if k is not None else SOAState(V).extend(X[i * n:(i + 1) * n], y[i * n:(i + 1) * n]).hypothesis()
-            for i, k in enumerate(keys)]
+    return [
+        k if k is not None else SOAState(V).extend(X[i * n : (i + 1) * n], y[i * n : (i + 1) * n]).hypothesis()
+        for i, k in enumerate(keys)
+    ]
 
 
 _KERNELS: Any = None

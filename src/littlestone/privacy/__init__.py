@@ -35,7 +35,14 @@ from .backends import Backend, SecureBackend, SeededBackend, check_backend, make
 from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound
 from .budget import Charge, PrivacyBudget
 from .composition import advanced_composition, basic_composition, heterogeneous_advanced_composition, per_step_epsilon
-from .exponential import ExponentialMechanism, ReportNoisyMax, exponential_mechanism, exponential_probabilities, report_noisy_max, selection_error_bound
+from .exponential import (
+    ExponentialMechanism,
+    ReportNoisyMax,
+    exponential_mechanism,
+    exponential_probabilities,
+    report_noisy_max,
+    selection_error_bound,
+)
 from .histogram_release import HistogramRelease
 from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
 from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism

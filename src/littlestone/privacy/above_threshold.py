@@ -176,7 +176,12 @@ class RunningSumAboveThreshold:
 def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:
     """8Δ(ln k + ln(2/β))/ε (Dwork–Roth Thm 3.24)."""
     k = check_positive_int(k, "number of queries k")
-    return 8.0 * check_sensitivity(sensitivity) * (math.log(k) + math.log(2.0 / check_probability(beta))) / check_epsilon(epsilon)
+    return (
+        8.0
+        * check_sensitivity(sensitivity)
+        * (math.log(k) + math.log(2.0 / check_probability(beta)))
+        / check_epsilon(epsilon)
+    )
 
 
 class SparseVector:
@@ -257,8 +262,9 @@ class RunningSumAboveThresholdRun(AboveThresholdRun):
     name = "running-sum AboveThreshold"
 
     def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> int:
-        at = RunningSumAboveThreshold(self.threshold, self.epsilon, sensitivity=self.sensitivity, backend=backend,
-                                      budget=budget)
+        at = RunningSumAboveThreshold(
+            self.threshold, self.epsilon, sensitivity=self.sensitivity, backend=backend, budget=budget
+        )
         for i, value in enumerate(data):
             if at.add(value):
                 return i
@@ -282,8 +288,14 @@ class SparseVectorRun(Mechanism):
         return PrivacyClaim(self.epsilon, 0.0, "replace-one", f"{self.name} (c={self.max_positives})")
 
     def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> tuple[bool, ...]:
-        sv = SparseVector(self.threshold, self.epsilon, self.max_positives, sensitivity=self.sensitivity,
-                          backend=backend, budget=budget)
+        sv = SparseVector(
+            self.threshold,
+            self.epsilon,
+            self.max_positives,
+            sensitivity=self.sensitivity,
+            backend=backend,
+            budget=budget,
+        )
         answers = []
         for value in data:
             answers.append(sv.test(value))

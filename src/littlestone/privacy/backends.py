@@ -237,7 +237,9 @@ class SeededBackend(Backend):
         b = check_scale(scale)
         p = -np.expm1(-1.0 / b)  # 1 - e^{-1/b}
         # Difference of two i.i.d. geometrics with success probability 1 - e^{-1/b} has P(z) ∝ e^{-|z|/b}.
-        z = np.asarray(self.rng.geometric(p, size), dtype=np.int64) - np.asarray(self.rng.geometric(p, size), dtype=np.int64)
+        z = np.asarray(self.rng.geometric(p, size), dtype=np.int64) - np.asarray(
+            self.rng.geometric(p, size), dtype=np.int64
+        )
         return int(z) if size is None else z
 
     def gumbel(self, scale: float, size: Size = None) -> Any:

@@ -90,8 +90,9 @@ class BoundedHistogram(HistogramMechanism):
         self.n = _public_n(n)
         self._exact = {v: truncation_bound(self.epsilon, self.delta, discrete=v) for v in self._variants()}
 
-    def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
-                 budget: PrivacyBudget | None = None) -> HistogramRelease:
+    def __call__(
+        self, data: Iterable[Hashable] | np.ndarray, *, backend: Any, budget: PrivacyBudget | None = None
+    ) -> HistogramRelease:
         backend = check_backend(backend)
         mech = self.resolve(backend)
         use_discrete = bool(mech.discrete)
@@ -108,10 +109,21 @@ class BoundedHistogram(HistogramMechanism):
             noisy = _truncated_discrete(backend, counts, b, int(big_a))
         else:
             noisy = counts + _truncated_continuous(backend, b, big_a, counts.size)
-        return release_above(keys, noisy, 1.0 + big_a, discrete=use_discrete, noise_scale=b, epsilon=self.epsilon,
-                             delta=spent_delta, n=self.n, requested_delta=self.delta,
-                             noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
-                             backend=backend.name, error_bound=1.0 + 2.0 * big_a, meta={"truncation": big_a})
+        return release_above(
+            keys,
+            noisy,
+            1.0 + big_a,
+            discrete=use_discrete,
+            noise_scale=b,
+            epsilon=self.epsilon,
+            delta=spent_delta,
+            n=self.n,
+            requested_delta=self.delta,
+            noise="truncated_discrete_laplace" if use_discrete else "truncated_laplace",
+            backend=backend.name,
+            error_bound=1.0 + 2.0 * big_a,
+            meta={"truncation": big_a},
+        )
 
 
 def bounded_histogram(

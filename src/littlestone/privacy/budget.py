@@ -41,7 +41,9 @@ class PrivacyBudget:
     ``PrivacyBudget(math.inf)`` is a pure tracker that never refuses a charge.
     """
 
-    def __init__(self, epsilon: float, delta: float = 0.0, *, composition: str = "basic", delta_prime: float | None = None):
+    def __init__(
+        self, epsilon: float, delta: float = 0.0, *, composition: str = "basic", delta_prime: float | None = None
+    ):
         eps = _as_float(epsilon, "budget epsilon")
         if not eps > 0:
             raise PrivacyParameterError(f"budget epsilon must be > 0, got {epsilon!r}")
@@ -77,7 +79,9 @@ class PrivacyBudget:
         out = [(eps_sum, delta_sum)]
         if self.composition == "advanced" and eps_sum > 0:
             assert self.delta_prime is not None
-            out.append((math.sqrt(2.0 * math.log(1.0 / self.delta_prime) * eps_sq) + drift, delta_sum + self.delta_prime))
+            out.append(
+                (math.sqrt(2.0 * math.log(1.0 / self.delta_prime) * eps_sq) + drift, delta_sum + self.delta_prime)
+            )
         return out
 
     def _best(self, bounds: list[tuple[float, float]]) -> tuple[float, float]:

@@ -86,4 +86,6 @@ def selection_error_bound(n_candidates: int, epsilon: float, beta: float, *, sen
     holds for both mechanisms of this module."""
     eps = check_epsilon(epsilon)
     n_candidates = check_positive_int(n_candidates, "number of candidates")
-    return 2.0 * check_sensitivity(sensitivity) * (math.log(n_candidates) + math.log(1.0 / check_probability(beta))) / eps
+    return (
+        2.0 * check_sensitivity(sensitivity) * (math.log(n_candidates) + math.log(1.0 / check_probability(beta))) / eps
+    )

@@ -65,7 +65,8 @@ class HistogramRelease(Mapping):
         if size is None or isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise PrivacyParameterError(
                 "frequencies() needs the public dataset size n (an integer >= 1): pass it here or to the mechanism; "
-                "the release does not hold the exact size of the private data")
+                "the release does not hold the exact size of the private data"
+            )
         return {k: min(max(float(v) / int(size), 0.0), 1.0) for k, v in self.counts.items()}
 
     def most_common(self, k: int | None = None) -> list[tuple[Hashable, float]]:
@@ -127,7 +128,9 @@ def count_items(items: Iterable[Hashable] | np.ndarray) -> tuple[list[Hashable],
         raise PrivacyParameterError(f"histogram items must be hashable: {exc}") from None
     for key in counter:
         if isinstance(key, float) and key != key:
-            raise PrivacyParameterError("histogram items contain NaN (NaN is not equal to itself, so it cannot be counted)")
+            raise PrivacyParameterError(
+                "histogram items contain NaN (NaN is not equal to itself, so it cannot be counted)"
+            )
     canon: Counter = Counter()
     for key, c in counter.items():
         canon[canonical_key(key)] += c
@@ -145,8 +148,9 @@ def _public_n(n: Any) -> int | None:
     return int(n)
 
 
-def release_above(keys: list[Hashable], noisy: np.ndarray, threshold: float, *, discrete: bool, **fields: Any
-                  ) -> HistogramRelease:
+def release_above(
+    keys: list[Hashable], noisy: np.ndarray, threshold: float, *, discrete: bool, **fields: Any
+) -> HistogramRelease:
     """The release of the items whose noisy count exceeds ``threshold`` (ints for discrete noise, floats otherwise)."""
     keep = np.flatnonzero(noisy > threshold)
     released = {keys[i]: (int(noisy[i]) if discrete else float(noisy[i])) for i in keep}

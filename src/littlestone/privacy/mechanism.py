@@ -116,8 +116,13 @@ def claim_of(part: "Mechanism | PrivacyClaim") -> PrivacyClaim:
     raise PrivacyParameterError(f"expected a Mechanism or a PrivacyClaim, got {type(part).__name__}")
 
 
-def compose(parts: Iterable["Mechanism | PrivacyClaim"], how: str = "basic", delta_slack: float | None = None,
-            *, what: str = "composition") -> PrivacyClaim:
+def compose(
+    parts: Iterable["Mechanism | PrivacyClaim"],
+    how: str = "basic",
+    delta_slack: float | None = None,
+    *,
+    what: str = "composition",
+) -> PrivacyClaim:
     """The claim of running ``parts`` one after another, adaptively, on the same data.
 
     ``how="basic"``: (Σε_i, Σδ_i) (Dwork–Roth Thm 3.16); ``"advanced"``: (√(2 ln(1/δ')Σε_i²) + Σε_i(e^{ε_i}−1),
@@ -128,7 +133,9 @@ def compose(parts: Iterable["Mechanism | PrivacyClaim"], how: str = "basic", del
         raise PrivacyParameterError("compose needs at least one part")
     relations = {c.relation for c in claims}
     if len(relations) > 1:
-        raise PrivacyParameterError(f"cannot compose claims under different neighbouring relations: {sorted(relations)}")
+        raise PrivacyParameterError(
+            f"cannot compose claims under different neighbouring relations: {sorted(relations)}"
+        )
     relation = claims[0].relation
     positive = [(c.epsilon, c.delta) for c in claims if c.epsilon > 0]
     zero_delta = sum(c.delta for c in claims if c.epsilon == 0)

@@ -123,19 +123,29 @@ class StableHistogram(HistogramMechanism):
 
     name = "stable histogram"
 
-    def __init__(self, epsilon: float, delta: float, *, neighbours: str = "replace", discrete: bool | None = None,
-                 n: int | None = None):
+    def __init__(
+        self,
+        epsilon: float,
+        delta: float,
+        *,
+        neighbours: str = "replace",
+        discrete: bool | None = None,
+        n: int | None = None,
+    ):
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
         self.neighbours = _check_neighbours(neighbours)
         self.relation = "replace-one" if neighbours == "replace" else "add/remove"
         self.discrete = None if discrete is None else bool(discrete)
         self.n = _public_n(n)
-        self._exact = {v: calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)
-                       for v in self._variants()}
+        self._exact = {
+            v: calibrated_threshold(self.epsilon, self.delta, discrete=v, neighbours=neighbours)
+            for v in self._variants()
+        }
 
-    def __call__(self, data: Iterable[Hashable] | np.ndarray, *, backend: Any,
-                 budget: PrivacyBudget | None = None) -> HistogramRelease:
+    def __call__(
+        self, data: Iterable[Hashable] | np.ndarray, *, backend: Any, budget: PrivacyBudget | None = None
+    ) -> HistogramRelease:
         backend = check_backend(backend)
         mech = self.resolve(backend)
         use_discrete = bool(mech.discrete)
@@ -147,10 +157,20 @@ class StableHistogram(HistogramMechanism):
             noisy = backend.add_discrete_laplace(counts, scale)
         else:
             noisy = backend.add_laplace(counts.astype(float), scale)
-        return release_above(keys, noisy, threshold, discrete=use_discrete, noise_scale=scale, epsilon=self.epsilon,
-                             delta=spent_delta, n=self.n, requested_delta=self.delta,
-                             noise="discrete_laplace" if use_discrete else "laplace", backend=backend.name,
-                             meta={"neighbours": self.neighbours})
+        return release_above(
+            keys,
+            noisy,
+            threshold,
+            discrete=use_discrete,
+            noise_scale=scale,
+            epsilon=self.epsilon,
+            delta=spent_delta,
+            n=self.n,
+            requested_delta=self.delta,
+            noise="discrete_laplace" if use_discrete else "laplace",
+            backend=backend.name,
+            meta={"neighbours": self.neighbours},
+        )
 
 
 def stable_histogram(

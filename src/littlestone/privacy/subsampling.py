@@ -81,7 +81,9 @@ class SubsampledMechanism(Mechanism):
         self.inner, self.m, self.n, self.seed = inner, int(m), int(n), seed
 
     def privacy(self) -> PrivacyClaim:
-        return subsampled(self.inner, self.m / self.n, what=f"{self.inner.name} on a secret subsample ({self.m} of {self.n})")
+        return subsampled(
+            self.inner, self.m / self.n, what=f"{self.inner.name} on a secret subsample ({self.m} of {self.n})"
+        )
 
     def records(self, data: Any) -> Any:
         """The data, checked to hold the n records the claim was stated for."""

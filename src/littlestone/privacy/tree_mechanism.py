@@ -80,8 +80,9 @@ class BinaryMechanismRelease(Mechanism):
 
     def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> tuple:
         values = self.stream(data)
-        counter = BinaryMechanism(self.T, self.epsilon, sensitivity=self.sensitivity, backend=backend, budget=budget,
-                                  discrete=self.discrete)
+        counter = BinaryMechanism(
+            self.T, self.epsilon, sensitivity=self.sensitivity, backend=backend, budget=budget, discrete=self.discrete
+        )
         return tuple(counter.step(x) for x in values)
 
 
@@ -181,7 +182,9 @@ class BinaryMechanism:
         if not 1 <= t <= self.t:
             raise DomainError(f"prefix [1, {t}] is not inside the {self.t} elements fed so far")
         if self._release_nodes:
-            return float(sum(self._released[self._offset[j] + (t >> j) - 1] for j in range(self.levels) if (t >> j) & 1))
+            return float(
+                sum(self._released[self._offset[j] + (t >> j) - 1] for j in range(self.levels) if (t >> j) & 1)
+            )
         noisy = self._prefix[t] + self._prefix_noise[t]
         return int(noisy) if self.discrete else float(noisy)
 

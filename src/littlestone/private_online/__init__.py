@@ -1,13 +1,26 @@
 """Private online learning: learners whose whole stream of released hypotheses is (ε, δ)-DP.
 
-  base.py    the interface (predict_one / learn_one / hypothesis / run / privacy / state), ⊥, the base learner
-  lwy25.py   LWY25 realizable learner against adaptive adversaries (Alg. 1 Update, Alg. 2, Thm 3.1)
-  gl21.py    GL21 DP-SOA (oblivious adversaries) and its per-round re-initialised variant (GL21 Thm 4.2)
+base.py    the interface (predict_one / learn_one / hypothesis / run / privacy / state), ⊥, the base learner
+lwy25.py   LWY25 realizable learner against adaptive adversaries (Alg. 1 Update, Alg. 2, Thm 3.1)
+gl21.py    GL21 DP-SOA (oblivious adversaries) and its per-round re-initialised variant (GL21 Thm 4.2)
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
 from .gl21 import GL21, GL21Adaptive, GL21Setting
 from .lwy25 import LWY25, LWY25Setting, lwy_update
 
-__all__ = ["BOT", "BaseLearner", "ConstantHypothesis", "LearnerPrivacy", "PrivateOnlineLearner", "RunResult",
-           "SOABase", "GL21", "GL21Adaptive", "GL21Setting", "LWY25", "LWY25Setting", "lwy_update"]
+__all__ = [
+    "BOT",
+    "BaseLearner",
+    "ConstantHypothesis",
+    "LearnerPrivacy",
+    "PrivateOnlineLearner",
+    "RunResult",
+    "SOABase",
+    "GL21",
+    "GL21Adaptive",
+    "GL21Setting",
+    "LWY25",
+    "LWY25Setting",
+    "lwy_update",
+]

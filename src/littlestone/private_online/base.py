@@ -186,8 +186,9 @@ def compose_basic(parts: Sequence[tuple[str, float, float, int]], relation: str,
 # ----------------------------------------------------------------------------------------------- randomness
 
 
-def split_randomness(backend: Backend | str | None, seed: SeedLike, n_rngs: int,
-                     n_noise: int) -> tuple[list[np.random.Generator], list[Backend]]:
+def split_randomness(
+    backend: Backend | str | None, seed: SeedLike, n_rngs: int, n_noise: int
+) -> tuple[list[np.random.Generator], list[Backend]]:
     """``n_rngs`` independent generators for the learner's combinatorial choices and ``n_noise`` noise backends.
 
     ``backend="seeded"``: everything flows from ``seed`` (reproducible; not floating-point safe).
@@ -196,8 +197,9 @@ def split_randomness(backend: Backend | str | None, seed: SeedLike, n_rngs: int,
     them secret. A Backend instance may also be given (a SeededBackend then seeds everything)."""
     if backend is None or backend == "secure" or isinstance(backend, SecureBackend):
         if seed is not None:
-            raise LittlestoneError("the secure backend is unseeded by design; use backend='seeded' with a seed for "
-                                   "reproducible runs")
+            raise LittlestoneError(
+                "the secure backend is unseeded by design; use backend='seeded' with a seed for reproducible runs"
+            )
         kids = np.random.SeedSequence().spawn(n_rngs)
         return [np.random.default_rng(k) for k in kids], [SecureBackend() for _ in range(n_noise)]
     if backend == "seeded":
@@ -238,7 +240,7 @@ class NoiseStream:
         have = self._buf.size - self._pos
         if have >= n:
             return
-        parts = [self._buf[self._pos:]]
+        parts = [self._buf[self._pos :]]
         while have < n:
             new = np.asarray(self._draw(self._block), dtype=float).ravel()
             parts.append(new)
@@ -249,7 +251,7 @@ class NoiseStream:
     def peek(self, n: int) -> np.ndarray:
         """The next n elements, not consumed."""
         self._fill(n)
-        return self._buf[self._pos:self._pos + n]
+        return self._buf[self._pos : self._pos + n]
 
     def skip(self, n: int) -> None:
         self._fill(n)
@@ -297,13 +299,23 @@ class PrivateOnlineLearner(ABC):
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
-                 beta: float = 0.1, labels: tuple[int, int] = (0, 1)):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float,
+        beta: float = 0.1,
+        labels: tuple[int, int] = (0, 1),
+    ):
         self.initial_version_space = as_version_space(hypothesis_class)
         self.hypothesis_class = self.initial_version_space.hclass
         if T is None:
-            raise LittlestoneError("the horizon T must be known in advance (LWY25 §5: an unknown horizon needs the "
-                                   "doubling trick, which is not implemented); give T=")
+            raise LittlestoneError(
+                "the horizon T must be known in advance (LWY25 §5: an unknown horizon needs the "
+                "doubling trick, which is not implemented); give T="
+            )
         self.T = check_positive_int(T, "horizon T")
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
@@ -331,8 +343,10 @@ class PrivateOnlineLearner(ABC):
 
     def learn_one(self, x: Any, y: Any) -> None:
         if self.t >= self.T:
-            raise LittlestoneError(f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
-                                   "thresholds depend on T); build a new one with a larger T")
+            raise LittlestoneError(
+                f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
+                "thresholds depend on T); build a new one with a larger T"
+            )
         xv = self.hypothesis_class.validate_point(x)
         self._learn01(xv, self._encode(y))
         self.t += 1
@@ -340,8 +354,11 @@ class PrivateOnlineLearner(ABC):
     def run(self, X: Any, y: Any) -> RunResult:
         """Play the fixed stream (X, y) from the current round on; returns the released hypotheses' predictions."""
         Xv = self.hypothesis_class.validate_points(X)
-        y01 = np.array([self._encode(v) for v in np.asarray(y).ravel().tolist()], dtype=np.int8) \
-            if not isinstance(y, np.ndarray) or y.dtype.kind not in "iub" else self._encode_array(y)
+        y01 = (
+            np.array([self._encode(v) for v in np.asarray(y).ravel().tolist()], dtype=np.int8)
+            if not isinstance(y, np.ndarray) or y.dtype.kind not in "iub"
+            else self._encode_array(y)
+        )
         if len(y01) != len(Xv):
             raise LittlestoneError(f"run needs one label per point: {len(Xv)} points, {len(y01)} labels")
         if self.t + len(y01) > self.T:
@@ -400,4 +417,3 @@ class PrivateOnlineLearner(ABC):
     def setting(self) -> str:
         """A short label of the parameter setting used (for results)."""
         return ""
-

@@ -78,8 +78,10 @@ class GL21Setting:
         b = theorem_4_1(d, T, epsilon, delta, beta, adaptive=adaptive)
         c = b.c
         if not (b.k2 < 2**62 and c < 2**62):
-            raise LittlestoneError(f"the theorem's k2 = {b.k2:.3e} trees cannot be allocated; see 'littlestone "
-                                   "bounds gl21' and use setting='practical'")
+            raise LittlestoneError(
+                f"the theorem's k2 = {b.k2:.3e} trees cannot be allocated; see 'littlestone "
+                "bounds gl21' and use setting='practical'"
+            )
         return GL21Setting(b.k1, int(b.k2), b.eta, int(math.ceil(c)), "theory")
 
     def label(self) -> str:
@@ -97,8 +99,10 @@ def _check_setting(s: Any, d: int) -> "GL21Setting":
     if not 0 < s.eta <= 1:
         raise LittlestoneError(f"eta must be in (0, 1], got {s.eta!r}")
     if k1 * s.k2 > MAX_FOREST:
-        raise LittlestoneError(f"a forest of {k1}·{s.k2} leaves cannot be allocated (limit {MAX_FOREST}); the "
-                               "theorem's sizes are printed by 'littlestone bounds gl21'")
+        raise LittlestoneError(
+            f"a forest of {k1}·{s.k2} leaves cannot be allocated (limit {MAX_FOREST}); the "
+            "theorem's sizes are printed by 'littlestone bounds gl21'"
+        )
     return s
 
 
@@ -156,8 +160,11 @@ class _Forest:
             if pert[1]:  # a pertinent root (d forced mistakes) is the tree's output
                 self.o[tree] = 1
             else:
-                cands = [v for v in range(2, 2 * self.k1) if pert[v] and pert[v ^ 1] and out[v] is not BOT
-                         and out[v] == out[v ^ 1]]
+                cands = [
+                    v
+                    for v in range(2, 2 * self.k1)
+                    if pert[v] and pert[v ^ 1] and out[v] is not BOT and out[v] == out[v ^ 1]
+                ]
                 if cands:
                     self.o[tree] = cands[int(self.rng.integers(0, len(cands)))]
                 else:  # GL21: the root becomes the only pertinent vertex, with output ⊥
@@ -200,17 +207,26 @@ def _hist_top(counts: Counter, epsilon: float, delta: float, backend: Any, discr
 class _GL21Common(PrivateOnlineLearner):
     """What both GL21 learners share: base learner, d, the setting, released hypothesis."""
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
-                 beta: float, setting: "GL21Setting | str", base: BaseLearner | str | None, labels: tuple[int, int],
-                 adaptive: bool):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float,
+        beta: float,
+        setting: "GL21Setting | str",
+        base: BaseLearner | str | None,
+        labels: tuple[int, int],
+        adaptive: bool,
+    ):
         super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
             setting = GL21Setting.practical(self.d)
         elif setting == "theory":
-            setting = GL21Setting.theory(self.d, max(self.T, 2), self.epsilon, self.delta, self.beta,
-                                         adaptive=adaptive)
+            setting = GL21Setting.theory(self.d, max(self.T, 2), self.epsilon, self.delta, self.beta, adaptive=adaptive)
         self.setting_ = _check_setting(setting, self.d)
         self.histograms_run = 0
         self._item: Any = None
@@ -228,17 +244,38 @@ class GL21(_GL21Common):
     (GL21 Thm 4.1, for the theory setting). Parameters as :class:`~littlestone.private_online.LWY25`, with
     ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory"."""
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
-                 beta: float = 0.1, setting: GL21Setting | str = "practical", base: BaseLearner | str | None = None,
-                 backend: Any = "secure", seed: SeedLike = None, labels: tuple[int, int] = (0, 1)):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=setting, base=base,
-                         labels=labels, adaptive=False)
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float,
+        beta: float = 0.1,
+        setting: GL21Setting | str = "practical",
+        base: BaseLearner | str | None = None,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] = (0, 1),
+    ):
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            setting=setting,
+            base=base,
+            labels=labels,
+            adaptive=False,
+        )
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
         s = self.setting_
         self.forest = _Forest(self.base, s.k1, s.k2, rng)
-        self._svt = SparseVector(1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2,
-                                 backend=self._b_svt)
+        self._svt = SparseVector(
+            1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2, backend=self._b_svt
+        )
         self.aborted = False
         self._item = self._hist_top()
 
@@ -264,15 +301,24 @@ class GL21(_GL21Common):
     def privacy(self) -> LearnerPrivacy:
         s = self.setting_
         dh = calibrated_threshold(self.epsilon / (2 * s.c), self.delta / s.c, discrete=self._discrete)[1]
-        parts = [("SparseVector (c runs of AboveThreshold, ε/(2c) each)", self.epsilon / 2.0, 0.0, 1),
-                 ("stable histogram hist_{ε/(2c), δ/c}", self.epsilon / (2 * s.c), dh, s.c)]
+        parts = [
+            ("SparseVector (c runs of AboveThreshold, ε/(2c) each)", self.epsilon / 2.0, 0.0, 1),
+            ("stable histogram hist_{ε/(2c), δ/c}", self.epsilon / (2 * s.c), dh, s.c),
+        ]
         return compose_basic(parts, "replace-one example of a fixed (oblivious) stream", "basic composition")
 
     def state(self) -> dict[str, Any]:
         f = self.forest
-        return {"t": self.t, "distinct_in_list": len(f.counts), "released_frequency":
-                f.counts.get(self._item, 0) / f.k2, "merges": f.merges, "histograms_run": self.histograms_run,
-                "svt_positives": self._svt.positives, "aborted": self.aborted, "setting": self.setting}
+        return {
+            "t": self.t,
+            "distinct_in_list": len(f.counts),
+            "released_frequency": f.counts.get(self._item, 0) / f.k2,
+            "merges": f.merges,
+            "histograms_run": self.histograms_run,
+            "svt_positives": self._svt.positives,
+            "aborted": self.aborted,
+            "setting": self.setting,
+        }
 
 
 def _candidates(counts: Counter) -> list:
@@ -290,11 +336,31 @@ class GL21Adaptive(_GL21Common):
     of one stable histogram (ε′, δ′) = (ε/(2√(2T ln(1/δ))), δ/(2T)) of its list; T-fold advanced composition.
     Cost O(t) per round (O(T²) in all): meant for small T."""
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
-                 beta: float = 0.1, setting: GL21Setting | str = "practical", base: BaseLearner | str | None = None,
-                 backend: Any = "secure", seed: SeedLike = None, labels: tuple[int, int] = (0, 1)):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=setting, base=base,
-                         labels=labels, adaptive=True)
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float,
+        beta: float = 0.1,
+        setting: GL21Setting | str = "practical",
+        base: BaseLearner | str | None = None,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] = (0, 1),
+    ):
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            setting=setting,
+            base=base,
+            labels=labels,
+            adaptive=True,
+        )
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe
         self.eps_round = self.epsilon / (2.0 * math.sqrt(2.0 * self.T * math.log(1.0 / self.delta)))
@@ -322,5 +388,10 @@ class GL21Adaptive(_GL21Common):
         return LearnerPrivacy(eps, dlt, self.relation, parts, "advanced composition, slack δ/2 (GL21 Thm 4.2)")
 
     def state(self) -> dict[str, Any]:
-        return {"t": self.t, "histograms_run": self.histograms_run, "released_is_null": self._item is None,
-                "eps_round": self.eps_round, "setting": self.setting}
+        return {
+            "t": self.t,
+            "histograms_run": self.histograms_run,
+            "released_is_null": self._item is None,
+            "eps_round": self.eps_round,
+            "setting": self.setting,
+        }

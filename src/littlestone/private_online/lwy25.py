@@ -90,24 +90,28 @@ class LWY25Setting:
         return LWY25Setting(1 << (11 + 6 * (d - 1)), 128.0, 5.5 + 1.5 * (d - 1), "practical")
 
     def label(self) -> str:
-        return f"{self.name}(N0={self.N0}, M_s=128·2^(-{self.m_exp:g}·2^s)·N_s)" if self.m_coef == 128 else \
-            f"{self.name}(N0={self.N0}, M_s={self.m_coef:g}·2^(-{self.m_exp:g}·2^s)·N_s)"
+        return (
+            f"{self.name}(N0={self.N0}, M_s=128·2^(-{self.m_exp:g}·2^s)·N_s)"
+            if self.m_coef == 128
+            else f"{self.name}(N0={self.N0}, M_s={self.m_coef:g}·2^(-{self.m_exp:g}·2^s)·N_s)"
+        )
 
 
 @dataclass
 class _Layer:
     """The N_s sequences of the current layer, with their base-learner states and outputs."""
 
-    seqs: list[tuple]          # the examples of each sequence (≤ 2s of them), or None for ⊥
+    seqs: list[tuple]  # the examples of each sequence (≤ 2s of them), or None for ⊥
     states: list[Any]
-    outs: list[Any]            # Hypothesis or BOT
-    agree: np.ndarray          # per pair: id of the common hypothesis, or −1
-    hyps: list[Hypothesis]     # id -> hypothesis
-    ids: dict                  # hypothesis -> id
+    outs: list[Any]  # Hypothesis or BOT
+    agree: np.ndarray  # per pair: id of the common hypothesis, or −1
+    hyps: list[Hypothesis]  # id -> hypothesis
+    ids: dict  # hypothesis -> id
 
 
-def lwy_update(layer_seqs: list, layer_states: list, layer_outs: list, base: BaseLearner,
-               rng: np.random.Generator) -> tuple[list, list, list]:
+def lwy_update(
+    layer_seqs: list, layer_states: list, layer_outs: list, base: BaseLearner, rng: np.random.Generator
+) -> tuple[list, list, list]:
     """LWY25 Alg. 1 (``Update``): N_{s+1} = N_s/2 sequences, all ⊥ except one per colliding sibling pair: the sibling
     whose hypothesis is wrong on a disagreement point x̄ with a uniformly guessed label ȳ, extended by (x̄, ȳ) and
     placed at the random position π(i). The guesses and π are drawn for every pair (data-independent draws)."""
@@ -149,9 +153,20 @@ class LWY25(PrivateOnlineLearner):
     0
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, T: int, epsilon: float, delta: float,
-                 beta: float = 0.1, setting: LWY25Setting | str = "practical", base: BaseLearner | str | None = None,
-                 backend: Any = "secure", seed: SeedLike = None, labels: tuple[int, int] = (0, 1)):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float,
+        beta: float = 0.1,
+        setting: LWY25Setting | str = "practical",
+        base: BaseLearner | str | None = None,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] = (0, 1),
+    ):
         super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
@@ -163,19 +178,24 @@ class LWY25(PrivateOnlineLearner):
             raise LittlestoneError(f"setting must be 'practical', 'theory' or an LWY25Setting, not {setting!r}")
         n0 = setting.N0
         if isinstance(n0, bool) or not isinstance(n0, int) or n0 < 2 or n0 % (2 ** (self.d + 1)):
-            raise LittlestoneError(f"N0={n0!r} must be a positive multiple of 2^(d+1) = {2 ** (self.d + 1)} (every "
-                                   f"layer s ≤ d = {self.d} needs an even number of sequences)")
+            raise LittlestoneError(
+                f"N0={n0!r} must be a positive multiple of 2^(d+1) = {2 ** (self.d + 1)} (every "
+                f"layer s ≤ d = {self.d} needs an even number of sequences)"
+            )
         if n0 > MAX_N0:
-            raise LittlestoneError(f"N0={n0:.3e} sequences cannot be allocated (limit {MAX_N0}); the theorem's N0 is "
-                                   "printed by 'littlestone bounds lwy25' — runs use setting='practical' or a "
-                                   "custom LWY25Setting")
+            raise LittlestoneError(
+                f"N0={n0:.3e} sequences cannot be allocated (limit {MAX_N0}); the theorem's N0 is "
+                "printed by 'littlestone bounds lwy25' — runs use setting='practical' or a "
+                "custom LWY25Setting"
+            )
         if not (setting.m_coef > 0 and math.isfinite(setting.m_exp)):
             raise LittlestoneError("LWY25Setting needs m_coef > 0 and a finite m_exp")
         self.setting_ = setting
         self.eps0 = self.epsilon / 2.0
         self.alpha = at_margin(self.T, self.beta, self.eps0)
-        (self._rng_insert, self._rng_update), (self._b_query, self._b_thr, self._b_hist) = \
-            split_randomness(backend, seed, 2, 3)
+        (self._rng_insert, self._rng_update), (self._b_query, self._b_thr, self._b_hist) = split_randomness(
+            backend, seed, 2, 3
+        )
         self._discrete = self._b_hist.floating_point_safe
         blk = min(1 << 16, self.T + 1)
         self._u = NoiseStream(lambda n: self._rng_insert.random(n), block=blk)
@@ -233,7 +253,9 @@ class LWY25(PrivateOnlineLearner):
         L.outs[j] = self.base.output(L.states[j])
         L.agree[i] = -1
         o = L.outs[j]
-        if o is not BOT and o == L.outs[j + 1]:  # only possible for a base learner that keeps its output after a mistake
+        if (
+            o is not BOT and o == L.outs[j + 1]
+        ):  # only possible for a base learner that keeps its output after a mistake
             L.agree[i] = L.ids.setdefault(o, len(L.hyps))
             if L.agree[i] == len(L.hyps):
                 L.hyps.append(o)
@@ -260,8 +282,9 @@ class LWY25(PrivateOnlineLearner):
         if not V:  # nothing to count: the release of the empty multiset is empty whatever the noise
             self.list_sizes.append(0)
             return []
-        rel = bounded_histogram(V, self.eps0 / self.d, self.delta / self.d, backend=self._b_hist,
-                                discrete=self._discrete)
+        rel = bounded_histogram(
+            V, self.eps0 / self.d, self.delta / self.d, backend=self._b_hist, discrete=self._discrete
+        )
         cut = 0.75 * self.setting_.M(self.s)
         out = sorted((h for h, c in rel.counts.items() if c >= cut), key=lambda h: (-rel.counts[h], h))
         self.list_sizes.append(len(out))
@@ -305,7 +328,7 @@ class LWY25(PrivateOnlineLearner):
             m = last + 1
             self._q.skip(m)
             self._insert_block(Xc[:m], yc[:m], self._u.take(m))
-            preds[pos:pos + m] = pc[:m]
+            preds[pos : pos + m] = pc[:m]
             self._at_count = int(cum[last])
             self.t += m
             pos += m
@@ -355,12 +378,22 @@ class LWY25(PrivateOnlineLearner):
 
     def state(self) -> dict[str, Any]:
         L = self._layer
-        return {"t": self.t, "layer": self.s, "d": self.d, "N_s": self.N, "list": len(self.L),
-                "list_sizes": list(self.list_sizes), "at_instances": self.at_instances,
-                "at_restarts": self.at_instances - 1, "histograms_run": self.histograms_run,
-                "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
-                "bottom_sequences": sum(1 for o in L.outs if o is BOT),
-                "insertions": self.insertions, "halted": self.halted, "setting": self.setting}
+        return {
+            "t": self.t,
+            "layer": self.s,
+            "d": self.d,
+            "N_s": self.N,
+            "list": len(self.L),
+            "list_sizes": list(self.list_sizes),
+            "at_instances": self.at_instances,
+            "at_restarts": self.at_instances - 1,
+            "histograms_run": self.histograms_run,
+            "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
+            "bottom_sequences": sum(1 for o in L.outs if o is BOT),
+            "insertions": self.insertions,
+            "halted": self.halted,
+            "setting": self.setting,
+        }
 
     def sequences(self) -> list[tuple | None]:
         """The current layer's sequences (None for ⊥) — internal, for tests and diagnostics only."""

@@ -52,11 +52,11 @@ class DyadicSanitizer:
         self.t += 1
         t = self.t
         w = 1
-        while w <= t and t % w == 0:                    # the dyadic intervals of width w = 2^j ending at t
+        while w <= t and t % w == 0:  # the dyadic intervals of width w = 2^j ending at t
             l = t - w + 1
             sanitizer = self.make(self.epsilon_run, self.delta_run, w, self._runs)
             self._runs += 1
-            sanitizer.fit(self._data[l - 1:t])
+            sanitizer.fit(self._data[l - 1 : t])
             self.synthetic_[(l, t)] = list(sanitizer.synthetic(w))
             w <<= 1
         return self

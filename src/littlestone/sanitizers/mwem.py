@@ -39,15 +39,25 @@ class MWEM(HistogramRelease):
 
     private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass, epsilon: float = 1.0, *, iterations: Any = "theory",
-                 beta: float = 0.05, backend: Any = "secure", seed: SeedLike = None,
-                 _family: QueryFamily | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass,
+        epsilon: float = 1.0,
+        *,
+        iterations: Any = "theory",
+        beta: float = 0.05,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        _family: QueryFamily | None = None,
+    ):
         self.hypothesis_class = hypothesis_class
         self.family = _family if _family is not None else query_family(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
         self.beta = check_probability(beta)
-        if not (iterations == "theory" or (isinstance(iterations, (int, np.integer)) and not isinstance(iterations, bool)
-                                           and iterations >= 1)):
+        if not (
+            iterations == "theory"
+            or (isinstance(iterations, (int, np.integer)) and not isinstance(iterations, bool) and iterations >= 1)
+        ):
             raise LittlestoneError(f"iterations must be an integer >= 1 or 'theory', got {iterations!r}")
         self.iterations = iterations
         self.backend = backend

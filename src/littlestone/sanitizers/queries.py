@@ -47,8 +47,11 @@ class QueryFamily(ABC):
 
     def columns(self, idx: np.ndarray) -> np.ndarray:
         """(len(idx) × |Q|) values q_j(x) at the domain points of the given indices."""
-        return np.stack([np.array([self.row(j)[i] for j in range(self.size)]) for i in idx]) if len(idx) else \
-            np.zeros((0, self.size))
+        return (
+            np.stack([np.array([self.row(j)[i] for j in range(self.size)]) for i in idx])
+            if len(idx)
+            else np.zeros((0, self.size))
+        )
 
     def histogram(self, X: Any) -> np.ndarray:
         idx = self.index_points(X)

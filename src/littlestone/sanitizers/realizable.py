@@ -41,18 +41,23 @@ Learner = Callable[[np.ndarray, np.ndarray, int, float, Any], int]
 def exponential_learner(candidates: np.ndarray, agreements: np.ndarray, n: int, epsilon: float, backend: Any) -> int:
     """ε-DP proper agnostic empirical learner over a finite class: exponential mechanism with score = #agreements
     (−#errors + n; sensitivity 1). Error ≤ 2(ln|F| + ln(1/β))/(εn) w.p. 1 − β (Dwork–Roth Thm 3.11)."""
-    return int(candidates[exponential_mechanism(agreements[candidates].astype(float), epsilon, sensitivity=1.0,
-                                                backend=backend)])
+    return int(
+        candidates[
+            exponential_mechanism(agreements[candidates].astype(float), epsilon, sensitivity=1.0, backend=backend)
+        ]
+    )
 
 
 def predicate_class(F: FiniteClass, m: int, alpha: float) -> tuple[FiniteClass, np.ndarray]:
     """X_{m,α/2} as an explicit class over the domain H (columns = hypotheses of F) and the m-tuples (rows)."""
     k = math.comb(F.n_points + m - 1, m)
     if k * F.n_hypotheses > MAX_ENTRIES:
-        raise LittlestoneError(f"X_(m,α/2) has {k} predicates over {F.n_hypotheses} hypotheses (too large; this "
-                               "construction is for tiny domains)")
+        raise LittlestoneError(
+            f"X_(m,α/2) has {k} predicates over {F.n_hypotheses} hypotheses (too large; this "
+            "construction is for tiny domains)"
+        )
     tuples = np.array(list(combinations_with_replacement(range(F.n_points), m)), dtype=np.int64).reshape(k, m)
-    frac = F.matrix[:, tuples].astype(float).mean(axis=2)          # (|H|, k): (1/m) Σ h(x_i)
+    frac = F.matrix[:, tuples].astype(float).mean(axis=2)  # (|H|, k): (1/m) Σ h(x_i)
     M = (frac.T >= alpha / 2.0).astype(np.uint8)
     _, first = np.unique(M, axis=0, return_index=True)
     first = np.sort(first)
@@ -65,9 +70,19 @@ class RealizableSanitizer:
 
     private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass, epsilon: float, delta: float, alpha: float, *,
-                 beta: float = 0.05, m: int | None = None, learner: Learner = exponential_learner,
-                 backend: Any = "secure", seed: SeedLike = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass,
+        epsilon: float,
+        delta: float,
+        alpha: float,
+        *,
+        beta: float = 0.05,
+        m: int | None = None,
+        learner: Learner = exponential_learner,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+    ):
         self.F = to_finite(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
@@ -84,7 +99,7 @@ class RealizableSanitizer:
         self.backend = backend
         self.seed = seed
         self.predicates, self.tuples = predicate_class(self.F, self.m, self.alpha)
-        self.rounds = self.predicates.ldim() + 1                      # T = D + 1
+        self.rounds = self.predicates.ldim() + 1  # T = D + 1
         self.epsilon_round = self.epsilon / (2.0 * math.sqrt(2.0 * self.rounds * math.log(2.0 / self.delta)))
         self.delta_round = self.delta / (2.0 * self.rounds)
 
@@ -96,7 +111,9 @@ class RealizableSanitizer:
         """n for which Lemma E.2's conditions hold with the exponential learner: (α/9, β/4T)-accuracy at ε′/4 needs
         n ≥ 72(ln|H| + ln(4T/β))/(ε′α); Lemma E.2 also asks n ≥ 36 ln(4T/β)/(ε′α)."""
         lg = math.log(4.0 * self.rounds / self.beta)
-        return math.ceil(max(72.0 * (math.log(self.F.n_hypotheses) + lg), 36.0 * lg) / (self.epsilon_round * self.alpha))
+        return math.ceil(
+            max(72.0 * (math.log(self.F.n_hypotheses) + lg), 36.0 * lg) / (self.epsilon_round * self.alpha)
+        )
 
     def _discriminate(self, Q: np.ndarray, ones: np.ndarray, n: int, backend: Any) -> tuple[int, int] | None:
         eps4 = self.epsilon_round / 4.0
@@ -122,7 +139,7 @@ class RealizableSanitizer:
             raise EmptyDataError("a sanitizer needs a non-empty dataset")
         backend = resolve_backend(self.backend, spawn_seeds(self.seed, 1)[0])
         hist = np.bincount(idx, minlength=self.F.n_points)
-        ones = self.F.matrix.astype(np.int64) @ hist                   # n·P̂_S(h) for every h
+        ones = self.F.matrix.astype(np.int64) @ hist  # n·P̂_S(h) for every h
         soa = SOA(self.predicates)
         cols = np.arange(self.F.n_hypotheses)
         self.won_, self.transcript_ = False, []
@@ -134,7 +151,7 @@ class RealizableSanitizer:
                 break
             h, y = answer
             self.transcript_.append((int(h), int(y)))
-            if soa.version_space.restrict(int(h), y).is_empty():   # outside Lemma E.4's guarantee: stop here
+            if soa.version_space.restrict(int(h), y).is_empty():  # outside Lemma E.4's guarantee: stop here
                 break
             soa.learn_one(int(h), y)
         self.estimate_ = soa.hypothesis().predict(cols).astype(np.int8)

@@ -76,28 +76,51 @@ def fooling_sample_size(alpha: float, beta: float, eps_round: float, rounds: int
     return math.ceil(L / (eps_round * alpha))
 
 
-def _exponential_learner(ones: np.ndarray, n: int, epsilon: float, backend: Any, rng: np.random.Generator,
-                         **_: Any) -> int:
+def _exponential_learner(
+    ones: np.ndarray, n: int, epsilon: float, backend: Any, rng: np.random.Generator, **_: Any
+) -> int:
     """Proper agnostic empirical learner for data labelled all 1 over a finite class: exponential mechanism with
     score #{i : h(x_i) = 1} (sensitivity 1; pure ε-DP)."""
     return exponential_mechanism(ones.astype(float), epsilon, sensitivity=1.0, backend=backend)
 
 
-def _ggkm21_learner(ones: np.ndarray, n: int, epsilon: float, backend: Any, rng: np.random.Generator, *,
-                    rows: np.ndarray, idx: np.ndarray, delta: float, alpha: float, beta: float,
-                    options: dict) -> int:
+def _ggkm21_learner(
+    ones: np.ndarray,
+    n: int,
+    epsilon: float,
+    backend: Any,
+    rng: np.random.Generator,
+    *,
+    rows: np.ndarray,
+    idx: np.ndarray,
+    delta: float,
+    alpha: float,
+    beta: float,
+    options: dict,
+) -> int:
     """LWY25 Algorithm 4 over the GGKM21 proper learner on the explicit class ``rows`` (data: domain indices idx,
     all labelled 1); returns the row index of its output. Its claim is checked against the target (ε, δ)."""
     from ..pac.agnostic_proper import agnostic_learn
     from ..pac.sources import ArraySource
 
     F = FiniteClass(rows.astype(np.uint8), name="F_j ⊆ H ∪ (1 − H)")
-    res = agnostic_learn(F, ArraySource(idx, np.ones(idx.size, dtype=np.int8)), epsilon=epsilon, delta=delta,
-                         alpha=alpha, beta=beta, n=idx.size, backend=backend, seed=rng,
-                         inner_sizes=options or None)
+    res = agnostic_learn(
+        F,
+        ArraySource(idx, np.ones(idx.size, dtype=np.int8)),
+        epsilon=epsilon,
+        delta=delta,
+        alpha=alpha,
+        beta=beta,
+        n=idx.size,
+        backend=backend,
+        seed=rng,
+        inner_sizes=options or None,
+    )
     if res.epsilon > epsilon * (1 + 1e-9) or res.delta > delta * (1 + 1e-9):
-        raise PrivacyParameterError(f"the GGKM21 learner's claim ({res.epsilon:.4g}, {res.delta:.3g}) exceeds its "
-                                    f"share ({epsilon:.4g}, {delta:.3g})")
+        raise PrivacyParameterError(
+            f"the GGKM21 learner's claim ({res.epsilon:.4g}, {res.delta:.3g}) exceeds its "
+            f"share ({epsilon:.4g}, {delta:.3g})"
+        )
     v = np.frombuffer(res.chosen.values, dtype=np.uint8)
     return int(np.flatnonzero((rows == v[None, :]).all(axis=1))[0])
 
@@ -112,10 +135,21 @@ class SequentialFoolingSanitizer(HistogramRelease):
 
     private = True
 
-    def __init__(self, hypothesis_class: HypothesisClass, epsilon: float = 1.0, delta: float = 1e-6, *,
-                 alpha: float = 0.1, beta: float = 0.05, rounds: Any = "theory", learner: Any = "ggkm21",
-                 learner_options: dict | None = None, backend: Any = "secure", seed: SeedLike = None,
-                 _family: QueryFamily | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        *,
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        rounds: Any = "theory",
+        learner: Any = "ggkm21",
+        learner_options: dict | None = None,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        _family: QueryFamily | None = None,
+    ):
         self.hypothesis_class = hypothesis_class
         self.family = _family if _family is not None else query_family(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
@@ -133,7 +167,8 @@ class SequentialFoolingSanitizer(HistogramRelease):
             raise LittlestoneError(
                 f"the GGKM21 learner enumerates a bucket F_j ⊆ H ∪ (1 − H) as an explicit class (up to "
                 f"{2 * self.family.size:,} × {self.family.domain_size:,} entries for {hypothesis_class.name}, more than "
-                f"{MAX_ENTRIES:,}); use learner='exponential' on a domain this large")
+                f"{MAX_ENTRIES:,}); use learner='exponential' on a domain this large"
+            )
         self.learner = learner
         self.learner_options = dict(learner_options or {})
         self.backend = backend
@@ -157,7 +192,8 @@ class SequentialFoolingSanitizer(HistogramRelease):
         if eps > self.epsilon * (1 + 1e-9) or dlt > self.delta * (1 + 1e-9):
             raise PrivacyParameterError(
                 f"R = {self.rounds} rounds at ε′ = {e_r:.4g} compose to ({eps:.4g}, {dlt:.3g}), more than the target "
-                f"({self.epsilon:g}, {self.delta:g}); the drift term Rε′(e^ε′ − 1) dominates — lower epsilon")
+                f"({self.epsilon:g}, {self.delta:g}); the drift term Rε′(e^ε′ − 1) dominates — lower epsilon"
+            )
         return (float(eps), float(dlt), RELATION)
 
     def sample_size(self) -> int:
@@ -180,8 +216,16 @@ class SequentialFoolingSanitizer(HistogramRelease):
         a = self.family.answers(w)
         return np.concatenate([a, float(np.sum(w)) - a])
 
-    def _discriminate(self, pt: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, backend: Any,
-                      rng: np.random.Generator, frac: np.ndarray | None = None) -> tuple[int, int, bool]:
+    def _discriminate(
+        self,
+        pt: np.ndarray,
+        ones: np.ndarray,
+        idx: np.ndarray,
+        n: int,
+        backend: Any,
+        rng: np.random.Generator,
+        frac: np.ndarray | None = None,
+    ) -> tuple[int, int, bool]:
         """Lemma D.7 given P_t(f) for every f ∈ F: (bucket j, index of h₀ in F, True if h₀ is returned / False for
         "WIN"). Buckets F_i = {f : (i−1)/k ≤ P_t(f) ≤ i/k} (closed, so a boundary value lies in two) in vector form:
         each f is tested against the bucket ⌊k·P_t(f)⌋ and, when it sits within 10⁻⁶ of an edge, its neighbour —
@@ -216,16 +260,34 @@ class SequentialFoolingSanitizer(HistogramRelease):
     def _choose_bucket(self, utility: np.ndarray, eps: float, n: int, backend: Any) -> int:
         return exponential_mechanism(utility, eps, sensitivity=1.0 / n, backend=backend)
 
-    def _learn(self, cand: np.ndarray, ones: np.ndarray, idx: np.ndarray, n: int, eps: float, backend: Any,
-               rng: np.random.Generator) -> int:
+    def _learn(
+        self,
+        cand: np.ndarray,
+        ones: np.ndarray,
+        idx: np.ndarray,
+        n: int,
+        eps: float,
+        backend: Any,
+        rng: np.random.Generator,
+    ) -> int:
         """Index into ``cand`` (the members of F_j, indices into F) of the learner's output."""
         if self.learner == "exponential":
             return _exponential_learner(ones, n, eps, backend, rng)
         if self.learner == "ggkm21":
             rows = np.stack([self._f_row(int(c)) for c in cand])
-            return _ggkm21_learner(ones, n, eps, backend, rng, rows=rows, idx=idx, delta=self.delta_round,
-                                   alpha=self.alpha / 10.0, beta=self.beta / (3.0 * self.rounds),
-                                   options=self.learner_options)
+            return _ggkm21_learner(
+                ones,
+                n,
+                eps,
+                backend,
+                rng,
+                rows=rows,
+                idx=idx,
+                delta=self.delta_round,
+                alpha=self.alpha / 10.0,
+                beta=self.beta / (3.0 * self.rounds),
+                options=self.learner_options,
+            )
         return int(self.learner(ones, n, eps, backend, rng))
 
     def fit(self, X: Any) -> "SequentialFoolingSanitizer":
@@ -241,7 +303,7 @@ class SequentialFoolingSanitizer(HistogramRelease):
         rng = as_generator(s_learner if isinstance(backend, SeededBackend) else np.random.SeedSequence())
         N = self.family.domain_size
         hist = np.bincount(idx, minlength=N).astype(float)
-        ones = self._f_answers(hist)                                    # n·P̂_S(f) for every f ∈ H ∪ (1 − H)
+        ones = self._f_answers(hist)  # n·P̂_S(f) for every f ∈ H ∪ (1 − H)
         frac = ones / n
         logP = np.zeros(N)
         eta = 2.0 * self.alpha
@@ -263,8 +325,9 @@ class SequentialFoolingSanitizer(HistogramRelease):
         return self
 
 
-def sequential_fooling_factory(label_class: HypothesisClass, delta: float, *, seed: SeedLike = None,
-                               **options: Any) -> Callable[[float, int, int], SequentialFoolingSanitizer]:
+def sequential_fooling_factory(
+    label_class: HypothesisClass, delta: float, *, seed: SeedLike = None, **options: Any
+) -> Callable[[float, int, int], SequentialFoolingSanitizer]:
     """A sanitizer factory for LWY25 Algorithm 3 (``Algorithm3(..., sanitizer=factory)``): (ε, batch size, run
     index) → a sequential-fooling sanitizer of H^label at (ε, δ); run i draws its randomness from child i of
     ``seed``."""

@@ -46,6 +46,7 @@ from ..bounds.threshold_label import threshold_label_alpha, threshold_label_nois
 
 RELATION = "replace-one"
 
+
 class NoisyDyadicTree:
     """The released noisy counts of both label trees, drawn lazily (first read) and memoized per level."""
 
@@ -67,8 +68,9 @@ class NoisyDyadicTree:
         want = np.unique(ks)
         new = want[~np.isin(want, ids, assume_unique=True)]
         if new.size:
-            noisy = np.asarray(self._backend.add_discrete_laplace(self._true_counts(y, j, new), self.scale),
-                               dtype=np.int64).reshape(-1)
+            noisy = np.asarray(
+                self._backend.add_discrete_laplace(self._true_counts(y, j, new), self.scale), dtype=np.int64
+            ).reshape(-1)
             self.nodes_drawn += int(new.size)
             all_ids = np.concatenate([ids, new])
             order = np.argsort(all_ids, kind="stable")
@@ -118,8 +120,10 @@ class DyadicLabelTree(Mechanism):
         self.scale = 2.0 / self.epsilon_level
 
     def parts(self) -> list[PrivacyClaim]:
-        return [PrivacyClaim(self.epsilon_level, 0.0, RELATION, f"level {j} counts (discrete Laplace, Δ1 = 2)")
-                for j in range(self.levels + 1)]
+        return [
+            PrivacyClaim(self.epsilon_level, 0.0, RELATION, f"level {j} counts (discrete Laplace, Δ1 = 2)")
+            for j in range(self.levels + 1)
+        ]
 
     def privacy(self) -> PrivacyClaim:
         return compose(self.parts(), "basic", what=self.name)
@@ -141,8 +145,9 @@ class ThresholdLabelSanitizer:
 
     private = True
 
-    def __init__(self, domain_size: int, epsilon: float, *, beta: float = 0.05, backend: Any = "secure",
-                 seed: SeedLike = None):
+    def __init__(
+        self, domain_size: int, epsilon: float, *, beta: float = 0.05, backend: Any = "secure", seed: SeedLike = None
+    ):
         self.mechanism = DyadicLabelTree(domain_size, epsilon)
         self.domain_size = self.mechanism.domain_size
         self.levels = self.mechanism.levels
@@ -199,7 +204,7 @@ class ThresholdLabelSanitizer:
         t = np.asarray(t, dtype=np.int64)
         if t.size and (t.min() < 0 or t.max() > self.domain_size):
             raise DomainError(f"thresholds must lie in 0..{self.domain_size}")
-        t_full = np.where(t == self.domain_size, 1 << self.levels, t)   # no point lies in the padding
+        t_full = np.where(t == self.domain_size, 1 << self.levels, t)  # no point lies in the padding
         root0 = tree.nodes(0, self.levels, [0])[0]
         return (tree.prefix(1, t_full) + root0 - tree.prefix(0, t_full)) / self.n_
 
@@ -224,8 +229,9 @@ class ThresholdLabelSanitizer:
         """(X′, y′) sorted by label then point: m_1 = clip(noisy root 1, 0, m) points of label 1 from the descent."""
         tree = self._check_fitted()
         if size != self.n_:
-            raise LittlestoneError(f"the synthetic set must have the input size {self.n_} (α is stated for it), "
-                                   f"got {size!r}")
+            raise LittlestoneError(
+                f"the synthetic set must have the input size {self.n_} (α is stated for it), got {size!r}"
+            )
         m1 = int(min(max(int(tree.nodes(1, self.levels, [0])[0]), 0), size))
         parts = []
         for y, m in ((0, size - m1), (1, m1)):

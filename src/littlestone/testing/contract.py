@@ -56,8 +56,9 @@ def _check_version_space(H: HypothesisClass, V: VersionSpace, pts: list, path: l
     assert (d == -1) == V.is_empty(), f"{where}: Ldim −1 exactly for the empty version space (got {d})"
     assert V.size() >= 0 and (V.size() == 0) == V.is_empty(), f"{where}: size() {V.size()} vs is_empty()"
     if d >= 0:
-        assert d <= math.log2(V.size()) + 1e-9 if math.isfinite(V.size()) else True, \
+        assert d <= math.log2(V.size()) + 1e-9 if math.isfinite(V.size()) else True, (
             f"{where}: Ldim {d} > log2 |V| = log2 {V.size()}"
+        )
     soa = V.soa()
     assert isinstance(soa, Hypothesis), f"{where}: soa() must return a Hypothesis"
     many = np.asarray(V.soa_predict_many(pts))
@@ -74,8 +75,9 @@ def _check_version_space(H: HypothesisClass, V: VersionSpace, pts: list, path: l
     x = V.split_point()
     if d >= 1:
         assert x is not None, f"{where}: split_point() is None although Ldim = {d}"
-        assert min(V.restrict(x, 0).ldim(), V.restrict(x, 1).ldim()) >= d - 1, \
+        assert min(V.restrict(x, 0).ldim(), V.restrict(x, 1).ldim()) >= d - 1, (
             f"{where}: split_point() {x!r} is not the root of a deepest mistake tree"
+        )
     else:
         assert x is None, f"{where}: split_point() must be None when Ldim ≤ 0"
     vals = _values(V, pts)
@@ -93,12 +95,14 @@ def _chain_ldim(size: int) -> int:
 
 def _same_space(A: VersionSpace, B: VersionSpace, pts: list) -> bool:
     """Same size, Ldim and SOA on pts (two representations of one version space)."""
-    return A.size() == B.size() and A.ldim() == B.ldim() and \
-        [int(A.soa_predict(x)) for x in pts] == [int(B.soa_predict(x)) for x in pts]
+    return (
+        A.size() == B.size()
+        and A.ldim() == B.ldim()
+        and [int(A.soa_predict(x)) for x in pts] == [int(B.soa_predict(x)) for x in pts]
+    )
 
 
-def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: list,
-                        rng: np.random.Generator) -> None:
+def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: list, rng: np.random.Generator) -> None:
     """Every optional closed form V offers (online_run, chain, threshold_interval) agrees with the generic
     computation from restrict/soa_predict/size."""
     where = f"{H.name} after {path or 'no examples'}"
@@ -128,8 +132,10 @@ def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: li
             preds.append(int(p))
             W = W2
         got, Wr, k = run
-        assert k == len(preds), f"{where}: online_run({rule!r}) read {k} examples of {list(zip(xs, ys))}, " \
-                                f"the rounds one at a time {len(preds)}"
+        assert k == len(preds), (
+            f"{where}: online_run({rule!r}) read {k} examples of {list(zip(xs, ys))}, "
+            f"the rounds one at a time {len(preds)}"
+        )
         assert list(got) == preds, f"{where}: online_run({rule!r}) predicted {list(got)}, one at a time {preds}"
         assert _same_space(Wr, W, pts), f"{where}: online_run({rule!r}) left another version space"
     chain = V.chain()
@@ -143,20 +149,23 @@ def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: li
     if form is not None:
         lo, hi, n = form
         assert V.size() == max(0, hi - lo + 1), f"{where}: threshold_interval() {form} vs size() {V.size()}"
-        assert _same_space(V.with_threshold_interval(lo, hi), V, pts), \
+        assert _same_space(V.with_threshold_interval(lo, hi), V, pts), (
             f"{where}: with_threshold_interval{(lo, hi)} differs from V"
+        )
         for x in pts:
             n1, n0 = max(0, min(hi, x) - lo + 1), max(0, hi - max(lo, x + 1) + 1)
-            assert V.soa_predict(x) == int(_chain_ldim(n1) > _chain_ldim(n0)), \
+            assert V.soa_predict(x) == int(_chain_ldim(n1) > _chain_ldim(n0)), (
                 f"{where}: threshold_interval() {form}: the closed-form SOA differs at {x!r}"
+            )
             for y, want in ((1, (lo, min(hi, x))), (0, (max(lo, x + 1), hi))):
                 W = V.restrict(x, y)
                 f = W.threshold_interval()
                 if want[0] > want[1]:
                     assert W.is_empty(), f"{where}: V|({x!r}, {y}) should be empty"
                 else:
-                    assert f is not None and (f[0], f[1], f[2]) == (*want, n), \
+                    assert f is not None and (f[0], f[1], f[2]) == (*want, n), (
                         f"{where}: V|({x!r}, {y}) has threshold_interval() {f}, expected {(*want, n)}"
+                    )
     if H.soa_is_proper():
         assert H.version_space().contains(V.soa()), f"{where}: soa_is_proper() but SOA_V = {V.soa()!r} ∉ H"
 
@@ -178,8 +187,9 @@ def _check_class_closed_forms(H: HypothesisClass, hyps: list, pts: list, rng: np
             budget = math.floor(theta * len(y) + 1e-9)
             level = table.level(theta)
             for h, m in zip(hyps, want):
-                assert level.contains(h) == (m <= budget), \
+                assert level.contains(h) == (m <= budget), (
                     f"{H.name}: empirical level θ={theta} and {h!r} with {m} mistakes disagree"
+                )
 
 
 def _check_hypotheses(H: HypothesisClass, V: VersionSpace, pts: list, rng: np.random.Generator) -> None:
@@ -207,8 +217,9 @@ def _check_hypotheses(H: HypothesisClass, V: VersionSpace, pts: list, rng: np.ra
     _check_class_closed_forms(H, [h for h in hyps if V.contains(h)], pts, rng)
 
 
-def _check_twin(H: HypothesisClass, twin: HypothesisClass, pts: list, rng: np.random.Generator, walks: int,
-                depth: int) -> None:
+def _check_twin(
+    H: HypothesisClass, twin: HypothesisClass, pts: list, rng: np.random.Generator, walks: int, depth: int
+) -> None:
     """Random restriction walks on H and its explicit twin: Ldim, size, SOA, restrict_sample agree."""
     X = H.validate_points(pts)
     for _ in range(walks):
@@ -236,8 +247,15 @@ def _check_twin(H: HypothesisClass, twin: HypothesisClass, pts: list, rng: np.ra
             assert Vs.ldim() == Ws.ldim() and Vs.size() == Ws.size(), f"{H.name}: restrict_sample({path}) differs"
 
 
-def check_hypothesis_class(H: HypothesisClass, twin: HypothesisClass | None = None, *,
-                           points: Sequence[Any] | None = None, walks: int = 20, depth: int = 4, seed: int = 0) -> None:
+def check_hypothesis_class(
+    H: HypothesisClass,
+    twin: HypothesisClass | None = None,
+    *,
+    points: Sequence[Any] | None = None,
+    walks: int = 20,
+    depth: int = 4,
+    seed: int = 0,
+) -> None:
     """Check the class protocol on H: version spaces along random restriction walks (Ldim ≥ −1 and −1 exactly when
     empty, monotone under restriction, 1 + min over a split ≤ Ldim, the SOA with ties → 0 in all three forms, a
     split point rooting a deepest tree, hypotheses()/size()/contains() consistent, the brute-force Ldim on small
@@ -286,8 +304,14 @@ def check_hypothesis_class(H: HypothesisClass, twin: HypothesisClass | None = No
         _check_twin(H, twin, pts, rng, walks, depth)
 
 
-def check_online_learner(factory: Callable[[], Any], *, points: Sequence[Any] | None = None, rounds: int = 40,
-                         seed: int = 0, mistake_bound: int | None = None) -> None:
+def check_online_learner(
+    factory: Callable[[], Any],
+    *,
+    points: Sequence[Any] | None = None,
+    rounds: int = 40,
+    seed: int = 0,
+    mistake_bound: int | None = None,
+) -> None:
     """Check the online-learner protocol (river conventions) on fresh learners from ``factory()``: predict_one
     returns a label and changes nothing; learn_one returns the learner and counts a mistake exactly when the label
     differs from the prediction; two fresh learners fed the same sequence behave identically; labels come back in
@@ -322,8 +346,9 @@ def check_online_learner(factory: Callable[[], Any], *, points: Sequence[Any] | 
             assert a.learn_one(x, y) is a, "learn_one must return the learner"
             b.learn_one(x, y)
             mistakes += int(p != y)
-            assert a.mistakes == before + int(p != y), f"round {t}: mistakes counted {a.mistakes - before}, " \
-                                                       f"expected {int(p != y)}"
+            assert a.mistakes == before + int(p != y), (
+                f"round {t}: mistakes counted {a.mistakes - before}, expected {int(p != y)}"
+            )
         if mistake_bound is not None:
             assert mistakes <= mistake_bound, f"{mistakes} mistakes on a realizable sequence > bound {mistake_bound}"
         # the same sequence in the {−1, +1} coding: predictions come back as ±1, mistakes identical

@@ -16,9 +16,21 @@ from typing import Any, Sequence
 import numpy as np
 
 __all__ = [
-    "rows", "matrix", "restrict", "brute_ldim", "brute_vc", "brute_soa", "soa_vector", "naive_extended_soa_run",
-    "thresholds_matrix", "points_matrix", "intervals_matrix", "allfunctions_matrix", "conjunctions_matrix",
-    "affine_matrix", "cube",
+    "rows",
+    "matrix",
+    "restrict",
+    "brute_ldim",
+    "brute_vc",
+    "brute_soa",
+    "soa_vector",
+    "naive_extended_soa_run",
+    "thresholds_matrix",
+    "points_matrix",
+    "intervals_matrix",
+    "allfunctions_matrix",
+    "conjunctions_matrix",
+    "affine_matrix",
+    "cube",
 ]
 
 
@@ -64,7 +76,7 @@ def brute_vc(H: frozenset) -> int:
     n = len(next(iter(H)))
     best = 0
     for k in range(1, n + 1):
-        if any(len({tuple(h[i] for i in S) for h in H}) == 2 ** k for S in itertools.combinations(range(n), k)):
+        if any(len({tuple(h[i] for i in S) for h in H}) == 2**k for S in itertools.combinations(range(n), k)):
             best = k
         else:
             break
@@ -98,6 +110,7 @@ def naive_extended_soa_run(H: frozenset, n: int, X: Sequence[int], y: Sequence[i
 
 
 # --- reference twins: explicit matrices of the structured classes, built from their definitions -----------------
+
 
 def thresholds_matrix(n: int, include_all_zero: bool = True) -> np.ndarray:
     """h_t(x) = 1[x ≥ t] on 0..n−1 for t = 0..n (t = n: the all-zero function)."""
@@ -150,7 +163,7 @@ def affine_matrix(q: int, n: int, dmax: int) -> np.ndarray:
             span = {tuple([0] * n)}
             for b in basis:
                 span = {tuple((s[i] + c * b[i]) % q for i in range(n)) for s in span for c in range(q)}
-            if len(span) != q ** dim:
+            if len(span) != q**dim:
                 continue
             for off in pts:
                 subs.add(frozenset(tuple((off[i] + s[i]) % q for i in range(n)) for s in span))
