@@ -253,6 +253,25 @@ def expected_losses(P: np.ndarray, chunk: np.ndarray, scratch: np.ndarray) -> fl
     return float(np.einsum("ij,ij->i", P, scratch).sum(dtype=np.float64))
 
 
+def exponential_weights_chunk(learner: Any, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """k rounds of exponential weights at once (``learner`` has ``cumulative``, ``eta``, ``_ws``, ``_rng``, ``t``):
+    prefix sums of the chunk give every L_{t-1}; row-wise softmin; inverse-CDF sampling. Returns the choices, the
+    realized loss and the expected loss, and advances the learner by k rounds."""
+    k, n = chunk.shape
+    ws = learner._ws
+    incl = prefix_rows(chunk, learner.cumulative, out=ws.get("L", (k, n), np.float64))
+    last = incl[-1].copy()
+    incl -= chunk  # L_{t-1} for every round of the chunk
+    P = softmin_rows(incl, learner.eta, ws.get("P", (k, n), np.float32))
+    expected = expected_losses(P, chunk, ws.get("S", (k, n), np.float32))
+    choices = sample_rows(P, learner._rng.random(k)).astype(np.int64)
+    realized = float(chunk[np.arange(k), choices].sum())
+    learner.cumulative = last
+    learner.t += k
+    learner._choice = None
+    return choices, realized, expected
+
+
 def hedge_regret(n: int, T: int, eta: float) -> float:
     """Hedge's regret bound ln N/η + ηT/8 for losses in [0,1] (Cesa-Bianchi–Lugosi 2006 Thm 2.2)."""
     return math.log(n) / eta + eta * T / 8.0

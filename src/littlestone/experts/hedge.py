@@ -13,16 +13,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
-from .base import (
-    ExpertsLearner,
-    Workspace,
-    expected_losses,
-    hedge_regret,
-    prefix_rows,
-    sample_rows,
-    softmin,
-    softmin_rows,
-)
+from .base import ExpertsLearner, Workspace, exponential_weights_chunk, hedge_regret, softmin
 
 
 class Hedge(ExpertsLearner):
@@ -56,17 +47,4 @@ class Hedge(ExpertsLearner):
         return hedge_regret(self.n_experts, self.horizon, self.eta)
 
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
-        # All k rounds at once: prefix sums of the chunk give every L_{t-1}; row-wise softmin; inverse-CDF sampling.
-        k, n = chunk.shape
-        ws = self._ws
-        incl = prefix_rows(chunk, self.cumulative, out=ws.get("L", (k, n), np.float64))
-        last = incl[-1].copy()
-        incl -= chunk  # L_{t-1} for every round of the chunk
-        z = softmin_rows(incl, self.eta, ws.get("P", (k, n), np.float32))
-        expected = expected_losses(z, chunk, ws.get("S", (k, n), np.float32))
-        choices = sample_rows(z, self._rng.random(k)).astype(np.int64)
-        realized = float(chunk[np.arange(k), choices].sum())
-        self.cumulative = last
-        self.t += k
-        self._choice = None
-        return choices, realized, expected
+        return exponential_weights_chunk(self, chunk)

@@ -39,12 +39,9 @@ from .base import (
     ExpertsLearner,
     PrivacyClaim,
     Workspace,
-    expected_losses,
+    exponential_weights_chunk,
     hedge_regret,
-    prefix_rows,
-    sample_rows,
     softmin,
-    softmin_rows,
 )
 from .tree_hedge import resolve_backend
 
@@ -147,16 +144,4 @@ class PrivateHedge(ExpertsLearner):
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
         if self.backend.floating_point_safe:
             return super()._run_chunk(chunk)  # one OpenDP draw per round
-        k, n = chunk.shape
-        ws = self._ws
-        incl = prefix_rows(chunk, self.cumulative, out=ws.get("L", (k, n), np.float64))
-        last = incl[-1].copy()
-        incl -= chunk
-        P = softmin_rows(incl, self.eta, ws.get("P", (k, n), np.float32))
-        expected = expected_losses(P, chunk, ws.get("S", (k, n), np.float32))
-        choices = sample_rows(P, self._rng.random(k)).astype(np.int64)
-        realized = float(chunk[np.arange(k), choices].sum())
-        self.cumulative = last
-        self.t += k
-        self._choice = None
-        return choices, realized, expected
+        return exponential_weights_chunk(self, chunk)
