@@ -42,6 +42,20 @@ from ..sanitizers.mwem import MWEM
 from ..sanitizers.queries import query_family
 
 
+def check_batch_size(batch: Any, horizon: int) -> int:
+    """Algorithm 3's batch size B as an int: 2 <= B <= T (a clear error otherwise)."""
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
+        raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
+    if batch < 2:
+        raise LittlestoneError(
+            f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
+            "into B subsequences (need B >= 2)"
+        )
+    if batch > horizon:
+        raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {horizon}")
+    return int(batch)
+
+
 class _HedgePool:
     """B independent Hedge learners over a finite class, evaluated in vectors (rows = learners)."""
 
@@ -131,16 +145,7 @@ class Algorithm3(OnlineLearner):
             from ..dimensions import dual_ldim
 
             batch = corollary43_batch_size(self.horizon, max(1, H.ldim()), max(1, dual_ldim(H)), self.epsilon)
-        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
-            raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
-        if batch < 2:
-            raise LittlestoneError(
-                f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
-                "into B subsequences (need B >= 2)"
-            )
-        if batch > self.horizon:
-            raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {self.horizon}")
-        self.batch = int(batch)
+        self.batch = check_batch_size(batch, self.horizon)
         if learner not in ("hedge", "soa"):
             raise LittlestoneError(f"learner must be 'hedge' or 'soa', got {learner!r}")
         self.learner = learner

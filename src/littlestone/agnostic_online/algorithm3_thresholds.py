@@ -42,6 +42,7 @@ from ..experts.base import check_horizon
 from ..online.base import OnlineLearner
 from ..privacy import PrivacyClaim, check_epsilon
 from ..sanitizers.threshold_label import ThresholdLabelSanitizer
+from .algorithm3 import check_batch_size
 
 
 class _ThresholdHedgePool:
@@ -189,16 +190,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
                 batch = corollary43_batch_size(self.horizon, max(1, d), max(1, d_star), self.epsilon)
             else:
                 raise LittlestoneError(f"batch must be an integer, 'theory' or 'cor4.3', got {batch!r}")
-        if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)):
-            raise LittlestoneError(f"batch size B must be an integer, 'theory' or 'cor4.3', got {batch!r}")
-        if batch < 2:
-            raise LittlestoneError(
-                f"batch size B = {batch} is too small: Algorithm 3 sanitizes batches of B examples "
-                "into B subsequences (need B >= 2)"
-            )
-        if batch > self.horizon:
-            raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {self.horizon}")
-        self.batch = int(batch)
+        self.batch = check_batch_size(batch, self.horizon)
         if learner not in ("hedge", "soa"):
             raise LittlestoneError(
                 f"learner must be 'hedge' or 'soa' (proper learners over thresholds), got {learner!r}"
