@@ -258,9 +258,12 @@ def _slices(items: list, seeds: list | None, a: int, b: int) -> tuple[list, list
     return items[a:b], None if seeds is None else seeds[a:b]
 
 
-def _sequential(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+def _sequential(
+    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], nested_sequential: bool = False
+):
+    """The chunks run here, in order; ``nested_sequential``: runner calls inside a task run sequentially too."""
     for a, b in bounds:
-        yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b), nested_sequential=False)
+        yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b), nested_sequential=nested_sequential)
 
 
 # --- forked workers -----------------------------------------------------------------------------------------------
@@ -389,7 +392,7 @@ def _forked(
         yield from _forked(fn, items, seeds, bounds[1:], workers)
         return
     if workers < 2 or len(bounds) < 2:
-        yield from _sequential_chunks(fn, items, seeds, bounds)
+        yield from _sequential(fn, items, seeds, bounds, nested_sequential=True)
         return
     ctx = multiprocessing.get_context("fork")
     pending = list(range(len(bounds)))  # chunk indices nobody runs yet, in order
@@ -455,11 +458,6 @@ def _forked(
     finally:
         for w in pool:
             w.stop(5.0 if ok else 0.0)
-
-
-def _sequential_chunks(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
-    for a, b in bounds:
-        yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b))
 
 
 def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int):
