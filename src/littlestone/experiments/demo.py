@@ -69,13 +69,45 @@ class DemoData:
     ranges: list[tuple[float, float]] = field(default_factory=list)
 
 
+#: scikit-learn's copy of the breast-cancer data (Wisconsin diagnostic), inside the installed package
+BREAST_CANCER_CSV = ("datasets", "data", "breast_cancer.csv")
+
+
+def read_breast_cancer() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(features (569, 30), target (0 = malignant, 1 = benign), target names): the data of scikit-learn's
+    ``load_breast_cancer``, read from the CSV file scikit-learn ships, without importing scikit-learn (its import
+    costs more than the rest of the demo's start-up). The file's first line is ``n_samples,n_features,names...``,
+    then one row per example: the features, then the target. Falls back to ``load_breast_cancer()`` when the file is
+    not where scikit-learn 1.x keeps it or does not have that shape."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sklearn")
+    path = Path(spec.origin).parent.joinpath(*BREAST_CANCER_CSV) if spec is not None and spec.origin else None
+    try:
+        if path is None:
+            raise OSError("scikit-learn not found")
+        with path.open(encoding="utf-8") as f:
+            head = f.readline().strip().split(",")
+            n, p, names = int(head[0]), int(head[1]), head[2:]
+            table = np.loadtxt(f, delimiter=",", ndmin=2)
+        if table.shape != (n, p + 1) or len(names) != 2:
+            raise ValueError(f"unexpected shape {table.shape}")
+        target = table[:, -1]
+        if not np.all(np.isin(target, (0, 1))):
+            raise ValueError("targets outside {0, 1}")
+        return table[:, :-1], target.astype(np.int64), names
+    except (OSError, ValueError, IndexError):
+        from sklearn.datasets import load_breast_cancer
+
+        data = load_breast_cancer()
+        return np.asarray(data.data), np.asarray(data.target), [str(t) for t in data.target_names]
+
+
 def load_data(bins: int, features: Sequence[int] = (27,)) -> DemoData:
     """Breast cancer (569 examples, ships with scikit-learn) → the chosen features on a fixed grid of ``bins`` equal
     cells each; the class is all decision stumps 1[x_f ≥ t] / 1[x_f < t] on the grid (an explicit FiniteClass)."""
-    from sklearn.datasets import load_breast_cancer
-
     from ..errors import LittlestoneError
-    from ..pac.discretize import GridDiscretizer, grid_stumps
+    from ..pac.grid import grid_cells, grid_edges, grid_stumps
 
     features = tuple(features)
     unknown = [f for f in features if f not in PUBLISHED_RANGES]
@@ -83,13 +115,50 @@ def load_data(bins: int, features: Sequence[int] = (27,)) -> DemoData:
         raise LittlestoneError(
             f"demo features must be among {sorted(PUBLISHED_RANGES)} (published ranges), got {list(features)}"
         )
-    data = load_breast_cancer()
+    values, target, names = read_breast_cancer()
     ranges = [PUBLISHED_RANGES[f][1:] for f in features]
-    grid = GridDiscretizer(ranges, bins=bins)
-    X = grid.fit_transform(data.data[:, list(features)])
-    y = np.asarray(data.target_names)[data.target]
+    edges = grid_edges(ranges, bins)
+    X = grid_cells(values[:, list(features)], edges)
+    y = np.asarray(names)[target]
     H = grid_stumps(bins, len(features))
-    return DemoData(X, y, H, [PUBLISHED_RANGES[f][0] for f in features], grid.edges_, ranges)
+    return DemoData(X, y, H, [PUBLISHED_RANGES[f][0] for f in features], edges, ranges)
+
+
+def stratified_split(
+    y: np.ndarray, test_fraction: float, seed: np.random.SeedSequence | int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(train indices, test indices), each in a random order, from ``seed``. The test set has ⌈test_fraction · n⌉
+    examples shared among the labels in proportion to their counts (largest remainders get the leftover places, ties
+    to the label sorted first), drawn uniformly within each label; the rest is the training set."""
+    rng = np.random.default_rng(seed)
+    n = len(y)
+    n_test = math.ceil(test_fraction * n)
+    labels, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    quota = n_test * counts / n
+    take = np.floor(quota).astype(np.int64)
+    order = np.argsort(-(quota - take), kind="stable")
+    take[order[: n_test - int(take.sum())]] += 1
+    test = []
+    for c in range(len(labels)):
+        members = np.flatnonzero(inverse == c)
+        test.append(rng.choice(members, size=int(take[c]), replace=False))
+    test_idx = rng.permutation(np.concatenate(test))
+    mask = np.ones(n, dtype=bool)
+    mask[test_idx] = False
+    return rng.permutation(np.flatnonzero(mask)), test_idx
+
+
+def class_points(data: DemoData, idx: np.ndarray) -> Any:
+    """Rows ``idx`` of the grid data as points of the class (ints for one feature, tuples for several), checked to
+    lie in its domain — what the estimators hand their learners."""
+    X = data.X[idx]
+    pts: Any = X[:, 0] if X.shape[1] == 1 else [tuple(int(v) for v in row) for row in X]
+    return data.hclass.validate_points(pts)
+
+
+def _accuracy(h: Any, points: Any, y01: np.ndarray) -> float:
+    """Test accuracy: the fraction of test examples h labels correctly (what an estimator's ``score`` computes)."""
+    return float(np.mean(np.asarray(h.predict(points)) == y01))
 
 
 @dataclass
@@ -113,48 +182,54 @@ def _repeat_task(
 def _one_repeat(
     data: DemoData, cfg: DemoConfig, seed: np.random.SeedSequence, backend: str, with_blm20: bool
 ) -> RepeatResult:
-    from sklearn.model_selection import train_test_split
-
-    from ..pac import BLM20Classifier, ERMClassifier, GenericLearnerClassifier, SOAClassifier
+    """One train/test split: every learner through its function (labels coded 0/1 with the declared pair
+    :data:`LABELS`; the estimators give the same numbers, without scikit-learn's input checks)."""
+    from .._labels import encode_declared
+    from ..pac.baselines import erm_learn, soa_learn
+    from ..pac.blm20 import blm20_learn
+    from ..pac.generic import generic_learn
+    from ..pac.sources import ArraySource
 
     # a fresh copy: SeedSequence.spawn advances a counter, and a repeat must not depend on earlier calls
     seed = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
     split_seed, *learner_seeds = spawn_seeds(seed, 1 + 2 * len(cfg.epsilons))
-    Xtr, Xte, ytr, yte = train_test_split(
-        data.X, data.y, test_size=cfg.test_fraction, stratify=data.y, random_state=int(split_seed.generate_state(1)[0])
-    )
-    erm = ERMClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
-    soa = SOAClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
+    train, test = stratified_split(data.y, cfg.test_fraction, split_seed)
+    y01, _ = encode_declared(data.y, LABELS)
+    ptr, ytr = class_points(data, train), y01[train]
+    pte, yte = class_points(data, test), y01[test]
+    erm = _accuracy(erm_learn(data.hclass, ptr, ytr)[0], pte, yte)
+    soa = _accuracy(soa_learn(data.hclass, ptr, ytr)[0], pte, yte)
     gen, blm, fallback, theory = {}, {}, {}, {}
     for i, eps in enumerate(cfg.epsilons):
         rs = int(learner_seeds[2 * i].generate_state(1)[0])
-        g = GenericLearnerClassifier(
+        h, g = generic_learn(
             data.hclass,
+            ptr,
+            ytr,
             epsilon=eps,
             mode="agnostic",
             backend=backend,
-            classes=LABELS,
-            random_state=rs if backend == "seeded" else None,
-        ).fit(Xtr, ytr)
-        gen[eps] = g.score(Xte, yte)
-        theory[eps] = g.result_.theory_n
+            seed=rs if backend == "seeded" else None,
+        )
+        gen[eps] = _accuracy(h, pte, yte)
+        theory[eps] = g.theory_n
         if with_blm20:
             rs = int(learner_seeds[2 * i + 1].generate_state(1)[0])
-            b = BLM20Classifier(
+            b = blm20_learn(
                 data.hclass,
+                ArraySource(ptr, ytr),
                 epsilon=eps,
                 delta=cfg.delta,
-                classes=LABELS,
                 n_batches=cfg.blm20_batches,
                 aux_size=cfg.blm20_aux,
                 cap=cfg.blm20_cap,
                 n_generic=cfg.blm20_generic,
                 eta=cfg.blm20_eta,
                 backend=backend,
-                random_state=rs if backend == "seeded" else None,
-            ).fit(Xtr, ytr)
-            blm[eps] = b.score(Xte, yte)
-            fallback[eps] = bool(b.result_.fallback)
+                seed=rs if backend == "seeded" else None,
+            )
+            blm[eps] = _accuracy(b.chosen, pte, yte)
+            fallback[eps] = bool(b.fallback)
     return RepeatResult(erm, soa, gen, blm, fallback, theory)
 
 
@@ -170,7 +245,7 @@ class DemoResult:
     tree_png: Path
     accuracy_png: Path
     histogram_png: Path
-    histogram_run: Any
+    histogram_run: Any  # the BLM20Result of the diagnostic run drawn in the histogram (None: too few examples)
     seconds: float
     backend: str
     rows: list[dict] = field(default_factory=list)
@@ -261,14 +336,14 @@ def histogram_epsilon(cfg: DemoConfig, rows: Sequence[dict]) -> float:
     return min(e for e, rate in rates.items() if rate == best)
 
 
-def _plot_histogram(run: Any, data: DemoData, path: Path, epsilon: float) -> Path:
-    """G's outputs over the k batches (non-private diagnostic counts) next to the released noisy histogram."""
+def _plot_histogram(res: Any, data: DemoData, path: Path, epsilon: float) -> Path:
+    """G's outputs over the k batches (non-private diagnostic counts) next to the released noisy histogram (``res``:
+    the BLM20Result of a run with diagnostics)."""
     from matplotlib.figure import Figure
 
     from ..io import atomic_savefig
     from ..pac.tournament import FAIL
 
-    res = run.result_
     raw = dict(res.diagnostics["g_histogram"]) if res.diagnostics else {}
     released = dict(res.released)
     items = sorted(set(raw) | set(released), key=lambda h: -raw.get(h, 0))[:12]
@@ -384,27 +459,29 @@ def _second_part(
     sample is too small for the demo's sizes)."""
     if part == "accuracy":
         return _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
-    from ..pac import BLM20Classifier
+    from .._labels import encode_declared
+    from ..pac.blm20 import blm20_learn
+    from ..pac.sources import ArraySource
 
-    run = BLM20Classifier(
-        data.hclass,
-        epsilon=eps_h,
-        delta=cfg.delta,
-        classes=LABELS,
-        n_batches=cfg.blm20_batches,
-        aux_size=cfg.blm20_aux,
-        cap=cfg.blm20_cap,
-        n_generic=cfg.blm20_generic,
-        eta=cfg.blm20_eta,
-        backend=backend,
-        random_state=hist_seed if backend == "seeded" else None,
-        diagnostics=True,
-    )
+    y01, _ = encode_declared(data.y, LABELS)
     try:
-        run.fit(data.X, data.y)
-        return run, _plot_histogram(run, data, out / "g_histogram.png", eps_h)
+        res = blm20_learn(
+            data.hclass,
+            ArraySource(class_points(data, np.arange(len(y01))), y01),
+            epsilon=eps_h,
+            delta=cfg.delta,
+            n_batches=cfg.blm20_batches,
+            aux_size=cfg.blm20_aux,
+            cap=cfg.blm20_cap,
+            n_generic=cfg.blm20_generic,
+            eta=cfg.blm20_eta,
+            backend=backend,
+            seed=hist_seed if backend == "seeded" else None,
+            diagnostics=True,
+        )
     except InsufficientSampleError:
         return None, out / "g_histogram.png"
+    return res, _plot_histogram(res, data, out / "g_histogram.png", eps_h)
 
 
 def _advance(bar: Any, task: Any, done: int, total: int) -> None:

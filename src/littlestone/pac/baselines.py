@@ -1,17 +1,17 @@
-"""Non-private baselines as estimators: empirical risk minimisation over a finite candidate list, and the SOA run
-on the sample (extended to non-realizable samples, BLM20 Definition 8)."""
+"""Non-private baselines: empirical risk minimisation over a finite candidate list (:func:`erm_learn`), and the SOA
+run on the sample, extended to non-realizable samples (:func:`soa_learn`, BLM20 Definition 8). No scikit-learn here;
+the estimators :class:`ERMClassifier` and :class:`SOAClassifier` live in :mod:`littlestone.pac.baseline_classifiers`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence, Union
 
 import numpy as np
 
-from ..classes.base import Hypothesis
+from ..classes.base import Hypothesis, HypothesisClass
 from ..online.extended_soa import extended_soa
-from ._sklearn import LittlestoneClassifier
-from .candidates import candidate_errors, candidate_list, uses_rows
+from .candidates import CandidateSet, candidate_list
 
 
 @dataclass(frozen=True)
@@ -25,34 +25,36 @@ class BaselineResult:
     epsilon: float = float("inf")
 
 
-class ERMClassifier(LittlestoneClassifier):
-    """Non-private empirical risk minimiser over the class (or candidate list); ties → first candidate."""
-
-    _requires_class = False
-
-    def __init__(self, hypothesis_class: Any = None, candidates: Any = None, random_state: Any = None):
-        self.hypothesis_class = hypothesis_class
-        self.candidates = candidates
-        self.random_state = random_state
-
-    def _wants_rows(self) -> bool:
-        return uses_rows(getattr(self, "hclass_", None), self.candidates)
-
-    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BaselineResult]:
-        cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)
-        errors = candidate_errors(cands, self.hclass_, points, y01)
-        best = int(np.argmin(errors))
-        return cands[best], BaselineResult("erm", len(y01), int(errors[best]), len(cands))
+def erm_learn(
+    candidates: Union[HypothesisClass, Sequence[Hypothesis], CandidateSet], points: Any, y01: Any
+) -> tuple[Hypothesis, BaselineResult]:
+    """The candidate (all of a finite class's hypotheses, a list, or a CandidateSet) with the fewest errors on the
+    validated ``points`` and 0/1 labels ``y01``; ties → first candidate. Not private."""
+    if isinstance(candidates, CandidateSet):
+        cands = candidates
+    elif isinstance(candidates, HypothesisClass):
+        cands = candidate_list(candidates)
+    else:
+        cands = candidate_list(None, candidates)
+    y01 = np.asarray(y01)
+    errors = cands.errors(points, y01)
+    best = int(np.argmin(errors))
+    return cands[best], BaselineResult("erm", len(y01), int(errors[best]), len(cands))
 
 
-class SOAClassifier(LittlestoneClassifier):
-    """Non-private: the SOA's predictor after one pass over the sample (BLM20 Def 8 on non-realizable data)."""
+def soa_learn(hclass: HypothesisClass, points: Any, y01: Any) -> tuple[Hypothesis, BaselineResult]:
+    """The SOA's predictor after one pass over the validated sample (BLM20 Def 8 on non-realizable data). Not
+    private."""
+    y01 = np.asarray(y01)
+    h = extended_soa(hclass.version_space(), points, y01)
+    errs = int(np.sum(np.asarray(h.predict(points)) != y01))
+    return h, BaselineResult("soa", len(y01), errs)
 
-    def __init__(self, hypothesis_class: Any = None, random_state: Any = None):
-        self.hypothesis_class = hypothesis_class
-        self.random_state = random_state
 
-    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BaselineResult]:
-        h = extended_soa(self._the_class().version_space(), points, y01)
-        errs = int(np.sum(np.asarray(h.predict(points)) != y01))
-        return h, BaselineResult("soa", len(y01), errs)
+def __getattr__(name: str) -> Any:
+    """The estimators live in :mod:`littlestone.pac.baseline_classifiers`, imported on first use (scikit-learn)."""
+    if name in ("ERMClassifier", "SOAClassifier"):
+        from . import baseline_classifiers
+
+        return getattr(baseline_classifiers, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

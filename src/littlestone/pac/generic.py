@@ -1,23 +1,26 @@
 """The pure-DP generic learner: exponential mechanism over a finite candidate list with score −#errors
-(Kal-LN §3 Theorem 1; BLM20 Lemma 16: P(h) ∝ exp(−ε·n·loss_S(h)/2))."""
+(Kal-LN §3 Theorem 1; BLM20 Lemma 16: P(h) ∝ exp(−ε·n·loss_S(h)/2)).
+
+:func:`generic_learn` is the learner (no scikit-learn: workers and the demo use it directly); the estimator
+:class:`GenericLearnerClassifier` lives in :mod:`littlestone.pac.generic_classifier`."""
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, Union
 
 import numpy as np
 
+from .._random import SeedLike, as_generator
 from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError, PrivacyParameterError
 from ..privacy.exponential import ExponentialMechanism
 from ..privacy.mechanism import PrivacyClaim
 from ..validation import check_epsilon
-from ._sklearn import LittlestoneClassifier
 from .result import PrivateFitResult
-from .candidates import candidate_list, uses_rows
+from .candidates import CandidateSet, candidate_list
 
 MODES = ("realizable", "agnostic")
 
@@ -60,102 +63,73 @@ def make_backend_for(backend: Any, rng: np.random.Generator) -> Any:
     return privacy.make_backend(backend, seed=seed)
 
 
-class GenericLearnerClassifier(LittlestoneClassifier):
-    """ε-DP learner for any finite class or candidate list (realizable and agnostic; Kal-LN §3 Thm 1).
+#: what the generic learner chooses among: a finite class (all its hypotheses), a list of hypotheses, or a
+#: :class:`~littlestone.pac.candidates.CandidateSet`
+Candidates = Union[HypothesisClass, Sequence[Hypothesis], CandidateSet]
 
-    Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
-    a class or candidates it uses data-independent decision stumps with thresholds on a fixed grid of [−3, 3],
-    i.e. it assumes standardized features (put a ``StandardScaler`` first), and says so with a
-    :class:`DefaultCandidatesWarning` at every fit. ``mode`` ("agnostic" by default, as on the command line) and
-    ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
-    ``classes`` = (negative label, positive label), default (0, 1): the label set is declared, never read from the
-    private labels (``classes=None`` infers it, with a PrivacyLeakWarning).
-    """
 
-    _requires_class = False
-    _private = True
+def check_generic_params(epsilon: float, mode: str) -> None:
+    """A clear error for a bad ε or mode, before anything else is looked at."""
+    check_epsilon(epsilon, error=PrivacyParameterError)
+    if mode not in MODES:
+        raise LittlestoneError(f"mode must be 'realizable' or 'agnostic', not {mode!r}")
 
-    def __init__(
-        self,
-        hypothesis_class: HypothesisClass | str | None = None,
-        candidates: Sequence[Hypothesis] | None = None,
-        epsilon: float = 1.0,
-        mode: str = "agnostic",
-        alpha: float = 0.1,
-        beta: float = 0.05,
-        backend: Any = "secure",
-        random_state: Any = None,
-        classes: Any = (0, 1),
-    ):
-        self.hypothesis_class = hypothesis_class
-        self.candidates = candidates
-        self.epsilon = epsilon
-        self.mode = mode
-        self.alpha = alpha
-        self.beta = beta
-        self.backend = backend
-        self.random_state = random_state
-        self.classes = classes
 
-    def _wants_rows(self) -> bool:
-        return uses_rows(getattr(self, "hclass_", None), self.candidates)
+def generic_learn(
+    candidates: Candidates,
+    points: Any,
+    y01: Any,
+    *,
+    epsilon: float,
+    mode: str = "agnostic",
+    alpha: float = 0.1,
+    beta: float = 0.05,
+    backend: Any = "secure",
+    seed: SeedLike = None,
+) -> tuple[Hypothesis, GenericResult]:
+    """The ε-DP generic learner on validated ``points`` (of the class) and 0/1 labels ``y01``: samples a candidate
+    h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example; Kal-LN §3 Thm 1,
+    BLM20 Lemma 16). Returns (hypothesis, result). ``mode``/``alpha``/``beta`` only set the theorem sample size
+    reported in the result. ``backend``: 'secure' (OpenDP), 'seeded' (reproducible: its noise is drawn from
+    ``seed``) or a privacy backend object; ``seed`` is unused by the secure backend."""
+    privacy = importlib.import_module("littlestone.privacy")
+    check_generic_params(epsilon, mode)
+    if isinstance(candidates, CandidateSet):
+        cands = candidates
+    elif isinstance(candidates, HypothesisClass):
+        cands = candidate_list(candidates)
+    else:
+        cands = candidate_list(None, candidates)
+    y01 = np.asarray(y01)
+    bound = sample_size(len(cands), alpha, epsilon, beta, mode)
+    noise = make_backend_for(backend, as_generator(seed))
+    budget = privacy.PrivacyBudget(epsilon)
+    mechanism = ExponentialMechanism(epsilon, sensitivity=1.0)
+    claim = mechanism.privacy()
+    budget.charge(mechanism)
+    scores = -cands.errors(points, y01).astype(np.float64)
+    i = mechanism(scores, backend=noise)
+    result = GenericResult(
+        epsilon=float(epsilon),
+        delta=0.0,
+        spent=claim.pair,
+        claim=claim,
+        n=len(y01),
+        candidates=len(cands),
+        mode=mode,
+        theory_n=bound.total,
+        meets_theory=len(y01) >= bound.total,
+        backend=getattr(noise, "name", str(backend)),
+        ledger=list(getattr(budget, "ledger", [])),
+    )
+    return cands[int(i)], result
 
-    def sample_size_bound(self, n_candidates: int | None = None) -> Any:
-        """The theorem's sample size for this estimator's (α, β, ε, mode), before fitting (the table of
-        ``littlestone bounds generic``; Kal-LN §3 Thm 1 / BLM20 Lemma 16)."""
-        if n_candidates is None:
-            if self.candidates is not None:
-                n_candidates = len(self.candidates)
-            elif self.hypothesis_class is None:
-                raise LittlestoneError("give n_candidates: the default stumps depend on the number of features")
-            else:
-                from ._sklearn import resolve_class
 
-                return sample_size(
-                    resolve_class(self.hypothesis_class).version_space().size(),
-                    self.alpha,
-                    self.epsilon,
-                    self.beta,
-                    self.mode,
-                )
-        return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
+def __getattr__(name: str) -> Any:
+    """``GenericLearnerClassifier`` lives in :mod:`littlestone.pac.generic_classifier` (the scikit-learn estimator);
+    it is imported on first use, so :func:`generic_learn` runs without scikit-learn."""
+    if name == "GenericLearnerClassifier":
+        from .generic_classifier import GenericLearnerClassifier
 
-    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
-        privacy = importlib.import_module("littlestone.privacy")
-        check_epsilon(self.epsilon, error=PrivacyParameterError)
-        if self.mode not in MODES:
-            raise LittlestoneError(f"mode must be 'realizable' or 'agnostic', not {self.mode!r}")
-        if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
-            import warnings
-
-            warnings.warn(
-                "GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
-                "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
-                "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
-                "domains",
-                DefaultCandidatesWarning,
-                stacklevel=3,
-            )
-        cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)
-        bound = sample_size(len(cands), self.alpha, self.epsilon, self.beta, self.mode)
-        backend = make_backend_for(self.backend, rng)
-        budget = privacy.PrivacyBudget(self.epsilon)
-        mechanism = ExponentialMechanism(self.epsilon, sensitivity=1.0)
-        claim = mechanism.privacy()
-        budget.charge(mechanism)
-        scores = -cands.errors(points, y01).astype(np.float64)
-        i = mechanism(scores, backend=backend)
-        result = GenericResult(
-            epsilon=float(self.epsilon),
-            delta=0.0,
-            spent=claim.pair,
-            claim=claim,
-            n=len(y01),
-            candidates=len(cands),
-            mode=self.mode,
-            theory_n=bound.total,
-            meets_theory=len(y01) >= bound.total,
-            backend=getattr(backend, "name", str(self.backend)),
-            ledger=list(getattr(budget, "ledger", [])),
-        )
-        return cands[int(i)], result
+        return GenericLearnerClassifier
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

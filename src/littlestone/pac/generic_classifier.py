@@ -1,0 +1,103 @@
+"""The scikit-learn estimator of the pure-DP generic learner (Kal-LN §3 Theorem 1); the learner is
+:func:`littlestone.pac.generic.generic_learn`."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..bounds.generic import sample_size
+from ..classes.base import Hypothesis, HypothesisClass
+from ..errors import LittlestoneError
+from ._sklearn import LittlestoneClassifier
+from .candidates import candidate_list, uses_rows
+from .generic import DefaultCandidatesWarning, GenericResult, check_generic_params, generic_learn
+
+__all__ = ["GenericLearnerClassifier"]
+
+
+class GenericLearnerClassifier(LittlestoneClassifier):
+    """ε-DP learner for any finite class or candidate list (realizable and agnostic; Kal-LN §3 Thm 1).
+
+    Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
+    a class or candidates it uses data-independent decision stumps with thresholds on a fixed grid of [−3, 3],
+    i.e. it assumes standardized features (put a ``StandardScaler`` first), and says so with a
+    :class:`DefaultCandidatesWarning` at every fit. ``mode`` ("agnostic" by default, as on the command line) and
+    ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
+    ``classes`` = (negative label, positive label), default (0, 1): the label set is declared, never read from the
+    private labels (``classes=None`` infers it, with a PrivacyLeakWarning).
+    """
+
+    _requires_class = False
+    _private = True
+
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | str | None = None,
+        candidates: Sequence[Hypothesis] | None = None,
+        epsilon: float = 1.0,
+        mode: str = "agnostic",
+        alpha: float = 0.1,
+        beta: float = 0.05,
+        backend: Any = "secure",
+        random_state: Any = None,
+        classes: Any = (0, 1),
+    ):
+        self.hypothesis_class = hypothesis_class
+        self.candidates = candidates
+        self.epsilon = epsilon
+        self.mode = mode
+        self.alpha = alpha
+        self.beta = beta
+        self.backend = backend
+        self.random_state = random_state
+        self.classes = classes
+
+    def _wants_rows(self) -> bool:
+        return uses_rows(getattr(self, "hclass_", None), self.candidates)
+
+    def sample_size_bound(self, n_candidates: int | None = None) -> Any:
+        """The theorem's sample size for this estimator's (α, β, ε, mode), before fitting (the table of
+        ``littlestone bounds generic``; Kal-LN §3 Thm 1 / BLM20 Lemma 16)."""
+        if n_candidates is None:
+            if self.candidates is not None:
+                n_candidates = len(self.candidates)
+            elif self.hypothesis_class is None:
+                raise LittlestoneError("give n_candidates: the default stumps depend on the number of features")
+            else:
+                from ._sklearn import resolve_class
+
+                return sample_size(
+                    resolve_class(self.hypothesis_class).version_space().size(),
+                    self.alpha,
+                    self.epsilon,
+                    self.beta,
+                    self.mode,
+                )
+        return sample_size(n_candidates, self.alpha, self.epsilon, self.beta, self.mode)
+
+    def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
+        check_generic_params(self.epsilon, self.mode)
+        if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
+            warnings.warn(
+                "GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
+                "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
+                "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
+                "domains",
+                DefaultCandidatesWarning,
+                stacklevel=3,
+            )
+        cands = candidate_list(self.hclass_, self.candidates, n_features=self.n_features_in_)
+        return generic_learn(
+            cands,
+            points,
+            y01,
+            epsilon=self.epsilon,
+            mode=self.mode,
+            alpha=self.alpha,
+            beta=self.beta,
+            backend=self.backend,
+            seed=rng,
+        )
