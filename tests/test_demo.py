@@ -124,3 +124,82 @@ def test_report_sample_sizes_are_what_littlestone_bounds_prints(tmp_path):
         r = runner.invoke(app, command.split()[1:])
         assert r.exit_code == 0, r.output
         assert f"total sample size: {number}" in r.output, (command, number, r.output[-300:])
+
+
+def test_demo_data_are_scikit_learns_breast_cancer(monkeypatch):
+    """The CSV read without scikit-learn is load_breast_cancer()'s data (target 0 = malignant); without the file the
+    loader falls back to load_breast_cancer()."""
+    from sklearn.datasets import load_breast_cancer
+
+    from littlestone.experiments import demo
+
+    ref = load_breast_cancer()
+    X, t, names = demo.read_breast_cancer()
+    assert np.array_equal(X, ref.data) and np.array_equal(t, ref.target) and names == list(ref.target_names)
+    assert names[0] == "malignant"
+    monkeypatch.setattr(demo, "BREAST_CANCER_CSV", ("datasets", "data", "no_such_file.csv"))
+    X2, t2, names2 = demo.read_breast_cancer()
+    assert np.array_equal(X2, ref.data) and np.array_equal(t2, ref.target) and names2 == names
+
+
+def test_stratified_split():
+    from littlestone.experiments.demo import stratified_split
+
+    y = np.array(["a"] * 212 + ["b"] * 357)
+    train, test = stratified_split(y, 0.3, 7)
+    assert len(test) == 171 and sorted([*train, *test]) == list(range(569))  # ⌈0.3 · 569⌉, a partition
+    assert sum(y[test] == "a") == 64 and sum(y[test] == "b") == 107  # 63.7 / 107.3: the larger remainder wins
+    again = stratified_split(y, 0.3, 7)
+    assert np.array_equal(train, again[0]) and np.array_equal(test, again[1])
+    assert not np.array_equal(test, stratified_split(y, 0.3, 8)[1])
+    assert not np.array_equal(np.sort(train), train)  # shuffled (the SOA reads the sample in order)
+
+
+def test_demo_repeat_equals_the_estimators():
+    """A split's numbers are what the scikit-learn estimators give on the same split (labels coded with LABELS)."""
+    from littlestone._random import spawn_seeds
+    from littlestone.experiments.demo import LABELS, _one_repeat, stratified_split
+    from littlestone.pac import BLM20Classifier, ERMClassifier, GenericLearnerClassifier, SOAClassifier
+
+    cfg = DemoConfig(epsilons=(8.0,))
+    data = load_data(cfg.bins, cfg.features)
+    seed = spawn_seeds(4, 1)[0]
+    rep = _one_repeat(data, cfg, seed, "seeded", True)
+    split_seed, gseed, bseed = spawn_seeds(seed, 3)
+    train, test = stratified_split(data.y, cfg.test_fraction, split_seed)
+    Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
+    assert rep.erm == ERMClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
+    assert rep.soa == SOAClassifier(data.hclass).fit(Xtr, ytr).score(Xte, yte)
+    rs = int(gseed.generate_state(1)[0])
+    g = GenericLearnerClassifier(data.hclass, epsilon=8.0, backend="seeded", random_state=rs, classes=LABELS)
+    assert rep.generic[8.0] == g.fit(Xtr, ytr).score(Xte, yte)
+    rs = int(bseed.generate_state(1)[0])
+    b = BLM20Classifier(
+        data.hclass,
+        epsilon=8.0,
+        delta=cfg.delta,
+        classes=LABELS,
+        n_batches=cfg.blm20_batches,
+        aux_size=cfg.blm20_aux,
+        cap=cfg.blm20_cap,
+        n_generic=cfg.blm20_generic,
+        eta=cfg.blm20_eta,
+        backend="seeded",
+        random_state=rs,
+    ).fit(Xtr, ytr)
+    assert rep.blm20[8.0] == b.score(Xte, yte) and rep.blm20_fallback[8.0] == b.result_.fallback
+
+
+def test_demo_does_not_import_scikit_learn(tmp_path):
+    """scikit-learn's import is most of the demo's start-up: the demo reads the data file and learns without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from littlestone.experiments.demo import run_demo\n"
+        f"run_demo({str(tmp_path / 'r')!r}, fast=True, seed=0, backend='seeded')\n"
+        "print('sklearn' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "False"
