@@ -21,8 +21,8 @@ def check_ranges(ranges: Any) -> np.ndarray:
     return r
 
 
-def grid_edges(ranges: Sequence[tuple[float, float]], bins: int) -> list[np.ndarray]:
-    """The inner cell edges of ``bins`` equal-width cells over each (low, high) range."""
+def grid_edges(ranges: Any, bins: int) -> list[np.ndarray]:
+    """The inner cell edges of ``bins`` equal-width cells over each (low, high) pair of ``ranges``."""
     r = check_ranges(ranges)
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 2:
         raise LittlestoneError(f"bins must be an integer ≥ 2, got {bins!r}")
