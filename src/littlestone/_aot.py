@@ -22,7 +22,6 @@ import operator
 import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -97,6 +96,7 @@ class AotModule:
     def build(self, log: Path | None = None) -> Path:
         """Compile the exports with ``numba.pycc`` (target CPU "host") and install the extension atomically next to
         the kernel module, removing builds for other keys; returns its path. Compiler output goes to ``log``."""
+        import tempfile
         import warnings
 
         with warnings.catch_warnings():

@@ -9,10 +9,8 @@ Importing this module does not import Numba (the loader in :mod:`littlestone.pac
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .._aot import ENV, AotModule, Export, load
@@ -29,6 +27,9 @@ KERNELS = AotModule(
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import tempfile
+
     parser = argparse.ArgumentParser(prog=f"python -m {__name__}", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="report whether a build for the current source exists")
     args = parser.parse_args(argv)
