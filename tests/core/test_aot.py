@@ -11,7 +11,7 @@ import uuid
 import numpy as np
 import pytest
 
-from littlestone._aot import ENV, AotModule, Export, load, load_kernels
+from littlestone._aot import ENV, AotModule, Export, _checked, load, load_kernels
 from littlestone.errors import LittlestoneError
 
 KERNEL_SOURCE = """
@@ -79,7 +79,7 @@ def test_build_loads_and_an_edit_makes_it_stale(tiny, tmp_path, monkeypatch):
         aot.twice(2.5)  # the raw entry point would truncate it
     with pytest.raises(OverflowError):
         aot.twice(2**63)
-    with pytest.raises(TypeError, match="takes 1 arguments"):
+    with pytest.raises(TypeError, match="takes 1 positional argument"):
         aot.twice(1, 2)
 
     (pkg / "k.py").write_text(KERNEL_SOURCE.replace("2 * x", "3 * x"))  # a developer edits the kernels
@@ -117,3 +117,19 @@ def test_unsupported_signature_is_refused():
         (np.dtype(bool), False),
         (np.dtype(np.float64), False),
     ]
+
+
+def test_argument_checks_of_every_kind():
+    f = _checked(Export("f", "i8(i1[::1], f8[::1], i4, u1, i8, f8)", writes=(1,)), lambda *a: a)
+    x, out = np.zeros(3, dtype=np.int8), np.zeros(2)
+    assert f(x, out, -(2**31), np.uint8(255), True, 0.5)[2:] == (-(2**31), 255, 1, 0.5)
+    with pytest.raises(TypeError, match="argument 0 must be a 1-d C-contiguous int8 array"):
+        f(x.astype(">i2"), out, 0, 0, 0, 0.0)
+    with pytest.raises(TypeError, match="argument 1 must be a 1-d C-contiguous writeable float64 array"):
+        f(x, out.astype(np.float32), 0, 0, 0, 0.0)
+    with pytest.raises(OverflowError, match="argument 2 = 2147483648 does not fit int32"):
+        f(x, out, 2**31, 0, 0, 0.0)
+    with pytest.raises(OverflowError, match="argument 3 = -1 does not fit uint8"):
+        f(x, out, 0, -1, 0, 0.0)
+    with pytest.raises(TypeError):
+        f(x, out, 0, 0, 1.0, 0.0)
