@@ -56,7 +56,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from . import _progress
-from ._random import SeedLike, spawn_seeds
+from ._random import ChildSeeds, SeedLike
 from .errors import LittlestoneError
 
 __all__ = ["BACKENDS", "CLUSTER_ENV", "map_seeded", "map_ordered", "using_cluster", "resolve_cluster", "close_clusters"]
@@ -92,7 +92,7 @@ def map_seeded(
     ``fn`` must be picklable (a top-level function or a ``functools.partial`` of one) for the process backends.
     """
     items = list(items)
-    seeds = spawn_seeds(seed, len(items))
+    seeds = ChildSeeds(seed, len(items))  # made lazily, chunk by chunk, where the chunk runs
     return _run(
         fn, items, seeds, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress, chunksize=chunksize
     )
@@ -208,7 +208,7 @@ def _reporter(progress: Any, total: int) -> Callable[[int], None]:
 def _run(
     fn: Callable,
     items: list,
-    seeds: list | None,
+    seeds: Sequence[Any] | None,
     *,
     n_jobs: int,
     backend: str | None,
@@ -254,12 +254,16 @@ def _run(
     return results
 
 
-def _slices(items: list, seeds: list | None, a: int, b: int) -> tuple[list, list | None]:
+def _slices(items: list, seeds: Sequence[Any] | None, a: int, b: int) -> tuple[list, Sequence[Any] | None]:
     return items[a:b], None if seeds is None else seeds[a:b]
 
 
 def _sequential(
-    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], nested_sequential: bool = False
+    fn: Callable,
+    items: list,
+    seeds: Sequence[Any] | None,
+    bounds: list[tuple[int, int]],
+    nested_sequential: bool = False,
 ):
     """The chunks run here, in order; ``nested_sequential``: runner calls inside a task run sequentially too."""
     for a, b in bounds:
@@ -290,7 +294,7 @@ def _local_default() -> str:
 
 
 def _worker_main(
-    conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], callers_ends: list
+    conn: Any, fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]], callers_ends: list
 ) -> None:
     """A forked worker: runs the chunks named on ``conn`` (None = stop) and sends back ``(index, ok, value)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the caller, who stops us
@@ -341,7 +345,7 @@ class _Worker:
         ctx: Any,
         fn: Callable,
         items: list,
-        seeds: list | None,
+        seeds: Sequence[Any] | None,
         bounds: list[tuple[int, int]],
         others: list["_Worker"],
     ):
@@ -376,7 +380,12 @@ class _Worker:
 
 
 def _forked(
-    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int, warm: bool = False
+    fn: Callable,
+    items: list,
+    seeds: Sequence[Any] | None,
+    bounds: list[tuple[int, int]],
+    workers: int,
+    warm: bool = False,
 ):
     """Chunks on ``workers - 1`` forked processes and this one (which runs chunk 0 before forking when ``warm``).
     Each worker keeps two chunks queued so it never waits for this process (busy with a chunk of its own) to hand
@@ -460,7 +469,7 @@ def _forked(
             w.stop(5.0 if ok else 0.0)
 
 
-def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int):
+def _loky(fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]], workers: int):
     from joblib import Parallel, delayed
 
     if not bounds:
@@ -474,7 +483,7 @@ def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int,
         yield a, b, part
 
 
-def _dask(client: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+def _dask(client: Any, fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]]):
     from distributed import as_completed
 
     futures = {client.submit(_run_chunk, fn, *_slices(items, seeds, a, b), pure=False): (a, b) for a, b in bounds}

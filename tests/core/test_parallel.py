@@ -278,3 +278,25 @@ def test_fork_unpicklable_result_is_a_clear_error():
     with pytest.raises(LittlestoneError, match="could not be sent back from the worker process"):
         map_ordered(unpicklable_result, range(8), backend="fork", n_jobs=2, chunksize=1)
     assert not _forked_workers()
+
+
+@pytest.mark.parametrize("seed", [0, 12345, np.random.SeedSequence(3, spawn_key=(2, 7)), "generator"])
+def test_child_seeds_are_spawn_seeds_made_lazily(seed):
+    """The runner's lazy children (made where a chunk runs) are exactly ``spawn_seeds``'s, in any slice, pickled."""
+    import pickle
+
+    from littlestone._random import ChildSeeds, spawn_seeds
+
+    def fresh():
+        return np.random.default_rng(9) if seed == "generator" else seed
+
+    eager, lazy = spawn_seeds(fresh(), 40), ChildSeeds(fresh(), 40)
+    assert len(lazy) == 40
+    states = [s.generate_state(4).tolist() for s in eager]
+    assert [s.generate_state(4).tolist() for s in lazy] == states
+    assert [s.spawn_key for s in lazy] == [s.spawn_key for s in eager]
+    part = pickle.loads(pickle.dumps(lazy[5:31][::3]))
+    assert [s.generate_state(4).tolist() for s in part] == states[5:31][::3]
+    assert lazy[-1].generate_state(4).tolist() == states[-1]
+    with pytest.raises(IndexError):
+        lazy[40]
