@@ -300,3 +300,20 @@ def test_child_seeds_are_spawn_seeds_made_lazily(seed):
     assert lazy[-1].generate_state(4).tolist() == states[-1]
     with pytest.raises(IndexError):
         lazy[40]
+
+
+@pytest.mark.parametrize("total,workers", [(0, 2), (1, 2), (20, 2), (12578, 2), (100_000, 8), (7, 3)])
+def test_guided_chunks_cover_the_tasks_largest_first(total, workers):
+    """The fork backend's chunks tile 0..total in order, never grow, and end within a small floor of each other."""
+    from littlestone.parallel import CHUNKS_PER_WORKER, _guided
+
+    bounds = _guided(total, workers)
+    if total == 0:
+        assert bounds == []
+        return
+    assert [a for a, _ in bounds] == [0, *(b for _, b in bounds[:-1])]
+    assert bounds[-1][1] == total
+    sizes = [b - a for a, b in bounds]
+    assert all(s > 0 for s in sizes) and sizes == sorted(sizes, reverse=True)
+    assert sizes[-2 if len(sizes) > 1 else -1] <= max(1, -(-total // (4 * CHUNKS_PER_WORKER * workers)))
+    assert len(bounds) <= 2 * workers * 4 * CHUNKS_PER_WORKER
