@@ -47,8 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         path = KERNELS.build(log)
     except Exception as exc:  # any failure (no C compiler, numba.pycc gone, ...) leaves the JIT in place
-        reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
-        print(f"littlestone: compiled kernels not built ({reason}; log {log}); the Numba JIT is used", file=sys.stderr)
+        reason = f"{type(exc).__name__}: {exc}".splitlines()[0].split(". ")[0][:200]
+        fallback = "the Numba JIT is used" if load(KERNELS) is None else "the existing build for this source is used"
+        print(f"littlestone: compiled kernels not built ({reason}; log {log}); {fallback}", file=sys.stderr)
         return 1
     log.unlink(missing_ok=True)
     print(f"littlestone: built the ahead-of-time kernels {path.name}")
