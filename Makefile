@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# the BLM20 kernels compiled ahead of time (littlestone.pac._kernels_build); rebuilt when their source changes.
+# A failed build (no C compiler, ...) prints one line and leaves the Numba JIT in use: it never fails the target.
+KERNELS := $(VENV)/.kernels
+KERNEL_SRC := src/littlestone/pac/_kernels.py src/littlestone/pac/_kernels_build.py src/littlestone/_aot.py
 
 .PHONY: demo test test-slow lint bench clean venv
 
@@ -12,15 +16,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(KERNELS): $(STAMP) $(KERNEL_SRC)
+	$(BIN)/python -m littlestone.pac._kernels_build || true
+	touch $(KERNELS)
 
-demo: $(STAMP)
+venv: $(KERNELS)
+
+demo: $(KERNELS)
 	$(BIN)/littlestone demo
 
-test: $(STAMP)
+test: $(KERNELS)
 	$(BIN)/python -m pytest -n 2 -q
 
-test-slow: $(STAMP)
+test-slow: $(KERNELS)
 	$(BIN)/python -m pytest -n 2 -q -m slow
 
 lint: $(STAMP)
@@ -28,8 +36,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(KERNELS)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build *.egg-info src/*.egg-info src/littlestone/pac/_kernels_aot_*

@@ -42,7 +42,7 @@ def _cpu():
 atexit.register(_cpu)
 sys.argv = sys.argv[2:]
 if sys.argv[0] == "littlestone":
-    from littlestone.cli.main import main
+    from littlestone.cli import main  # the console script's entry point (atexit handlers run: see cli._finish)
     main()
 else:
     exec(compile(sys.argv[1], "<bench>", "exec"))

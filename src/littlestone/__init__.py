@@ -11,51 +11,46 @@ scikit-learn, Numba or matplotlib).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    **dict.fromkeys(
-        (
-            "AffineSubspaces",
-            "AllFunctions",
-            "Conjunctions",
-            "FiniteClass",
-            "Hypothesis",
-            "HypothesisClass",
-            "Intervals",
-            "Points",
-            "PointsAndNegations",
-            "Thresholds",
-            "VersionSpace",
-            "parse_class_spec",
-        ),
-        "littlestone.classes",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    ".classes": (
+        "AffineSubspaces",
+        "AllFunctions",
+        "Conjunctions",
+        "FiniteClass",
+        "Hypothesis",
+        "HypothesisClass",
+        "Intervals",
+        "Points",
+        "PointsAndNegations",
+        "Thresholds",
+        "VersionSpace",
+        "parse_class_spec",
     ),
-    **dict.fromkeys(
-        (
-            "MistakeTree",
-            "dual_ldim",
-            "dual_vc_dim",
-            "is_shattered",
-            "ldim",
-            "threshold_dim",
-            "vc_dim",
-            "GeneralizedTree",
-            "check_reducing_array",
-            "dominant_label",
-            "irreducibility",
-            "is_irreducible",
-            "reducing_array",
-        ),
-        "littlestone.dimensions",
+    ".dimensions": (
+        "MistakeTree",
+        "dual_ldim",
+        "dual_vc_dim",
+        "is_shattered",
+        "ldim",
+        "threshold_dim",
+        "vc_dim",
+        "GeneralizedTree",
+        "check_reducing_array",
+        "dominant_label",
+        "irreducibility",
+        "is_irreducible",
+        "reducing_array",
     ),
-    **dict.fromkeys(("SOA", "Halving", "play"), "littlestone.online"),
+    ".online": ("SOA", "Halving", "play"),
 }
-
-__all__ = [*_LAZY, "__version__"]
+__getattr__, __dir__, _names = lazy_exports(__name__, _EXPORTS)
+__all__ = [*_names, "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .classes import (
@@ -88,22 +83,3 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         vc_dim,
     )
     from .online import SOA, Halving, play
-
-
-def __getattr__(name: str) -> Any:
-    """Public names (and sub-packages) are imported on first use."""
-    module = _LAZY.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(module), name)
-        globals()[name] = value
-        return value
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.{name}":
-            raise
-        raise AttributeError(f"module 'littlestone' has no attribute {name!r}") from None
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

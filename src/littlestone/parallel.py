@@ -9,7 +9,8 @@ True
 
 Task ``i`` receives the ``i``-th child of ``SeedSequence(seed).spawn(len(items))`` — never a per-worker seed — so the
 same seed gives the same list whatever the backend, the number of workers or the chunking. Tasks are sent in
-contiguous chunks (a few per worker) so that the per-task overhead of pickling and scheduling stays small.
+contiguous chunks (a few per worker) so that the per-task overhead of pickling and scheduling stays small; the fork
+backend's chunks shrink towards the end (guided scheduling) so that the workers finish together.
 
 Backends:
 
@@ -56,7 +57,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from . import _progress
-from ._random import SeedLike, spawn_seeds
+from ._random import ChildSeeds, SeedLike
 from .errors import LittlestoneError
 
 __all__ = ["BACKENDS", "CLUSTER_ENV", "map_seeded", "map_ordered", "using_cluster", "resolve_cluster", "close_clusters"]
@@ -92,7 +93,7 @@ def map_seeded(
     ``fn`` must be picklable (a top-level function or a ``functools.partial`` of one) for the process backends.
     """
     items = list(items)
-    seeds = spawn_seeds(seed, len(items))
+    seeds = ChildSeeds(seed, len(items))  # made lazily, chunk by chunk, where the chunk runs
     return _run(
         fn, items, seeds, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress, chunksize=chunksize
     )
@@ -192,6 +193,22 @@ def _chunks(total: int, n_chunks: int, chunksize: int | None) -> list[tuple[int,
     return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
+def _guided(total: int, workers: int) -> list[tuple[int, int]]:
+    """Chunks of decreasing size (guided scheduling): each is half of an even share of what is left, down to a floor
+    of 1/(4 · CHUNKS_PER_WORKER) of an even share, so the workers run out of work within a small chunk of each other
+    — equal chunks leave one worker idle for up to a whole chunk at the end. The results do not depend on it (seeds go
+    by task index)."""
+    if total == 0:
+        return []
+    floor = max(1, -(-total // (4 * CHUNKS_PER_WORKER * workers)))
+    bounds, a = [], 0
+    while a < total:
+        b = min(total, a + max(floor, -(-(total - a) // (2 * workers))))
+        bounds.append((a, b))
+        a = b
+    return bounds
+
+
 def _reporter(progress: Any, total: int) -> Callable[[int], None]:
     if progress is None:
         return lambda done: None
@@ -208,7 +225,7 @@ def _reporter(progress: Any, total: int) -> Callable[[int], None]:
 def _run(
     fn: Callable,
     items: list,
-    seeds: list | None,
+    seeds: Sequence[Any] | None,
     *,
     n_jobs: int,
     backend: str | None,
@@ -228,10 +245,10 @@ def _run(
         parts: Iterator[tuple[int, int, list]] = _sequential(fn, items, seeds, _chunks(total, n_chunks, chunksize))
     elif backend == "fork":
         workers = min(_workers(n_jobs), max(1, total))
-        bounds = _chunks(total, CHUNKS_PER_WORKER * workers, chunksize)
+        bounds = _chunks(total, CHUNKS_PER_WORKER * workers, chunksize) if chunksize else _guided(total, workers)
         warm = workers > 1 and total >= WARMUP_MIN_TASKS and chunksize is None
         if warm:  # task 0 alone first, in this process, so that the workers inherit what it loads
-            bounds = [(0, 1)] + [(a + 1, b + 1) for a, b in _chunks(total - 1, CHUNKS_PER_WORKER * workers, None)]
+            bounds = [(0, 1)] + [(a + 1, b + 1) for a, b in _guided(total - 1, workers)]
         parts = _forked(fn, items, seeds, bounds, workers, warm)
     elif backend == "loky":
         workers = min(_workers(n_jobs), max(1, total))
@@ -254,12 +271,16 @@ def _run(
     return results
 
 
-def _slices(items: list, seeds: list | None, a: int, b: int) -> tuple[list, list | None]:
+def _slices(items: list, seeds: Sequence[Any] | None, a: int, b: int) -> tuple[list, Sequence[Any] | None]:
     return items[a:b], None if seeds is None else seeds[a:b]
 
 
 def _sequential(
-    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], nested_sequential: bool = False
+    fn: Callable,
+    items: list,
+    seeds: Sequence[Any] | None,
+    bounds: list[tuple[int, int]],
+    nested_sequential: bool = False,
 ):
     """The chunks run here, in order; ``nested_sequential``: runner calls inside a task run sequentially too."""
     for a, b in bounds:
@@ -290,7 +311,7 @@ def _local_default() -> str:
 
 
 def _worker_main(
-    conn: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], callers_ends: list
+    conn: Any, fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]], callers_ends: list
 ) -> None:
     """A forked worker: runs the chunks named on ``conn`` (None = stop) and sends back ``(index, ok, value)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the caller, who stops us
@@ -341,7 +362,7 @@ class _Worker:
         ctx: Any,
         fn: Callable,
         items: list,
-        seeds: list | None,
+        seeds: Sequence[Any] | None,
         bounds: list[tuple[int, int]],
         others: list["_Worker"],
     ):
@@ -376,11 +397,17 @@ class _Worker:
 
 
 def _forked(
-    fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int, warm: bool = False
+    fn: Callable,
+    items: list,
+    seeds: Sequence[Any] | None,
+    bounds: list[tuple[int, int]],
+    workers: int,
+    warm: bool = False,
 ):
     """Chunks on ``workers - 1`` forked processes and this one (which runs chunk 0 before forking when ``warm``).
     Each worker keeps two chunks queued so it never waits for this process (busy with a chunk of its own) to hand
-    out the next; results are yielded as they arrive."""
+    out the next; everyone takes chunks in order, so with guided chunks (:func:`_guided`, largest first) a chunk this
+    process runs is never longer than a worker's queue; results are yielded as they arrive."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -417,7 +444,7 @@ def _forked(
             # this process runs a chunk when it has one and no answer is waiting; else it waits for an answer
             ready = wait([*by_conn, *by_sentinel], timeout=0 if pending else None)
             if not ready and pending:
-                i = pending.pop()  # from the end: the workers take from the front
+                i = pending.pop(0)  # in order: a chunk queued to a worker is never smaller than the next one here
                 a, b = bounds[i]
                 yield a, b, _run_chunk(fn, *_slices(items, seeds, a, b))
                 remaining -= 1
@@ -460,7 +487,7 @@ def _forked(
             w.stop(5.0 if ok else 0.0)
 
 
-def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]], workers: int):
+def _loky(fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]], workers: int):
     from joblib import Parallel, delayed
 
     if not bounds:
@@ -474,7 +501,7 @@ def _loky(fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int,
         yield a, b, part
 
 
-def _dask(client: Any, fn: Callable, items: list, seeds: list | None, bounds: list[tuple[int, int]]):
+def _dask(client: Any, fn: Callable, items: list, seeds: Sequence[Any] | None, bounds: list[tuple[int, int]]):
     from distributed import as_completed
 
     futures = {client.submit(_run_chunk, fn, *_slices(items, seeds, a, b), pure=False): (a, b) for a, b in bounds}

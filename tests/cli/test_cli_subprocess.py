@@ -225,3 +225,24 @@ def test_predict_with_a_model_whose_points_fail(tmp_path):
     assert _run("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", cwd=tmp_path).returncode == 0
     r = _run("predict", "m.json", "far.csv", "-o", "p.csv", cwd=tmp_path)
     assert r.returncode == 2 and "outside the domain" in r.stderr and not (tmp_path / "p.csv").exists()
+
+
+def test_finished_command_delivers_all_output_without_teardown(tmp_path):
+    """The console script leaves with ``os._exit`` after the command (skipping the interpreter's teardown): what the
+    command printed still arrives whole through a pipe, and files and codes are as with a normal exit."""
+    from typer.testing import CliRunner
+
+    from littlestone.cli.main import app
+
+    args = ("tree", "--class", "thresholds:200")
+    r = _run(*args, cwd=tmp_path)
+    inproc = CliRunner().invoke(app, list(args))
+    assert r.returncode == 0 and inproc.exit_code == 0
+    assert len(r.stdout) > 2000 and r.stdout == inproc.stdout
+    r = _run("bounds", "blm20", "--d", "2", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() and r.stderr == ""
+    data = tmp_path / "d.csv"
+    data.write_text("x,label\n" + "".join(f"{i},{int(i >= 5)}\n" for i in range(10)))
+    r = _run("learn", data, "--class", "thresholds:10", "--learner", "erm", "--out", tmp_path / "m.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["format"].startswith("littlestone-model")

@@ -47,3 +47,40 @@ def test_version_answers_without_loading_the_commands():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [f"littlestone {__import__('littlestone').__version__}", "[]"]
+
+
+@pytest.mark.parametrize("package", ["littlestone.classes", "littlestone.privacy"])
+def test_lazy_packages_export_every_name(package):
+    """``littlestone.classes`` and ``littlestone.privacy`` import a name's module on first use; every name in
+    ``__all__`` resolves to the object of its module, ``dir`` lists them, and a name shared with its module (e.g.
+    ``privacy.stable_histogram``) is the function, not the module, whatever was imported first."""
+    import importlib
+    import types
+
+    pkg = importlib.import_module(package)
+    for name in pkg.__all__:
+        value = getattr(pkg, name)
+        assert not isinstance(value, types.ModuleType), name
+    assert set(pkg.__all__) <= set(dir(pkg))
+    with pytest.raises(AttributeError):
+        pkg.no_such_name  # noqa: B018
+    code = (
+        "import littlestone.privacy.bounded_histogram, littlestone.privacy.stable_histogram\n"
+        "from littlestone.privacy import bounded_histogram, stable_histogram, sparse_selection\n"
+        "print(all(callable(f) and not hasattr(f, '__path__') and f.__class__.__name__ == 'function' "
+        "for f in (bounded_histogram, stable_histogram, sparse_selection)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"
+
+
+def test_a_learner_loads_only_the_classes_it_uses():
+    """BLM20 on thresholds loads the thresholds class, not the other structured classes (each costs start-up time
+    that every process pays once, serially, before any parallel work)."""
+    code = (
+        "from littlestone import Thresholds\nfrom littlestone.pac.blm20 import blm20_learn\nimport sys\n"
+        "print(' '.join(m for m in ('littlestone.classes.intervals', 'littlestone.classes.affine', "
+        "'littlestone.classes.conjunctions', 'littlestone.privacy.above_threshold') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == []

@@ -278,3 +278,42 @@ def test_fork_unpicklable_result_is_a_clear_error():
     with pytest.raises(LittlestoneError, match="could not be sent back from the worker process"):
         map_ordered(unpicklable_result, range(8), backend="fork", n_jobs=2, chunksize=1)
     assert not _forked_workers()
+
+
+@pytest.mark.parametrize("seed", [0, 12345, np.random.SeedSequence(3, spawn_key=(2, 7)), "generator"])
+def test_child_seeds_are_spawn_seeds_made_lazily(seed):
+    """The runner's lazy children (made where a chunk runs) are exactly ``spawn_seeds``'s, in any slice, pickled."""
+    import pickle
+
+    from littlestone._random import ChildSeeds, spawn_seeds
+
+    def fresh():
+        return np.random.default_rng(9) if seed == "generator" else seed
+
+    eager, lazy = spawn_seeds(fresh(), 40), ChildSeeds(fresh(), 40)
+    assert len(lazy) == 40
+    states = [s.generate_state(4).tolist() for s in eager]
+    assert [s.generate_state(4).tolist() for s in lazy] == states
+    assert [s.spawn_key for s in lazy] == [s.spawn_key for s in eager]
+    part = pickle.loads(pickle.dumps(lazy[5:31][::3]))
+    assert [s.generate_state(4).tolist() for s in part] == states[5:31][::3]
+    assert lazy[-1].generate_state(4).tolist() == states[-1]
+    with pytest.raises(IndexError):
+        lazy[40]
+
+
+@pytest.mark.parametrize("total,workers", [(0, 2), (1, 2), (20, 2), (12578, 2), (100_000, 8), (7, 3)])
+def test_guided_chunks_cover_the_tasks_largest_first(total, workers):
+    """The fork backend's chunks tile 0..total in order, never grow, and end within a small floor of each other."""
+    from littlestone.parallel import CHUNKS_PER_WORKER, _guided
+
+    bounds = _guided(total, workers)
+    if total == 0:
+        assert bounds == []
+        return
+    assert [a for a, _ in bounds] == [0, *(b for _, b in bounds[:-1])]
+    assert bounds[-1][1] == total
+    sizes = [b - a for a, b in bounds]
+    assert all(s > 0 for s in sizes) and sizes == sorted(sizes, reverse=True)
+    assert sizes[-2 if len(sizes) > 1 else -1] <= max(1, -(-total // (4 * CHUNKS_PER_WORKER * workers)))
+    assert len(bounds) <= 2 * workers * 4 * CHUNKS_PER_WORKER

@@ -1,5 +1,6 @@
 """The fused level-1 kernel and the cached example stream change no output: G's runs and M's choice are pinned to
-the values the per-block NumPy path (before the kernel) gave for the same seeds."""
+the values the per-block NumPy path (before the kernel) gave for the same seeds — with the kernels run by the Numba
+JIT and by their ahead-of-time build (littlestone.pac._kernels_build) alike."""
 
 from __future__ import annotations
 
@@ -10,9 +11,23 @@ import pytest
 
 from littlestone import Thresholds
 from littlestone.bounds.blm20 import theorem1
+from littlestone._aot import ENV, load
+from littlestone.pac import tournament
+from littlestone.pac._kernels_build import KERNELS
 from littlestone.pac.blm20 import blm20_learn
 from littlestone.pac.global_stable import GlobalStableLearner, run_batches
 from littlestone.pac.sources import RealizableStream, UniformIntegers
+
+
+@pytest.fixture(params=["jit", "aot"])
+def kernels(request, monkeypatch):
+    """Run the test with the JIT kernels, then with the ahead-of-time build (skipped when it is not built)."""
+    if request.param == "aot" and load(KERNELS) is None:
+        pytest.skip("ahead-of-time kernels not built for the current source: python -m littlestone.pac._kernels_build")
+    monkeypatch.setenv(ENV, request.param)
+    monkeypatch.setattr(tournament, "_KERNELS", None)
+    assert (tournament._kernels().__name__ == KERNELS.source) == (request.param == "jit")
+    return request.param
 
 
 def g_digest(d: int, nb: int, seed: int, noise: float = 0.0, npts: int | None = None) -> tuple[str, int, int]:
@@ -39,11 +54,11 @@ def g_digest(d: int, nb: int, seed: int, noise: float = 0.0, npts: int | None = 
         ((2, 40, 17, 0.0, 100), ("96e25ab92b721ea2", 7840, 0)),  # a larger domain than d needs
     ],
 )
-def test_g_runs_pinned(args, expected):
+def test_g_runs_pinned(args, expected, kernels):
     assert g_digest(*args) == expected
 
 
-def test_blm20_d1_pinned():
+def test_blm20_d1_pinned(kernels):
     rep = theorem1(1, 0.1, 1.0, 1e-6, 0.05)
     H = Thresholds(2)
     src = RealizableStream(H.hypothesis(2), UniformIntegers(0, 2), rep.total, seed=4)

@@ -1,4 +1,8 @@
-"""Compiled (Numba) kernels of the BLM20 tournament — imported only by code that runs them (numba loads here)."""
+"""Compiled (Numba) kernels of the BLM20 tournament — imported only by code that runs them (numba loads here).
+
+These functions are the only kernel code: ``make venv`` also compiles them ahead of time (:mod:`._kernels_build`,
+exports and signatures listed there), and a run uses that build — without importing Numba — while it matches this
+file; after an edit the JIT runs until ``python -m littlestone.pac._kernels_build`` rebuilds."""
 
 from __future__ import annotations
 

@@ -121,7 +121,8 @@ def _restrict(V: VersionSpace, X: Any, y: np.ndarray) -> tuple[VersionSpace, int
     if not (isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu"):
         return V.restrict_sample(X, y)
     out = np.empty(2, dtype=np.int64)
-    k = int(_kernels().restrict_thresholds(np.ascontiguousarray(X, dtype=np.int64), y, b[0], b[1], out))
+    Xi, yi = np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int8)
+    k = int(_kernels().restrict_thresholds(Xi, yi, b[0], b[1], out))
     return (V if k == 0 else V.with_threshold_interval(int(out[0]), int(out[1]))), k
 
 
@@ -385,10 +386,19 @@ _KERNELS: Any = None
 
 
 def _kernels() -> Any:
-    """The compiled kernels (Numba is imported and the kernels compiled — or loaded from its cache — on first use)."""
+    """The compiled kernels, loaded on first use: the ahead-of-time build (no Numba import) when one exists for the
+    current kernel source, else the Numba JIT module (compiled, or loaded from Numba's cache);
+    ``LITTLESTONE_KERNELS=jit|aot|auto`` forces a path (:mod:`littlestone._aot`)."""
     global _KERNELS
     if _KERNELS is None:
-        from . import _kernels as k
+        from .._aot import load_kernels
+        from ._kernels_build import KERNELS
 
-        _KERNELS = k
+        _KERNELS = load_kernels(KERNELS, _jit_kernels)
     return _KERNELS
+
+
+def _jit_kernels() -> Any:
+    from . import _kernels as k
+
+    return k

@@ -20,114 +20,130 @@ Where things are (one idea per module):
 Every mechanism is a Mechanism class in its module (LaplaceMechanism, ExponentialMechanism, ReportNoisyMax,
 StableHistogram, BoundedHistogram, SparseSelection, BinaryMechanismRelease, AboveThresholdRun, SparseVectorRun,
 RunningSumAboveThresholdRun, SubsampledMechanism); the functions are thin wrappers that build the object and call it.
+The names are imported from their modules on first use (``littlestone._lazy``).
 """
 
-from .above_threshold import (
-    AboveThreshold,
-    AboveThresholdRun,
-    RunningSumAboveThreshold,
-    RunningSumAboveThresholdRun,
-    SparseVector,
-    SparseVectorRun,
-    above_threshold_accuracy,
-)
-from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
-from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound
-from .budget import Charge, PrivacyBudget
-from .composition import advanced_composition, basic_composition, heterogeneous_advanced_composition, per_step_epsilon
-from .exponential import (
-    ExponentialMechanism,
-    ReportNoisyMax,
-    exponential_mechanism,
-    exponential_probabilities,
-    report_noisy_max,
-    selection_error_bound,
-)
-from .histogram_release import HistogramRelease
-from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
-from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism
-from .params import check_delta, check_epsilon, check_probability, check_sensitivity
-from .sparse_selection import (
-    BOTTOM,
-    SparseSelection,
-    sparse_selection,
-    sparse_selection_bottom_score,
-    sparse_selection_error_bound,
-    sparse_selection_probabilities,
-)
-from .subsampling import SubsampledMechanism, amplified_epsilon, sampling_rate_for, secret_generator, subsample
-from .tree_mechanism import BinaryMechanism, BinaryMechanismRelease, dyadic_decomposition, dyadic_intervals, tree_levels
-from .stable_histogram import (
-    StableHistogram,
-    stable_histogram,
-    stable_histogram_accuracy,
-    stable_histogram_delta,
-    stable_histogram_sample_size,
-    stable_histogram_threshold,
-)
+from __future__ import annotations
 
-__all__ = [
-    "AboveThresholdRun",
-    "BinaryMechanismRelease",
-    "BoundedHistogram",
-    "ExponentialMechanism",
-    "LaplaceMechanism",
-    "Mechanism",
-    "PrivacyClaim",
-    "ReportNoisyMax",
-    "RunningSumAboveThresholdRun",
-    "SparseVectorRun",
-    "SubsampledMechanism",
-    "SparseSelection",
-    "StableHistogram",
-    "claim_of",
-    "compose",
-    "subsampled",
-    "AboveThreshold",
-    "BOTTOM",
-    "BinaryMechanism",
-    "RunningSumAboveThreshold",
-    "SparseVector",
-    "above_threshold_accuracy",
-    "advanced_composition",
-    "amplified_epsilon",
-    "basic_composition",
-    "heterogeneous_advanced_composition",
-    "dyadic_decomposition",
-    "dyadic_intervals",
-    "per_step_epsilon",
-    "sampling_rate_for",
-    "sparse_selection",
-    "sparse_selection_bottom_score",
-    "sparse_selection_error_bound",
-    "sparse_selection_probabilities",
-    "secret_generator",
-    "subsample",
-    "tree_levels",
-    "Backend",
-    "Charge",
-    "HistogramRelease",
-    "PrivacyBudget",
-    "SecureBackend",
-    "SeededBackend",
-    "bounded_histogram",
-    "bounded_histogram_error_bound",
-    "check_backend",
-    "check_delta",
-    "check_epsilon",
-    "check_probability",
-    "check_sensitivity",
-    "exponential_mechanism",
-    "exponential_probabilities",
-    "laplace_error_bound",
-    "laplace_mechanism",
-    "make_backend",
-    "report_noisy_max",
-    "selection_error_bound",
-    "stable_histogram",
-    "stable_histogram_accuracy",
-    "stable_histogram_delta",
-    "stable_histogram_sample_size",
-    "stable_histogram_threshold",
-    "truncation_bound",
-]
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    ".above_threshold": (
+        "AboveThreshold",
+        "AboveThresholdRun",
+        "RunningSumAboveThreshold",
+        "RunningSumAboveThresholdRun",
+        "SparseVector",
+        "SparseVectorRun",
+        "above_threshold_accuracy",
+    ),
+    ".backends": ("Backend", "SecureBackend", "SeededBackend", "check_backend", "make_backend"),
+    ".bounded_histogram": (
+        "BoundedHistogram",
+        "bounded_histogram",
+        "bounded_histogram_error_bound",
+        "truncation_bound",
+    ),
+    ".budget": ("Charge", "PrivacyBudget"),
+    ".composition": (
+        "advanced_composition",
+        "basic_composition",
+        "heterogeneous_advanced_composition",
+        "per_step_epsilon",
+    ),
+    ".exponential": (
+        "ExponentialMechanism",
+        "ReportNoisyMax",
+        "exponential_mechanism",
+        "exponential_probabilities",
+        "report_noisy_max",
+        "selection_error_bound",
+    ),
+    ".histogram_release": ("HistogramRelease",),
+    ".mechanism": ("Mechanism", "PrivacyClaim", "claim_of", "compose", "subsampled"),
+    ".laplace": ("LaplaceMechanism", "laplace_error_bound", "laplace_mechanism"),
+    ".params": ("check_delta", "check_epsilon", "check_probability", "check_sensitivity"),
+    ".sparse_selection": (
+        "BOTTOM",
+        "SparseSelection",
+        "sparse_selection",
+        "sparse_selection_bottom_score",
+        "sparse_selection_error_bound",
+        "sparse_selection_probabilities",
+    ),
+    ".subsampling": ("SubsampledMechanism", "amplified_epsilon", "sampling_rate_for", "secret_generator", "subsample"),
+    ".tree_mechanism": (
+        "BinaryMechanism",
+        "BinaryMechanismRelease",
+        "dyadic_decomposition",
+        "dyadic_intervals",
+        "tree_levels",
+    ),
+    ".stable_histogram": (
+        "StableHistogram",
+        "stable_histogram",
+        "stable_histogram_accuracy",
+        "stable_histogram_delta",
+        "stable_histogram_sample_size",
+        "stable_histogram_threshold",
+    ),
+}
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .above_threshold import (
+        AboveThreshold,
+        AboveThresholdRun,
+        RunningSumAboveThreshold,
+        RunningSumAboveThresholdRun,
+        SparseVector,
+        SparseVectorRun,
+        above_threshold_accuracy,
+    )
+    from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
+    from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound
+    from .budget import Charge, PrivacyBudget
+    from .composition import (
+        advanced_composition,
+        basic_composition,
+        heterogeneous_advanced_composition,
+        per_step_epsilon,
+    )
+    from .exponential import (
+        ExponentialMechanism,
+        ReportNoisyMax,
+        exponential_mechanism,
+        exponential_probabilities,
+        report_noisy_max,
+        selection_error_bound,
+    )
+    from .histogram_release import HistogramRelease
+    from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
+    from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism
+    from .params import check_delta, check_epsilon, check_probability, check_sensitivity
+    from .sparse_selection import (
+        BOTTOM,
+        SparseSelection,
+        sparse_selection,
+        sparse_selection_bottom_score,
+        sparse_selection_error_bound,
+        sparse_selection_probabilities,
+    )
+    from .subsampling import SubsampledMechanism, amplified_epsilon, sampling_rate_for, secret_generator, subsample
+    from .tree_mechanism import (
+        BinaryMechanism,
+        BinaryMechanismRelease,
+        dyadic_decomposition,
+        dyadic_intervals,
+        tree_levels,
+    )
+    from .stable_histogram import (
+        StableHistogram,
+        stable_histogram,
+        stable_histogram_accuracy,
+        stable_histogram_delta,
+        stable_histogram_sample_size,
+        stable_histogram_threshold,
+    )
