@@ -190,15 +190,17 @@ def test_demo_repeat_equals_the_estimators():
     assert rep.blm20[8.0] == b.score(Xte, yte) and rep.blm20_fallback[8.0] == b.result_.fallback
 
 
-def test_demo_does_not_import_scikit_learn(tmp_path):
-    """scikit-learn's import is most of the demo's start-up: the demo reads the data file and learns without it."""
+@pytest.mark.parametrize("backend", ["seeded", "secure"])
+def test_demo_does_not_import_scikit_learn(tmp_path, backend):
+    """scikit-learn's import is most of the demo's start-up: the demo reads the data file and learns without it (and
+    the secure backend loads OpenDP's core, not its prelude, which imports scikit-learn for OpenDP's extras)."""
     import subprocess
     import sys
 
     code = (
         "import sys\n"
         "from littlestone.experiments.demo import run_demo\n"
-        f"run_demo({str(tmp_path / 'r')!r}, fast=True, seed=0, backend='seeded')\n"
+        f"run_demo({str(tmp_path / 'r')!r}, fast=True, seed=0, backend={backend!r})\n"
         "print('sklearn' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -536,14 +536,17 @@ def run_demo(
         seeds = spawn_seeds(seed, cfg.repeats + 1)
         task = bar.add_task("train/test splits (every learner, every ε), shattered tree", total=cfg.repeats + 1)
         plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[: cfg.repeats])]
-        for module in ("baselines", "blm20", "generic", "sources"):  # what every split needs, imported once here:
-            importlib.import_module(f"littlestone.pac.{module}")  # forked workers inherit it
+        # what the tasks of both stages need, imported once here and inherited by forked workers (the learners for
+        # the splits, matplotlib for the three pictures): a worker that imported it itself would leave the next
+        # stage's workers, forked from this process, to import it again
+        for module in ("littlestone.pac.baselines", "littlestone.pac.blm20", "littlestone.pac.generic"):
+            importlib.import_module(module)
+        importlib.import_module("matplotlib.figure")
         # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers;
-        # the tree is drawn alongside (last: on the fork backend this process draws it, and the plots' workers
-        # below inherit matplotlib)
-        *repeats, (d, tree_png) = map_ordered(
+        # the tree — the longest task — is drawn alongside, first, so that the splits fill in around it
+        (d, tree_png), *repeats = map_ordered(
             partial(_first_part, data, cfg, backend, out / "tree.png"),
-            [*plan, None],
+            [None, *plan],
             n_jobs=jobs,
             chunksize=1,
             progress=lambda done, total: _advance(bar, task, done, total),
