@@ -123,8 +123,3 @@ def candidate_list(
             f"most {MAX_CANDIDATES} (pass candidates=[...] instead)"
         )
     return CandidateSet(list(V.hypotheses()), hclass, "list")
-
-
-def candidate_errors(cands: CandidateSet, hclass: HypothesisClass | None, points: Any, y01: np.ndarray) -> np.ndarray:
-    """Shorthand for ``cands.errors(points, y01)``."""
-    return cands.errors(points, y01)
