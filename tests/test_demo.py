@@ -205,3 +205,29 @@ def test_demo_does_not_import_scikit_learn(tmp_path, backend):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+def test_demo_tasks_get_absolute_paths(tmp_path, monkeypatch):
+    """A relative output directory works when the tasks run in a process whose working directory is elsewhere (the
+    loky backend reuses workers started in another directory): simulated by running every task from another one."""
+    import os
+
+    from littlestone.experiments import demo
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def map_elsewhere(fn, items, **kwargs):
+        here = os.getcwd()
+        os.chdir(elsewhere)
+        try:
+            return [fn(item) for item in items]
+        finally:
+            os.chdir(here)
+
+    monkeypatch.setattr(demo, "map_ordered", map_elsewhere)
+    monkeypatch.chdir(tmp_path)
+    cfg = DemoConfig(epsilons=(8.0,), repeats=1, blm20_repeats=1)
+    path = demo.run_demo("rel", seed=0, backend="seeded", config=cfg)
+    assert (tmp_path / path).exists() and (tmp_path / "rel" / "tree.png").exists()
+    assert not list(elsewhere.iterdir())

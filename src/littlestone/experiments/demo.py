@@ -514,6 +514,9 @@ def run_demo(
     cfg = config or (DemoConfig.fast() if fast else DemoConfig())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    # the pictures' paths as the tasks get them: absolute, since a task may run in a worker started elsewhere (the
+    # loky backend reuses its workers, whose working directory is where they started)
+    work = out.absolute()
     disable = console is None or not getattr(console, "is_terminal", False)
     with Progress(
         SpinnerColumn(),
@@ -545,7 +548,7 @@ def run_demo(
         # repeat i is seeded by child i of the seed (as the plan above), whatever the backend or number of workers;
         # the tree — the longest task — is drawn alongside, first, so that the splits fill in around it
         (d, tree_png), *repeats = map_ordered(
-            partial(_first_part, data, cfg, backend, out / "tree.png"),
+            partial(_first_part, data, cfg, backend, work / "tree.png"),
             [None, *plan],
             n_jobs=jobs,
             chunksize=1,
@@ -562,7 +565,7 @@ def run_demo(
         eps_h = histogram_epsilon(cfg, rows)
         hist_seed = int(seeds[-1].generate_state(1)[0])
         accuracy_png, (run, histogram_png) = map_ordered(
-            partial(_second_part, data, cfg, backend, rows, eps_h, hist_seed, out),
+            partial(_second_part, data, cfg, backend, rows, eps_h, hist_seed, work),
             ["accuracy", "histogram"],
             n_jobs=jobs,
             chunksize=1,
