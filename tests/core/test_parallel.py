@@ -315,5 +315,5 @@ def test_guided_chunks_cover_the_tasks_largest_first(total, workers):
     assert bounds[-1][1] == total
     sizes = [b - a for a, b in bounds]
     assert all(s > 0 for s in sizes) and sizes == sorted(sizes, reverse=True)
-    assert sizes[-2 if len(sizes) > 1 else -1] <= max(1, -(-total // (4 * CHUNKS_PER_WORKER * workers)))
-    assert len(bounds) <= 2 * workers * 4 * CHUNKS_PER_WORKER
+    assert sizes[-2 if len(sizes) > 1 else -1] <= max(1, -(-total // (16 * CHUNKS_PER_WORKER * workers)))
+    assert len(bounds) <= 4 * workers * 16 * CHUNKS_PER_WORKER
