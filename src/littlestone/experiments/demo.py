@@ -174,6 +174,36 @@ class RepeatResult:
     theory_n_generic: dict[float, int]
 
 
+def _blm20(
+    data: DemoData,
+    cfg: DemoConfig,
+    points: Any,
+    y01: np.ndarray,
+    epsilon: float,
+    backend: str,
+    seed: int,
+    diagnostics: bool = False,
+) -> Any:
+    """BLM20 at the demo's reduced sizes (``seed`` drives the seeded backend only)."""
+    from ..pac.blm20 import blm20_learn
+    from ..pac.sources import ArraySource
+
+    return blm20_learn(
+        data.hclass,
+        ArraySource(points, y01),
+        epsilon=epsilon,
+        delta=cfg.delta,
+        n_batches=cfg.blm20_batches,
+        aux_size=cfg.blm20_aux,
+        cap=cfg.blm20_cap,
+        n_generic=cfg.blm20_generic,
+        eta=cfg.blm20_eta,
+        backend=backend,
+        seed=seed if backend == "seeded" else None,
+        diagnostics=diagnostics,
+    )
+
+
 def _repeat_task(
     data: DemoData, cfg: DemoConfig, backend: str, plan: tuple[np.random.SeedSequence, bool]
 ) -> RepeatResult:
@@ -187,9 +217,7 @@ def _one_repeat(
     :data:`LABELS`; the estimators give the same numbers, without scikit-learn's input checks)."""
     from .._labels import encode_declared
     from ..pac.baselines import erm_learn, soa_learn
-    from ..pac.blm20 import blm20_learn
     from ..pac.generic import generic_learn
-    from ..pac.sources import ArraySource
 
     # a fresh copy: SeedSequence.spawn advances a counter, and a repeat must not depend on earlier calls
     seed = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
@@ -216,19 +244,7 @@ def _one_repeat(
         theory[eps] = g.theory_n
         if with_blm20:
             rs = int(learner_seeds[2 * i + 1].generate_state(1)[0])
-            b = blm20_learn(
-                data.hclass,
-                ArraySource(ptr, ytr),
-                epsilon=eps,
-                delta=cfg.delta,
-                n_batches=cfg.blm20_batches,
-                aux_size=cfg.blm20_aux,
-                cap=cfg.blm20_cap,
-                n_generic=cfg.blm20_generic,
-                eta=cfg.blm20_eta,
-                backend=backend,
-                seed=rs if backend == "seeded" else None,
-            )
+            b = _blm20(data, cfg, ptr, ytr, eps, backend, rs)
             blm[eps] = _accuracy(b.chosen, pte, yte)
             fallback[eps] = bool(b.fallback)
     return RepeatResult(erm, soa, gen, blm, fallback, theory)
@@ -463,25 +479,10 @@ def _second_part(
     if part == "accuracy":
         return _plot_accuracy(cfg, data, rows, out / "accuracy_vs_epsilon.png")
     from .._labels import encode_declared
-    from ..pac.blm20 import blm20_learn
-    from ..pac.sources import ArraySource
 
     y01, _ = encode_declared(data.y, LABELS)
     try:
-        res = blm20_learn(
-            data.hclass,
-            ArraySource(class_points(data, np.arange(len(y01))), y01),
-            epsilon=eps_h,
-            delta=cfg.delta,
-            n_batches=cfg.blm20_batches,
-            aux_size=cfg.blm20_aux,
-            cap=cfg.blm20_cap,
-            n_generic=cfg.blm20_generic,
-            eta=cfg.blm20_eta,
-            backend=backend,
-            seed=hist_seed if backend == "seeded" else None,
-            diagnostics=True,
-        )
+        res = _blm20(data, cfg, class_points(data, np.arange(len(y01))), y01, eps_h, backend, hist_seed, True)
     except InsufficientSampleError:
         return None, out / "g_histogram.png"
     return res, _plot_histogram(res, data, out / "g_histogram.png", eps_h)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis, HypothesisClass
 from ..online.extended_soa import extended_soa
-from .candidates import CandidateSet, candidate_list
+from .candidates import CandidateSet, as_candidates
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,7 @@ def erm_learn(
 ) -> tuple[Hypothesis, BaselineResult]:
     """The candidate (all of a finite class's hypotheses, a list, or a CandidateSet) with the fewest errors on the
     validated ``points`` and 0/1 labels ``y01``; ties → first candidate. Not private."""
-    if isinstance(candidates, CandidateSet):
-        cands = candidates
-    elif isinstance(candidates, HypothesisClass):
-        cands = candidate_list(candidates)
-    else:
-        cands = candidate_list(None, candidates)
+    cands = as_candidates(candidates)
     y01 = np.asarray(y01)
     errors = cands.errors(points, y01)
     best = int(np.argmin(errors))

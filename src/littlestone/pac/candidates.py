@@ -123,3 +123,13 @@ def candidate_list(
             f"most {MAX_CANDIDATES} (pass candidates=[...] instead)"
         )
     return CandidateSet(list(V.hypotheses()), hclass, "list")
+
+
+def as_candidates(candidates: HypothesisClass | Sequence[Hypothesis] | CandidateSet) -> CandidateSet:
+    """What the learner functions accept as candidates: a CandidateSet as is, every hypothesis of a class, or a list
+    of hypotheses (:func:`candidate_list`)."""
+    if isinstance(candidates, CandidateSet):
+        return candidates
+    if isinstance(candidates, HypothesisClass):
+        return candidate_list(candidates)
+    return candidate_list(None, candidates)

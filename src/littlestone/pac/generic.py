@@ -20,7 +20,7 @@ from ..privacy.exponential import ExponentialMechanism
 from ..privacy.mechanism import PrivacyClaim
 from ..validation import check_epsilon
 from .result import PrivateFitResult
-from .candidates import CandidateSet, candidate_list
+from .candidates import CandidateSet, as_candidates
 
 MODES = ("realizable", "agnostic")
 
@@ -94,12 +94,7 @@ def generic_learn(
     ``seed``) or a privacy backend object; ``seed`` is unused by the secure backend."""
     privacy = importlib.import_module("littlestone.privacy")
     check_generic_params(epsilon, mode)
-    if isinstance(candidates, CandidateSet):
-        cands = candidates
-    elif isinstance(candidates, HypothesisClass):
-        cands = candidate_list(candidates)
-    else:
-        cands = candidate_list(None, candidates)
+    cands = as_candidates(candidates)
     y01 = np.asarray(y01)
     bound = sample_size(len(cands), alpha, epsilon, beta, mode)
     noise = make_backend_for(backend, as_generator(seed))
