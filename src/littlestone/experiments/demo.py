@@ -217,6 +217,7 @@ def _one_repeat(
     :data:`LABELS`; the estimators give the same numbers, without scikit-learn's input checks)."""
     from .._labels import encode_declared
     from ..pac.baselines import erm_learn, soa_learn
+    from ..pac.candidates import candidate_list
     from ..pac.generic import generic_learn
 
     # a fresh copy: SeedSequence.spawn advances a counter, and a repeat must not depend on earlier calls
@@ -226,13 +227,14 @@ def _one_repeat(
     y01, _ = encode_declared(data.y, LABELS)
     ptr, ytr = class_points(data, train), y01[train]
     pte, yte = class_points(data, test), y01[test]
-    erm = _accuracy(erm_learn(data.hclass, ptr, ytr)[0], pte, yte)
+    cands = candidate_list(data.hclass)  # the class's hypotheses, listed once for ERM and every ε
+    erm = _accuracy(erm_learn(cands, ptr, ytr)[0], pte, yte)
     soa = _accuracy(soa_learn(data.hclass, ptr, ytr)[0], pte, yte)
     gen, blm, fallback, theory = {}, {}, {}, {}
     for i, eps in enumerate(cfg.epsilons):
         rs = int(learner_seeds[2 * i].generate_state(1)[0])
         h, g = generic_learn(
-            data.hclass,
+            cands,
             ptr,
             ytr,
             epsilon=eps,
