@@ -4,35 +4,23 @@ and the same learners as functions on validated points and 0/1 labels (``generic
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .._lazy import lazy_exports
 
-_LAZY = {
-    "LittlestoneClassifier": "littlestone.pac._sklearn",
-    "register_hypothesis_codec": "littlestone.pac._sklearn",
-    "resolve_class": "littlestone.pac._sklearn",
-    "GenericLearnerClassifier": "littlestone.pac.generic_classifier",
-    "ERMClassifier": "littlestone.pac.baseline_classifiers",
-    "SOAClassifier": "littlestone.pac.baseline_classifiers",
-    "BLM20Classifier": "littlestone.pac.blm20_classifier",
-    "AgnosticBLM20Classifier": "littlestone.pac.agnostic",
-    "PolyPriLearnClassifier": "littlestone.pac.polyprilearn",
-    "PolyPriPropLearnClassifier": "littlestone.pac.proper",
-    "AgnosticPolyPriPropLearnClassifier": "littlestone.pac.agnostic_proper",
-    "generic_learn": "littlestone.pac.generic",
-    "blm20_learn": "littlestone.pac.blm20",
-    "erm_learn": "littlestone.pac.baselines",
-    "soa_learn": "littlestone.pac.baselines",
-    "GridDiscretizer": "littlestone.pac.discretize",
-    "grid_stumps": "littlestone.pac.grid",
+#: where each name lives; estimators are imported on first use, so scikit-learn is loaded only by code that uses one
+#: (a worker running the tournament or the stable histogram never imports it)
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "._sklearn": ("LittlestoneClassifier", "register_hypothesis_codec", "resolve_class"),
+    ".generic_classifier": ("GenericLearnerClassifier",),
+    ".baseline_classifiers": ("ERMClassifier", "SOAClassifier"),
+    ".blm20_classifier": ("BLM20Classifier",),
+    ".agnostic": ("AgnosticBLM20Classifier",),
+    ".polyprilearn": ("PolyPriLearnClassifier",),
+    ".proper": ("PolyPriPropLearnClassifier",),
+    ".agnostic_proper": ("AgnosticPolyPriPropLearnClassifier",),
+    ".generic": ("generic_learn",),
+    ".blm20": ("blm20_learn",),
+    ".baselines": ("erm_learn", "soa_learn"),
+    ".discretize": ("GridDiscretizer",),
+    ".grid": ("grid_stumps",),
 }
-
-__all__ = [*_LAZY]
-
-
-def __getattr__(name: str) -> Any:
-    """Estimators are imported on first use: scikit-learn is loaded only by code that uses an estimator (a worker
-    running the tournament or the stable histogram never imports it)."""
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'littlestone.pac' has no attribute {name!r}")
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
