@@ -92,8 +92,7 @@ def _eps_text(result: Any) -> str:
 
 def _histogram_story(result: Any) -> str:
     """What this run of M did, in words (from the released histogram and its non-private diagnostics)."""
-    run = getattr(result, "histogram_run", None)
-    res = getattr(run, "result_", run)  # a BLM20Result, or an estimator fitted with diagnostics
+    res = result.histogram_run  # the BLM20Result of the diagnostic run (None: too few examples)
     if res is None:
         return "(The run could not be drawn: too few examples for the chosen sizes.)"
     k = res.sizes.n_batches
