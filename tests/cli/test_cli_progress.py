@@ -38,7 +38,8 @@ def test_short_work_prints_nothing(monkeypatch):
 
 @pytest.mark.skipif(EXE is None, reason="console script not installed")
 def test_piped_experiment_reports_progress_on_stderr(tmp_path):
-    env = {**ENV, "LITTLESTONE_PROGRESS_INTERVAL": "0.5"}
+    # a short interval: the run takes well under a second since the kernels are compiled ahead of time
+    env = {**ENV, "LITTLESTONE_PROGRESS_INTERVAL": "0.05"}
     r = subprocess.run(
         [EXE, "experiment", "blm20_sample_cost", "--set", "runs=5", "--set", "points=7", "-o", "out"],
         capture_output=True,
