@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 KERNELS := $(VENV)/.kernels
 KERNEL_SRC := src/littlestone/pac/_kernels.py src/littlestone/pac/_kernels_build.py src/littlestone/_aot.py
 
-.PHONY: demo test test-slow lint bench clean venv
+.PHONY: demo test test-slow lint bench clean venv mutation
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# privacy-focused mutation testing (tools/mutate.py): long, not part of `make test`; report in mutation.json
+MUTATION_TARGETS := src/littlestone/privacy src/littlestone/private_online src/littlestone/experts \
+	src/littlestone/sanitizers src/littlestone/agnostic_online src/littlestone/pac
+MUTATION_TESTS := tests/privacy tests/audit tests/private_online tests/experts tests/sanitizers \
+	tests/agnostic_online tests/pac tests/ggkm21 tests/core
+mutation: $(KERNELS)
+	$(BIN)/python tools/mutate.py $(MUTATION_TARGETS) --tests $(MUTATION_TESTS) --jobs 2 \
+		--justify tools/mutation_justified.json --out mutation.json
 
 bench: $(KERNELS)
 	$(BIN)/python benchmarks/run_all.py
