@@ -33,8 +33,10 @@ def test_polyprilearn_learns_and_reports():
     assert r.plan.m == 400 and r.plan.n == 200 and r.examples_used == 80_000
     assert len(r.diagnostics["list_sizes"]) == 400 and r.diagnostics["selected_count"] >= 1
     assert max(r.diagnostics["list_sizes"]) <= r.plan.s
-    # labels come back as given
-    est2 = PolyPriLearnClassifier(H, epsilon=2.0, delta=1e-3, random_state=1, **SMALL).fit(X, np.where(y, 1, -1))
+    # labels come back as given: the declared pair (issue 19 item 5: never read from the private labels)
+    est2 = PolyPriLearnClassifier(H, epsilon=2.0, delta=1e-3, random_state=1, classes=(-1, 1), **SMALL).fit(
+        X, np.where(y, 1, -1)
+    )
     assert set(est2.predict(X)) <= {-1, 1}
 
 

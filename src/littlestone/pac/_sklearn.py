@@ -441,15 +441,23 @@ def _import_estimator(dotted: str) -> Any:
 
 
 def _saved_result(result: Any) -> Any:
-    """The fit result as saved in model JSON: non-private diagnostics are never saved (issue 9 item 5); a seeded
-    run is labelled not private."""
-    out = _jsonable(result)
+    """The fit result as saved in model JSON: non-private diagnostics are never saved, at any depth (issue 9 item 5,
+    issue 19: an inner learner's result carries its own); a seeded run is labelled not private."""
+    out = _without_diagnostics(_jsonable(result))
     if isinstance(out, dict):
-        out.pop("diagnostics", None)
         note = getattr(result, "privacy_note", "")
         if note:
             out["privacy_note"] = note
     return out
+
+
+def _without_diagnostics(obj: Any) -> Any:
+    """A JSON form with every ``diagnostics`` entry removed, at every depth."""
+    if isinstance(obj, dict):
+        return {k: _without_diagnostics(v) for k, v in obj.items() if k != "diagnostics"}
+    if isinstance(obj, list):
+        return [_without_diagnostics(v) for v in obj]
+    return obj
 
 
 def _jsonable(obj: Any) -> Any:

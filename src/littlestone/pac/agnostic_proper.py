@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,12 +36,13 @@ from .._search import least_true
 from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan, uniform_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import PrivacyBudget, exponential_mechanism
+from ..privacy import ExponentialMechanism, PrivacyBudget, PrivacyClaim, secret_generator
 from ..privacy.backends import Backend
+from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
-from .polyprilearn import PrivacyPart, check_privacy, resolve_d
-from .proper import ProperResult, candidates_bound, explicit_class, polypriproplearn
+from .polyprilearn import check_privacy, resolve_d
+from .proper import ProperResult, candidates_bound, explicit_class, polypriproplearn, proper_privacy
 from .sources import ArraySource, ExampleSource
 
 #: Claim D.5 needs ε₀ ≤ 0.1 (its proof uses ε₀ ≤ 1/3 and m/(n − m) ≤ 6ε₀)
@@ -195,18 +196,41 @@ def agnostic_plan(
     )
 
 
-def agnostic_parts(plan: AgnosticPlan) -> list[PrivacyPart]:
-    """The parts and Claim D.5's combination (read only from the plan's parameters)."""
-    return [
-        PrivacyPart("exponential mechanism choosing h₀ (Δ = 1/n)", plan.eps0, 0.0, "S"),
-        PrivacyPart(
-            "PolyPriPropLearn on n_A draws with replacement from the relabelled S^I",
-            plan.inner_privacy[0],
-            plan.inner_privacy[1],
-            "S^I",
-        ),
-        PrivacyPart("LWY25 Claim D.5 (secret I of size ⌈ε₀n⌉)", plan.claim[0], plan.claim[1], "S"),
-    ]
+SELECT_H0 = "exponential mechanism choosing h₀ (Δ = 1/n)"
+INNER = "A′: PolyPriPropLearn on n_A draws with replacement from the relabelled S^I"
+
+
+def agnostic_mechanism(plan: AgnosticPlan) -> ExponentialMechanism:
+    """Step 4's mechanism: the exponential mechanism with ε₀ and sensitivity 1/n."""
+    return ExponentialMechanism(plan.eps0, sensitivity=1.0 / plan.n)
+
+
+def agnostic_claim(plan: AgnosticPlan, select: ExponentialMechanism, inner: PrivacyClaim) -> PrivacyClaim:
+    """Claim D.5 from the mechanisms a run constructs: the exponential mechanism's ε₀ and A′'s (ε′, δ′), the
+    resampling bound (:func:`resampling_privacy`) of the inner PolyPriPropLearn's claim ``inner``."""
+    eps_p, delta_p = resampling_privacy(inner.epsilon, inner.delta, plan.n_draws, plan.m)
+    if eps_p > 1.0 + 1e-12:
+        raise PrivacyParameterError(f"Claim D.5 needs A′ to be (1, δ′)-DP; it is ({eps_p:.4g}, ·)-DP")
+    eps, dlt = algorithm4_privacy(select.epsilon, delta_p, plan.m, plan.n)
+    return PrivacyClaim(eps, dlt, "replace-one", "LWY25 Claim D.5 (secret I of size ⌈ε₀n⌉)")
+
+
+def agnostic_split(plan: AgnosticPlan, secret: np.random.Generator | None = None) -> tuple[DataSplit, Part, Part]:
+    """The data use of Algorithm 4, declared once: the whole sample S feeds the exponential mechanism (its score reads
+    err_S), the secret subsample I ⊆ S of size m feeds A′; Claim D.5 covers the two together. Without ``secret`` the
+    subsample is drawn from a fixed public generator (for the claim only: never used to read data)."""
+    split = DataSplit(plan.n, "the agnostic learner's sample")
+    S = split.feed(split.block(plan.n, "S"), SELECT_H0)
+    I = split.feed(split.subsample(plan.m, secret or np.random.default_rng(0), "I", within=S), INNER)
+    return split, S, I
+
+
+def agnostic_privacy(plan: AgnosticPlan) -> PrivacyClaim:
+    """The claim at these parameters (no data): Claim D.5 of the mechanisms a run constructs, through its split."""
+    split, _, _ = agnostic_split(plan)
+    inner = proper_privacy(plan.eps_a, plan.delta_a, plan.inner)
+    split.joint((SELECT_H0, INNER), agnostic_claim(plan, agnostic_mechanism(plan), inner))
+    return split.compose({}, what="agnostic PolyPriPropLearn (LWY25 Alg. 4)")
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -216,7 +240,9 @@ def agnostic_parts(plan: AgnosticPlan) -> list[PrivacyPart]:
 
 @dataclass(frozen=True)
 class AgnosticResult:
-    """A fit of the agnostic proper learner: the plan (sizes, privacy split), h₀'s index set size, the inner fit."""
+    """A fit of the agnostic proper learner: the plan (public sizes, privacy split), the claim, the inner fit.
+    ``diagnostics`` (|R|, the number of labellings of H on the secret subsample, and the wall time) are not covered
+    by the claim: only with ``diagnostics=True``, never saved."""
 
     epsilon: float
     delta: float
@@ -224,8 +250,9 @@ class AgnosticResult:
     plan: AgnosticPlan
     inner: ProperResult
     chosen: Hypothesis
-    n_patterns: int
-    wall_time: float
+    backend: str
+    claim: PrivacyClaim
+    diagnostics: dict | None = field(default=None)
 
     def summary(self) -> str:
         p = self.plan
@@ -234,9 +261,14 @@ class AgnosticResult:
                 f"Agnostic PolyPriPropLearn (LWY25 Alg. 4): n={p.n:,}, |I|=m={p.m:,}, ε₀={p.eps0:.4g}, inner draws "
                 f"n_A={p.n_draws:,} at (ε_A, δ_A)=({p.eps_a:g}, {p.delta_a:.3g}) → A′ ({p.inner_privacy[0]:.4g}, "
                 f"{p.inner_privacy[1]:.3g})",
-                f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; |R| = {self.n_patterns}",
+                f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; backend {self.backend}",
                 f"  chosen {self.chosen!r}",
             ]
+            + (
+                [f"  [non-private diagnostics] |R| = {self.diagnostics['n_patterns']}"]
+                if self.diagnostics is not None
+                else []
+            )
         )
 
 
@@ -254,8 +286,13 @@ def agnostic_learn(
     seed: SeedLike = None,
     n_jobs: int = 1,
     inner_sizes: dict | None = None,
+    diagnostics: bool = False,
 ) -> AgnosticResult:
-    """Run Algorithm 4 on the first n examples of a source (any labels: the agnostic setting)."""
+    """Run Algorithm 4 on the first n examples of a source (any labels: the agnostic setting).
+
+    Randomness: the subsample I and A′'s resampling are SECRET: on the secure backend they come from the OS CSPRNG
+    (:func:`~littlestone.privacy.secret_generator`), never from ``seed`` (saved with a model); on the seeded backend
+    (not private) from ``seed``."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
@@ -289,12 +326,18 @@ def agnostic_learn(
         )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
-    X, y = source.batch(0, plan.n)
+    secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
+    # 1. the secret index set I, declared with the parts it feeds; the claim from the mechanisms this run constructs
+    split, S, I_part = agnostic_split(plan, secret)
+    select = agnostic_mechanism(plan)
+    inner_claim = proper_privacy(plan.eps_a, plan.delta_a, plan.inner)
+    split.joint((SELECT_H0, INNER), agnostic_claim(plan, select, inner_claim))
+    claim = split.compose({}, what="agnostic PolyPriPropLearn (LWY25 Alg. 4)")
+    PrivacyBudget(epsilon, delta * (1 + 1e-9)).charge(claim)  # the claim must fit the request, before any data
+    X, y = S.read(source)
     idx = F.domain.indices(X)
     y = np.asarray(y, dtype=np.int8)
-    # 1. the secret index set I
-    I = np.sort(rng.choice(plan.n, size=plan.m, replace=False))
-    xI = idx[I]
+    xI = I_part.take(idx)
     # 2. one hypothesis per realizable labelling of x_I (lowest row index: a fixed rule)
     pts = np.unique(xI)
     patterns = F.matrix[:, pts]
@@ -310,11 +353,10 @@ def agnostic_learn(
     dis = (MR @ ((1 - M) * c_I).T + (1 - MR) @ (M * c_I).T) / plan.m  # |R| × |H|
     q = (dis + err[None, :]).min(axis=1)
     # 4. exponential mechanism, ε₀, sensitivity 1/n
-    budget = PrivacyBudget(plan.eps0)
-    j = exponential_mechanism(-q, plan.eps0, sensitivity=1.0 / plan.n, backend=noise, budget=budget)
+    j = select(-q, backend=noise)
     h0 = int(R[int(j)])
-    # 5–6. relabel S^I by h₀; A′: n_A draws with replacement, PolyPriPropLearn (ε_A, δ_A)
-    draws = rng.integers(0, plan.m, size=plan.n_draws)
+    # 5–6. relabel S^I by h₀; A′: n_A draws with replacement (secret), PolyPriPropLearn (ε_A, δ_A)
+    draws = secret.integers(0, plan.m, size=plan.n_draws)
     cols = xI[draws]
     Xd = cols.astype(np.int64) if F.domain._index is None else [F.domain.points[int(c)] for c in cols]
     yd = F.matrix[h0, xI[draws]].astype(np.int8)
@@ -331,8 +373,12 @@ def agnostic_learn(
         n_jobs=n_jobs,
         plan=plan.inner,
     )
-    eps_c, dlt_c = plan.claim
-    return AgnosticResult(eps_c, dlt_c, "replace-one", plan, inner, inner.chosen, len(R), time.perf_counter() - t0)
+    if (inner.epsilon, inner.delta) != inner_claim.pair:  # the run composed what the claim was computed from
+        raise AssertionError("the inner PolyPriPropLearn ran with another claim than Claim D.5 was computed from")
+    diag = {"n_patterns": int(len(R)), "wall_time": time.perf_counter() - t0} if diagnostics else None
+    return AgnosticResult(
+        claim.epsilon, claim.delta, claim.relation, plan, inner, inner.chosen, noise.name, claim, diag
+    )
 
 
 class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
@@ -340,7 +386,13 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
     explicit finite classes (structured classes with small domains through their explicit twin).
 
     ``epsilon``/``delta`` are the target claim; ``n`` (examples used) and the inner PolyPriPropLearn sizes
-    (``n_inner``, ``m``, ``K``, ``n_generic``) override the theory sizes; privacy is checked for every setting."""
+    (``n_inner``, ``m``, ``K``, ``n_generic``) override the theory sizes; privacy is checked for every setting.
+    Randomness: on the secure backend the secret subsample and resampling come from the OS CSPRNG, never from
+    ``random_state`` (saved with the model). ``classes`` = (negative label, positive label), default (0, 1):
+    declared, never read from the private labels. ``diagnostics=True`` adds non-private statistics to ``result_``
+    (never saved)."""
+
+    _private = True
 
     def __init__(
         self,
@@ -358,6 +410,8 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         backend: Any = "secure",
         random_state: Any = None,
         n_jobs: int = 1,
+        diagnostics: bool = False,
+        classes: Any = (0, 1),
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -373,6 +427,8 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         self.backend = backend
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.diagnostics = diagnostics
+        self.classes = classes
 
     def _inner_sizes(self) -> dict:
         out = {"n": self.n_inner, "m": self.m, "K": self.K, "n_generic": self.n_generic}
@@ -396,8 +452,8 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
             n=self.n,
             inner_sizes=self._inner_sizes(),
         )
-        eps, dlt = agnostic_parts(plan)[-1].epsilon, agnostic_parts(plan)[-1].delta
-        return eps, dlt, "replace-one"
+        claim = agnostic_privacy(plan)
+        return claim.epsilon, claim.delta, claim.relation
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
         res = agnostic_learn(
@@ -413,5 +469,6 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
             seed=rng,
             n_jobs=self.n_jobs,
             inner_sizes=self._inner_sizes(),
+            diagnostics=self.diagnostics,
         )
         return res.chosen, res

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -27,7 +27,8 @@ from ..classes.base import Hypothesis, HypothesisClass
 from ..classes.empirical import empirical_errors_from_batches
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..validation import check_delta, check_epsilon
-from ..privacy import BOTTOM, PrivacyBudget, sparse_selection
+from ..privacy import BOTTOM, PrivacyBudget, PrivacyClaim, SparseSelection
+from ..privacy.partition import DataSplit, Part
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
@@ -43,25 +44,29 @@ BLOCK = 1 << 20
 # --------------------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PrivacyPart:
-    """One mechanism of a learner: its (ε, δ), the data it reads, and why it is private."""
-
-    name: str
-    epsilon: float
-    delta: float
-    data: str
+SELECTION = "sparse selection over the sets Ĥ_i"
 
 
-def compose_disjoint(parts: Iterable[PrivacyPart]) -> tuple[float, float, str]:
-    """Parts reading disjoint parts of the sample (each example feeds one part; later parts only post-process
-    earlier outputs): one replaced example affects one part, so the claim is the max over parts (replace-one)."""
-    ps = list(parts)
-    return max(p.epsilon for p in ps), max(p.delta for p in ps), "replace-one"
+def polyprilearn_split(plan: PolyPriLearnPlan, n_records: int, start: int = 0) -> tuple[DataSplit, list[Part]]:
+    """The data use of Algorithm 2, declared once: the m datasets S_1 … S_m are consecutive disjoint blocks of n
+    records after the first ``start`` (read by nothing), each the data of one user of the sparse selection (ReduceTree
+    is a deterministic function of its dataset). Sizes only: no data is read."""
+    split = DataSplit(n_records, "PolyPriLearn's sample")
+    if start:
+        split.block(start, "before PolyPriLearn")
+    datasets = split.blocks(plan.m, plan.n, "S")
+    split.users(SELECTION, datasets)
+    return split, datasets
 
 
-def polyprilearn_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
-    return [PrivacyPart("sparse selection over the m sets Ĥ_i", float(epsilon), float(delta), "S_1 … S_m")]
+def polyprilearn_mechanism(epsilon: float, delta: float, plan: PolyPriLearnPlan) -> SparseSelection:
+    """The one noise-drawing mechanism of Algorithm 2: sparse selection with list bound s (Lemma 5.5)."""
+    return SparseSelection(epsilon, delta, plan.s)
+
+
+def polyprilearn_claim(split: DataSplit, selection: SparseSelection) -> PrivacyClaim:
+    """The claim of a run: the split's composition of the mechanism it runs (replace-one on records)."""
+    return split.compose({SELECTION: selection}, what="PolyPriLearn (GGKM21 Alg. 2)")
 
 
 def check_privacy(epsilon: Any, delta: Any) -> tuple[float, float]:
@@ -75,11 +80,6 @@ def check_privacy(epsilon: Any, delta: Any) -> tuple[float, float]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-def _blocks(source: ExampleSource, start: int, stop: int) -> Iterable[tuple[Any, np.ndarray]]:
-    for a in range(start, stop, BLOCK):
-        yield source.batch(a, min(stop, a + BLOCK))
-
-
 @dataclass(frozen=True)
 class DatasetRun:
     """What one dataset produced: its set Ĥ_i (sorted) and the break round (non-private diagnostics)."""
@@ -90,9 +90,15 @@ class DatasetRun:
 
 
 def run_dataset(task: tuple) -> DatasetRun:
-    """ReduceTree on examples [start, stop) of the source (streamed in blocks; a top-level function for workers)."""
-    hclass, source, start, stop, schedule = task
-    emp = empirical_errors_from_batches(hclass, _blocks(source, start, stop))
+    """ReduceTree on one dataset (a :class:`~littlestone.privacy.partition.Part` of the source, streamed in blocks; a
+    top-level function for workers). ``task`` = (hclass, source, part, schedule); experiments that study ReduceTree
+    alone (no privacy claim) may give (hclass, source, start, stop, schedule)."""
+    if len(task) == 5:
+        hclass, source, start, stop, schedule = task
+        part = Part("dataset", int(start), int(stop))
+    else:
+        hclass, source, part, schedule = task
+    emp = empirical_errors_from_batches(hclass, part.read(source, BLOCK))
     res = reduce_tree(emp, schedule)
     return DatasetRun(res.hypotheses, res.t_hat, res.n_leaves)
 
@@ -112,9 +118,9 @@ def map_datasets(fn: Callable[[Any], Any], tasks: list, n_jobs: int = 1) -> list
 
 @dataclass(frozen=True)
 class PolyPriLearnResult:
-    """A fit of PolyPriLearn: what it spent, the stage sizes, the (private) choice; ``diagnostics`` (|Ĥ_i| per
-    dataset, the selected element's count, break rounds) are not covered by the privacy claim and are only filled
-    when asked for."""
+    """A fit of PolyPriLearn: what it spent, the stage sizes, the (private) choice and the claim composed by its data
+    split; ``diagnostics`` (|Ĥ_i| per dataset, the selected element's count, break rounds, the wall time) are not
+    covered by the privacy claim, are only filled when asked for and are never saved."""
 
     epsilon: float
     delta: float
@@ -127,7 +133,7 @@ class PolyPriLearnResult:
     examples_used: int
     chosen: Hypothesis
     bottom: bool
-    wall_time: float
+    claim: PrivacyClaim
     diagnostics: dict | None = field(default=None)
 
     def summary(self) -> str:
@@ -214,15 +220,18 @@ def polyprilearn(
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     budget = PrivacyBudget(epsilon, delta)
-    tasks = [(hclass, source, start + i * plan.n, start + (i + 1) * plan.n, schedule) for i in range(plan.m)]
+    split, datasets = polyprilearn_split(plan, given, start)
+    selection = polyprilearn_mechanism(epsilon, delta, plan)
+    claim = polyprilearn_claim(split, selection)
+    budget.charge(claim)  # the split's composition must fit the request (an overlap of datasets would not)
+    tasks = [(hclass, source, part, schedule) for part in datasets]
     runs: list[DatasetRun] = map_datasets(run_dataset, tasks, n_jobs=n_jobs)
     lists = [r.hypotheses for r in runs]
     if max(len(x) for x in lists) > plan.s:  # Lemma 5.5; cannot happen (a bug would void the privacy claim)
         raise AssertionError("a ReduceTree output exceeds the list bound s")
-    out = sparse_selection(lists, epsilon, delta, backend=noise, budget=budget, max_list_size=plan.s)
+    out = selection(lists, backend=noise)
     bottom = out is BOTTOM
     chosen = hclass.soa() if bottom else out
-    eps_c, dlt_c, rel = compose_disjoint(polyprilearn_parts(epsilon, delta))
     diag = None
     if diagnostics:
         counts = Counter(h for x in lists for h in x)
@@ -232,11 +241,12 @@ def polyprilearn(
             "top_count": max(counts.values(), default=0),
             "break_rounds": dict(Counter(r.t_hat for r in runs)),
             "leaves": [r.leaves for r in runs],
+            "wall_time": time.perf_counter() - t0,
         }
     return PolyPriLearnResult(
-        eps_c,
-        dlt_c,
-        rel,
+        claim.epsilon,
+        claim.delta,
+        claim.relation,
         budget.spent,
         tuple(budget.ledger),
         noise.name,
@@ -245,7 +255,7 @@ def polyprilearn(
         plan.total,
         chosen,
         bottom,
-        time.perf_counter() - t0,
+        claim,
         diag,
     )
 
@@ -256,13 +266,14 @@ class SourceFitMixin:
     def fit_source(self, source: ExampleSource, *, validate: bool = True) -> Any:
         """Learn from a lazy source (``__len__`` and ``batch(start, stop) -> (X, y01)``); labels must be 0/1.
         Points are validated through the class as they are read unless ``validate=False``."""
-        from .._labels import LabelCoding
+        from .._labels import declared_coding
         from ._sklearn import _to_generator
 
         self.hclass_ = self._resolve_class()  # type: ignore[attr-defined]
         src = ValidatedSource(source, self.hclass_) if validate else source
-        self.coding_ = LabelCoding(0, 1)
-        self.classes_ = np.array([0, 1])
+        classes = getattr(self, "classes", (0, 1))
+        self.coding_ = declared_coding((0, 1) if classes is None else classes)
+        self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
         self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
             self.hclass_,
@@ -279,8 +290,12 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     Defaults are Theorem 5.7's sizes (``littlestone bounds ggkm21``); ``n`` (per dataset), ``m`` (datasets), ``K``,
     ``A``, ``eta`` override them (privacy holds for every setting). ``convergence="relative"`` uses LWY25 Lemma D.1
     for n. ``backend``: 'secure' (OpenDP) or 'seeded'. ``diagnostics=True`` adds non-private statistics (|Ĥ_i|, the
-    selected element's count) to ``result_``. :meth:`fit_source` learns from a lazy source.
+    selected element's count, the wall time) to ``result_`` (never saved). :meth:`fit_source` learns from a lazy
+    source. ``classes`` = (negative label, positive label), default (0, 1): declared, never read from the private
+    labels (``classes=None`` infers them, with a PrivacyLeakWarning).
     """
+
+    _private = True
 
     def __init__(
         self,
@@ -300,6 +315,7 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         random_state: Any = None,
         n_jobs: int = 1,
         diagnostics: bool = False,
+        classes: Any = (0, 1),
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -317,11 +333,33 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
+        self.classes = classes
+
+    def _plan(self) -> PolyPriLearnPlan:
+        """The sizes of a fit at these parameters (no data read)."""
+        eps, dlt = check_privacy(self.epsilon, self.delta)
+        d = resolve_d(self._the_class(), self.ldim, "PolyPriLearn")
+        return polyprilearn_plan(
+            d,
+            self.alpha,
+            eps,
+            dlt,
+            self.beta,
+            n=self.n,
+            m=self.m,
+            K=self.K,
+            A=self.A,
+            eta=self.eta,
+            convergence=self.convergence,
+        )
 
     def privacy(self) -> tuple[float, float, str]:
-        """The learner's claim (ε, δ, neighbouring relation), from its parts (parameters only, no data)."""
+        """The learner's claim (ε, δ, neighbouring relation): its data split's composition of the mechanism it runs
+        (parameters only, no data)."""
         eps, dlt = check_privacy(self.epsilon, self.delta)
-        return compose_disjoint(polyprilearn_parts(eps, dlt))
+        plan = self._plan()
+        claim = polyprilearn_claim(polyprilearn_split(plan, plan.total)[0], polyprilearn_mechanism(eps, dlt, plan))
+        return claim.epsilon, claim.delta, claim.relation
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, Any]:
         res = polyprilearn(
@@ -329,19 +367,12 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
             source,
             epsilon=self.epsilon,
             delta=self.delta,
-            alpha=self.alpha,
-            beta=self.beta,
             d=self.ldim,
-            n=self.n,
-            m=self.m,
-            K=self.K,
-            A=self.A,
-            eta=self.eta,
-            convergence=self.convergence,
             backend=self.backend,
             seed=rng,
             n_jobs=self.n_jobs,
             diagnostics=self.diagnostics,
+            plan=self._plan(),
         )
         return res.chosen, res
 

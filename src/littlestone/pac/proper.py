@@ -28,18 +28,19 @@ from ..classes.base import Hypothesis, HypothesisClass
 from ..classes.finite import FiniteClass
 from ..classes.points import Points, ZERO
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
-from ..privacy import PrivacyBudget, exponential_mechanism
+from ..privacy import ExponentialMechanism, PrivacyBudget, PrivacyClaim
 from ..privacy.backends import Backend
+from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
 from .polyprilearn import (
     PolyPriLearnResult,
     SourceFitMixin,
-    PrivacyPart,
     check_privacy,
-    compose_disjoint,
     polyprilearn,
-    polyprilearn_parts,
+    polyprilearn_claim,
+    polyprilearn_mechanism,
+    polyprilearn_split,
     resolve_d,
 )
 from .sources import ArraySource, ExampleSource
@@ -48,10 +49,29 @@ from .sources import ArraySource, ExampleSource
 LP_LIMIT = 1 << 24
 
 
-def proper_parts(epsilon: float, delta: float) -> list[PrivacyPart]:
-    return polyprilearn_parts(epsilon, delta) + [
-        PrivacyPart("generic learner over 𝒦 (exponential mechanism)", float(epsilon), 0.0, "fresh S_2")
-    ]
+POLYPRILEARN = "PolyPriLearn (step 1)"
+GENERIC = "generic learner over 𝒦 (step 3)"
+
+
+def proper_split(plan: ProperPlan, n_records: int) -> tuple[DataSplit, Part, Part]:
+    """The data use of Algorithm 3, declared once: S₁ (the first m·n records) feeds PolyPriLearn, S₂ (the next n′)
+    the generic learner; step 2 post-processes f. Sizes only: no data is read."""
+    split = DataSplit(n_records, "PolyPriPropLearn's sample")
+    s1 = split.feed(split.block(plan.inner.total, "S₁"), POLYPRILEARN)
+    s2 = split.feed(split.block(plan.n_generic, "S₂"), GENERIC)
+    return split, s1, s2
+
+
+def proper_claim(split: DataSplit, inner: PrivacyClaim, generic: ExponentialMechanism) -> PrivacyClaim:
+    """The claim of a run: the split's composition of PolyPriLearn's claim and the generic learner's mechanism."""
+    return split.compose({POLYPRILEARN: inner, GENERIC: generic}, what="PolyPriPropLearn (GGKM21 Alg. 3)")
+
+
+def proper_privacy(epsilon: float, delta: float, plan: ProperPlan) -> PrivacyClaim:
+    """The claim at these parameters (no data): the composition of the mechanisms a run constructs."""
+    inner_split = polyprilearn_split(plan.inner, plan.inner.total)[0]
+    inner = polyprilearn_claim(inner_split, polyprilearn_mechanism(epsilon, delta, plan.inner))
+    return proper_claim(proper_split(plan, plan.total)[0], inner, ExponentialMechanism(epsilon, 1.0))
 
 
 def proper_fallback(hclass: HypothesisClass) -> Hypothesis:
@@ -145,7 +165,8 @@ def minimax_set(hclass: HypothesisClass, f: Hypothesis, alpha_prime: float) -> M
 
 @dataclass(frozen=True)
 class ProperResult:
-    """A fit of PolyPriPropLearn: the inner PolyPriLearn result, 𝒦, the generic stage, the claim."""
+    """A fit of PolyPriPropLearn: the inner PolyPriLearn result, 𝒦, the generic stage, the claim (composed by its
+    data split); ``diagnostics`` (PolyPriLearn's, and the wall time) only when asked for, never saved."""
 
     epsilon: float
     delta: float
@@ -159,7 +180,7 @@ class ProperResult:
     examples_given: int
     examples_used: int
     backend: str
-    wall_time: float
+    claim: PrivacyClaim
     diagnostics: dict | None = field(default=None)
 
     def summary(self) -> str:
@@ -235,6 +256,13 @@ def polypriproplearn(
         )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
+    split, s1, s2 = proper_split(plan, given)
+    generic = ExponentialMechanism(epsilon, sensitivity=1.0)
+    inner_claim = polyprilearn_claim(
+        polyprilearn_split(plan.inner, s1.stop, s1.start)[0], polyprilearn_mechanism(epsilon, delta, plan.inner)
+    )
+    claim = proper_claim(split, inner_claim, generic)
+    PrivacyBudget(epsilon, delta).charge(claim)  # the split's composition must fit the request, before any data
     inner = polyprilearn(
         hclass,
         source,
@@ -245,6 +273,7 @@ def polypriproplearn(
         seed=rng,
         n_jobs=n_jobs,
         diagnostics=diagnostics,
+        start=s1.start,
         plan=plan.inner,
     )
     budget = PrivacyBudget(epsilon, 0.0)
@@ -253,20 +282,21 @@ def polypriproplearn(
         chosen = proper_fallback(hclass)
     else:
         mm = (minimax or minimax_set)(hclass, inner.chosen, plan.alpha_prime)
-        start = plan.inner.total
-        X, y = source.batch(start, start + plan.n_generic)
+        X, y = s2.read(source)
         y = np.asarray(y, dtype=np.int8)
         scores = np.array(
             [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h in mm.candidates], dtype=float
         )
-        i = exponential_mechanism(scores, epsilon, sensitivity=1.0, backend=noise, budget=budget)
+        i = generic(scores, backend=noise, budget=budget)
         chosen = mm.candidates[int(i)]
-    eps_c, dlt_c, rel = compose_disjoint(proper_parts(epsilon, delta))
-    spent = (max(inner.spent[0], budget.spent[0]), inner.spent[1])
+    spent = claim.pair
+    diag = None
+    if diagnostics:
+        diag = {**(inner.diagnostics or {}), "wall_time": time.perf_counter() - t0}
     return ProperResult(
-        eps_c,
-        dlt_c,
-        rel,
+        claim.epsilon,
+        claim.delta,
+        claim.relation,
         spent,
         plan,
         inner,
@@ -276,15 +306,18 @@ def polypriproplearn(
         given,
         plan.total,
         noise.name,
-        time.perf_counter() - t0,
-        inner.diagnostics,
+        claim,
+        diag,
     )
 
 
 class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """(ε, δ)-DP *proper* learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
     Theorem 6.4), scikit-learn style. Defaults are Theorem 6.4's sizes (``littlestone bounds ggkm21``); ``n``,
-    ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them."""
+    ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them. ``classes`` = (negative
+    label, positive label), default (0, 1): declared, never read from the private labels."""
+
+    _private = True
 
     def __init__(
         self,
@@ -305,6 +338,7 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         random_state: Any = None,
         n_jobs: int = 1,
         diagnostics: bool = False,
+        classes: Any = (0, 1),
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -323,11 +357,31 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
+        self.classes = classes
 
     def privacy(self) -> tuple[float, float, str]:
-        """The learner's claim (ε, δ, relation) composed from its parts (parameters only)."""
+        """The learner's claim (ε, δ, relation): its data split's composition of the mechanisms it runs
+        (parameters only)."""
         eps, dlt = check_privacy(self.epsilon, self.delta)
-        return compose_disjoint(proper_parts(eps, dlt))
+        hclass = self._the_class()
+        d = resolve_d(hclass, self.ldim, "PolyPriPropLearn")
+        plan = polypriproplearn_plan(
+            d,
+            self.alpha,
+            eps,
+            dlt,
+            self.beta,
+            candidates_bound=candidates_bound(hclass, self.alpha / 8),
+            n_generic=self.n_generic,
+            convergence=self.convergence,
+            n=self.n,
+            m=self.m,
+            K=self.K,
+            A=self.A,
+            eta=self.eta,
+        )
+        claim = proper_privacy(eps, dlt, plan)
+        return claim.epsilon, claim.delta, claim.relation
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, ProperResult]:
         res = polypriproplearn(

@@ -17,6 +17,7 @@ Where things are (one idea per module):
   tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (LWY25 Fact E.6)
   subsampling.py       subsample, amplified_epsilon (BLM20 §1.1 "secrecy of the sample")
   mechanism.py         PrivacyClaim, Mechanism, compose, subsampled: mechanisms as objects carrying their claim
+  partition.py         DataSplit: slices a learner's sample into parts and composes the claims of the steps they feed
 Every mechanism is a Mechanism class in its module (LaplaceMechanism, ExponentialMechanism, ReportNoisyMax,
 StableHistogram, BoundedHistogram, SparseSelection, BinaryMechanismRelease, AboveThresholdRun, SparseVectorRun,
 RunningSumAboveThresholdRun, SubsampledMechanism); the functions are thin wrappers that build the object and call it.
@@ -63,6 +64,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     ".histogram_release": ("HistogramRelease",),
     ".mechanism": ("Mechanism", "PrivacyClaim", "claim_of", "compose", "subsampled"),
+    ".partition": ("DataSplit", "Part", "group_privacy"),
     ".laplace": ("LaplaceMechanism", "laplace_error_bound", "laplace_mechanism"),
     ".params": ("check_delta", "check_epsilon", "check_probability", "check_sensitivity"),
     ".sparse_selection": (
@@ -121,6 +123,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from .histogram_release import HistogramRelease
     from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
+    from .partition import DataSplit, Part, group_privacy
     from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism
     from .params import check_delta, check_epsilon, check_probability, check_sensitivity
     from .sparse_selection import (

@@ -1,0 +1,249 @@
+"""Data use declared once: one object slices a learner's sample into parts AND composes the claims of the steps the
+parts feed (issue 19 item 3).
+
+A :class:`DataSplit` over n records (n public) hands out :class:`Part` objects — consecutive blocks
+(:meth:`DataSplit.block`, :meth:`DataSplit.blocks`) or a secret subsample (:meth:`DataSplit.subsample`) — and a learner
+reads its data ONLY through them (:meth:`Part.read`, :meth:`Part.take`). Each part records the steps it feeds
+(:meth:`DataSplit.feed`). :meth:`DataSplit.compose` then derives the claim from the index sets actually handed out
+and the mechanism claims of the steps: under replace-one, a replaced record changes the input of exactly the steps
+that read it, and every other step sees the same data (later steps may read earlier outputs: adaptive composition), so
+the claim is the max over records r of the basic composition of the claims of the steps reading r (Dwork–Roth
+Thm 3.16; with disjoint parts this is the max over parts — "parallel composition" — and with one part feeding
+several steps it is their sum — "sequential composition"). Nothing is assumed about disjointness: an overlap of one
+record between two parts fed to two steps raises the claim, so a learner that charges the composed claim against
+its requested (ε, δ) refuses to run.
+
+Claims that are not a composition (amplification by a secret subsample, a theorem about several steps together such
+as LWY25 Claim D.5) are declared with :meth:`DataSplit.amplify` and :meth:`DataSplit.joint`, which check the parts
+the claim is about. The index sets of secret parts never leave the object (:meth:`DataSplit.describe` gives sizes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import PrivacyParameterError
+from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
+
+
+#: the record-level relation of a user-level one (each record belongs to one user's part)
+_RECORD = {"replace-one-user": "replace-one", "add/remove-user": "add/remove"}
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """A set of record positions of a :class:`DataSplit`: a block [start, stop) or explicit (secret) indices."""
+
+    name: str
+    start: int = 0
+    stop: int = 0
+    indices: np.ndarray | None = field(default=None, repr=False)
+    secret: bool = False
+
+    @property
+    def size(self) -> int:
+        return int(self.indices.size) if self.indices is not None else self.stop - self.start
+
+    def intervals(self) -> list[tuple[int, int]]:
+        """The part as disjoint half-open intervals, sorted."""
+        if self.indices is None:
+            return [(self.start, self.stop)] if self.stop > self.start else []
+        idx = np.unique(self.indices)
+        if idx.size == 0:
+            return []
+        cut = np.flatnonzero(np.diff(idx) != 1) + 1
+        starts = np.concatenate([[idx[0]], idx[cut]])
+        stops = np.concatenate([idx[cut - 1] + 1, [idx[-1] + 1]])
+        return [(int(a), int(b)) for a, b in zip(starts, stops)]
+
+    def read(self, source: Any, block: int | None = None) -> Any:
+        """This part of an example source (``batch(start, stop)``): one batch, or an iterator of batches of at most
+        ``block`` examples (a block part only)."""
+        if self.indices is not None:
+            raise PrivacyParameterError(f"part {self.name!r} is an index set: read it with take()")
+        if block is None:
+            return source.batch(self.start, self.stop)
+        return (source.batch(a, min(self.stop, a + block)) for a in range(self.start, self.stop, block))
+
+    def take(self, *arrays: Any) -> Any:
+        """This part of in-memory arrays indexed by record (one array → one result)."""
+        sel = self.indices if self.indices is not None else slice(self.start, self.stop)
+        out = tuple(a[sel] if isinstance(a, np.ndarray) else _take_list(a, sel) for a in arrays)
+        return out[0] if len(out) == 1 else out
+
+
+def group_privacy(claim: PrivacyClaim, k: int) -> PrivacyClaim:
+    """An (ε, δ) claim for neighbours at distance k: (kε, k·e^{(k−1)ε}·δ) (Dwork–Roth / Vadhan, group privacy)."""
+    import math
+
+    eps = k * claim.epsilon
+    dlt = min(1.0, k * math.exp((k - 1) * claim.epsilon) * claim.delta) if claim.delta else 0.0
+    if dlt >= 1.0:
+        raise PrivacyParameterError(f"{claim.what}: a record read by {k} users leaves no privacy claim (δ ≥ 1)")
+    return PrivacyClaim(eps, dlt, claim.relation, f"{claim.what} (group of {k})", (claim,))
+
+
+def _take_list(a: Any, sel: Any) -> list:
+    if isinstance(sel, slice):
+        return list(a[sel])
+    return [a[int(i)] for i in sel]
+
+
+class DataSplit:
+    """The parts of a sample of ``n`` records (n public) and the steps each part feeds (see the module doc)."""
+
+    def __init__(self, n: int, what: str = "sample"):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise PrivacyParameterError(f"a data split needs a record count n >= 0, got {n!r}")
+        self.n, self.what = int(n), what
+        self.parts: list[Part] = []
+        self._cursor = 0
+        self._feeds: dict[int, list[str]] = {}
+        self._joint: list[tuple[tuple[str, ...], PrivacyClaim]] = []
+        self._user_of: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ handing out parts
+    def _add(self, part: Part) -> Part:
+        for a, b in part.intervals():
+            if not 0 <= a < b <= self.n:
+                raise PrivacyParameterError(f"part {part.name!r} [{a}, {b}) lies outside the {self.n} records")
+        self.parts.append(part)
+        self._feeds[id(part)] = []
+        return part
+
+    def block(self, size: int, name: str) -> Part:
+        """The next ``size`` records not yet handed out as a block (consecutive blocks are disjoint)."""
+        size = int(size)
+        if size < 0 or self._cursor + size > self.n:
+            raise PrivacyParameterError(
+                f"{self.what}: a block of {size} records for {name!r} does not fit ({self.n - self._cursor} left)"
+            )
+        part = self._add(Part(name, self._cursor, self._cursor + size))
+        self._cursor += size
+        return part
+
+    def blocks(self, count: int, size: int, name: str) -> list[Part]:
+        """``count`` consecutive blocks of ``size`` records, named ``name[i]``."""
+        return [self.block(size, f"{name}[{i}]") for i in range(int(count))]
+
+    def subsample(self, m: int, rng: np.random.Generator, name: str, within: Part | None = None) -> Part:
+        """m records drawn uniformly without replacement (from ``within``, else all n), a SECRET part: ``rng`` must
+        be :func:`~littlestone.privacy.secret_generator`'s (the OS CSPRNG on the secure backend)."""
+        pool = self.n if within is None else within.size
+        if not 0 <= int(m) <= pool:
+            raise PrivacyParameterError(f"{self.what}: a subsample of {m} records from {pool}")
+        idx = np.sort(rng.choice(pool, size=int(m), replace=False))
+        if within is not None:
+            idx = (within.indices[idx] if within.indices is not None else within.start + idx).astype(np.int64)
+        return self._add(Part(name, indices=idx.astype(np.int64), secret=True))
+
+    def feed(self, part: Part, *steps: str) -> Part:
+        """Declare that ``part`` is read by each of ``steps`` (names of mechanism steps); returns the part."""
+        if id(part) not in self._feeds:
+            raise PrivacyParameterError(f"part {part.name!r} was not handed out by this split")
+        self._feeds[id(part)].extend(s for s in steps if s not in self._feeds[id(part)])
+        return part
+
+    def users(self, step: str, parts: Iterable[Part]) -> None:
+        """Declare ``step`` a user-level mechanism whose users' data are ``parts`` (e.g. sparse selection over the sets
+        ReduceTree computes from PolyPriLearn's m datasets; the stable histogram over G's outputs on BLM20's batches):
+        its claim holds when one record changes one user; a record in k users' parts costs group privacy over k."""
+        for i, part in enumerate(parts):
+            sub = f"{step}#user{i}"
+            self._user_of[sub] = step
+            self.feed(part, sub)
+
+    # ------------------------------------------------------------------ who reads what
+    def signatures(self) -> set[frozenset[str]]:
+        """The distinct sets of steps that read a common record (one set per group of records; a sweep over the
+        parts' intervals, so n may be 10⁹)."""
+        events: list[tuple[int, int, str]] = []
+        for part in self.parts:
+            for step in self._feeds[id(part)]:
+                for a, b in part.intervals():
+                    events.append((a, 1, step))
+                    events.append((b, -1, step))
+        events.sort(key=lambda e: (e[0], e[1]))
+        active: dict[str, int] = {}
+        out: set[frozenset[str]] = set()
+        i = 0
+        while i < len(events):
+            pos = events[i][0]
+            while i < len(events) and events[i][0] == pos:
+                _, delta, step = events[i]
+                active[step] = active.get(step, 0) + delta
+                if active[step] == 0:
+                    del active[step]
+                i += 1
+            if active:
+                out.add(frozenset(active))
+        return out
+
+    def check_disjoint(self, *steps: str) -> None:
+        """Raise unless no record feeds two of ``steps`` (the condition of parallel composition)."""
+        wanted = set(steps)
+        for sig in self.signatures():
+            both = sig & wanted
+            if len(both) > 1:
+                raise PrivacyParameterError(
+                    f"{self.what}: a record feeds {sorted(both)}, whose claims were composed as disjoint"
+                )
+
+    # ------------------------------------------------------------------ claims
+    def amplify(self, part: Part, claim: Mechanism | PrivacyClaim, *, what: str = "") -> PrivacyClaim:
+        """The claim of steps that read only the secret subsample ``part`` (m of n, drawn without replacement):
+        BBG18 Thm 9 at q = m/n."""
+        if not part.secret or part.indices is None:
+            raise PrivacyParameterError(f"part {part.name!r} is not a secret subsample: no amplification")
+        return subsampled(claim, part.size / self.n, what=what or f"on the secret subsample {part.name}")
+
+    def joint(self, steps: Iterable[str], claim: PrivacyClaim) -> None:
+        """Declare one claim covering ``steps`` together (a theorem about them, e.g. LWY25 Claim D.5): in
+        :meth:`compose` these steps count as one step with this claim."""
+        self._joint.append((tuple(steps), claim))
+
+    def compose(self, claims: Mapping[str, Mechanism | PrivacyClaim], *, what: str = "") -> PrivacyClaim:
+        """The claim of the steps under replace-one, from the index sets handed out: the max over records of the
+        basic composition of the claims of the steps reading that record (module doc). Every fed step needs a
+        claim, every claim a step that read data."""
+        given = {k: claim_of(v) for k, v in claims.items()}
+        for k in set(self._user_of.values()) & set(given):  # a user-level claim, read at the level of records
+            c = given[k]
+            given[k] = PrivacyClaim(c.epsilon, c.delta, _RECORD.get(c.relation, c.relation), c.what, (c,))
+        merged: dict[str, str] = {}
+        for steps, claim in self._joint:
+            key = " + ".join(steps)
+            given[key] = claim
+            merged.update((s, key) for s in steps)
+        merged.update(self._user_of)
+        fed = {self._user_of.get(s, s) for p in self.parts for s in self._feeds[id(p)]}
+        missing = {merged.get(s, s) for s in fed} - set(given)
+        if missing:
+            raise PrivacyParameterError(f"{self.what}: no claim for the steps {sorted(missing)}")
+        unused = set(claims) - fed
+        if unused:
+            raise PrivacyParameterError(f"{self.what}: claims for steps that read no data: {sorted(unused)}")
+        relations = {c.relation for c in given.values()}
+        relation = relations.pop() if len(relations) == 1 else "replace-one"
+        if relations:
+            raise PrivacyParameterError(f"{self.what}: claims under different neighbouring relations")
+        eps, dlt, parts = 0.0, 0.0, {}
+        for sig in self.signatures():
+            hits: dict[str, int] = {}
+            for s in sig:  # a user-level step read through k users' parts counts k times (group privacy)
+                key = merged.get(s, s)
+                hits[key] = hits.get(key, 0) + (1 if s in self._user_of else 0)
+            claims_here = [given[k] if n <= 1 else group_privacy(given[k], n) for k, n in sorted(hits.items())]
+            keys = sorted(hits)
+            c = compose(claims_here, what=" + ".join(keys)) if len(keys) > 1 else claims_here[0]
+            eps, dlt = max(eps, c.epsilon), max(dlt, c.delta)
+            parts.setdefault((c.what, c.epsilon, c.delta), c)  # one entry per distinct claim (m datasets: one)
+        return PrivacyClaim(eps, dlt, relation, what or f"{self.what} (composed over its parts)", tuple(parts.values()))
+
+    def describe(self) -> list[tuple[str, int, tuple[str, ...]]]:
+        """(part, size, steps) for every part: public sizes only (never the indices of a secret part)."""
+        return [(p.name, p.size, tuple(self._feeds[id(p)])) for p in self.parts]
