@@ -11,9 +11,13 @@ from littlestone.audit.builtin import builtin_audits
 from littlestone.errors import LittlestoneError
 
 FAST_RUNS = {"above_threshold_noise_redrawn": 600_000}
+#: twins whose leak shows with small probability, so that the audit needs many end-to-end fits (minutes)
+SLOW = {"agnostic_proper_releases_labelling_count"}
 
 
-@pytest.mark.parametrize("name", list_broken_audits())
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in list_broken_audits()]
+)
 def test_broken_twin_is_caught(name):
     rep = run_broken_audit(name, runs=FAST_RUNS.get(name), seed=20261121)
     assert rep.passed is False, f"{name}: ε_lb = {rep.epsilon_lb:.4f} ≤ claimed {rep.claimed_epsilon}"

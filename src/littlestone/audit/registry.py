@@ -29,6 +29,7 @@ from ..privacy import (
     stable_histogram_threshold,
 )
 from . import broken as bk
+from .ggkm21_release import SubsampleFromSavedSeed
 from .builtin import (
     PUBLIC_SEED,
     AgnosticRefusal,
@@ -397,6 +398,12 @@ def _declared() -> list[Declared]:
             "SECURE backend: the 'secret' subsample (5 of 10) drawn from the user's known seed, amplified ε claimed",
             bk.PublicSeedSubsample(CountLaplace(sub_eps), m_sub, n_sub, seed=PUBLIC_SEED),
         ),
+        public.twin(
+            "agnostic_subsample_from_saved_seed",
+            "SECURE backend: the agnostic learners' DataSplit subsample (5 of 10) drawn from the user's seed saved "
+            "in the model (issue 19 leak 2); amplified ε claimed",
+            SubsampleFromSavedSeed(CountLaplace(sub_eps), m_sub, n_sub, seed=PUBLIC_SEED),
+        ),
     )
     labels_x = ((1,), (2,), (5,), (6,))
     labels = BuiltinAudit(
@@ -465,10 +472,12 @@ def _declared() -> list[Declared]:
     )
 
     from .adaptive_game import private_online_audits  # LWY25 Def. 2.4 games of the private online learners
+    from .ggkm21_release import ggkm21_release_audits  # what the GGKM21 estimators release (issue 19)
     from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
 
     out.extend(private_online_audits())
     out.extend(threshold_label_audits())
+    out.extend(ggkm21_release_audits())
     return out
 
 

@@ -32,6 +32,7 @@ from ..privacy import (
     subsampled,
 )
 from ..privacy.budget import Charge
+from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, _check_privacy, blm20_learn, blm20_privacy, resolve_backend
 from .result import PrivateFitResult
@@ -57,12 +58,24 @@ def agnostic_privacy(
     changes the realizable extensions of a labelling by a factor ≤ 4), the exponential mechanism over labelings
     (ε_ℓ), and M (:func:`~littlestone.pac.blm20.blm20_privacy` at (ε_M, δ_M)) — basic composition gives
     (E0, δ_M), E0 = ln 4 + ε_ℓ + ε_M — amplified by the secret subsample of rate q (BBG18 Thm 9)."""
+    steps = agnostic_steps(epsilon_label, epsilon_inner, delta_inner, discrete=discrete)
+    return subsampled(steps, q, what=AMPLIFIED)
+
+
+#: the steps that read the secret subsample S₀, and the name of their amplified claim
+STEPS = "relabel + EM + M"
+AMPLIFIED = "agnostic BLM20 (secret subsample of rate q) [REC]"
+
+
+def agnostic_steps(
+    epsilon_label: float, epsilon_inner: float, delta_inner: float, *, discrete: bool | None = None
+) -> PrivacyClaim:
+    """Steps 2–3 on S₀ composed (basic): the relabelling's ln 4 [REC], the exponential mechanism (ε_ℓ) and M."""
     relabel = PrivacyClaim(math.log(4.0), 0.0, "replace-one", "relabelling to realizable extensions [REC]")
-    steps = compose(
+    return compose(
         [relabel, ExponentialMechanism(epsilon_label), blm20_privacy(epsilon_inner, delta_inner, discrete=discrete)],
-        what="relabel + EM + M",
+        what=STEPS,
     )
-    return subsampled(steps, q, what="agnostic BLM20 (secret subsample of rate q) [REC]")
 
 
 def realizable_labelings(V: VersionSpace, points: list, max_labelings: int = MAX_LABELINGS) -> np.ndarray:
@@ -178,10 +191,15 @@ def agnostic_learn(
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
-    claim = agnostic_privacy(eps_label, eps_inner, delta_inner, q, discrete=noise.floating_point_safe)
+    # step 1: secrecy of the sample — S₀ handed out by the split, which also amplifies the claim of the steps on it
+    split = DataSplit(N, "the agnostic learner's sample")
+    S0 = split.feed(split.subsample(N0, secret, "S₀"), STEPS)
+    steps = agnostic_steps(eps_label, eps_inner, delta_inner, discrete=noise.floating_point_safe)
+    amplified = split.amplify(S0, steps, what=AMPLIFIED)
+    claim = split.compose({STEPS: amplified}, what=AMPLIFIED)
     PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
     y = np.asarray(y, dtype=np.int8)
-    idx = np.sort(secret.choice(N, size=N0, replace=False))  # step 1: secrecy of the sample
+    idx = S0.indices
     pts = [as_python_point(X[i]) for i in idx]
     ys = y[idx]
     distinct = sorted(set(pts), key=lambda p: (str(type(p)), p))
@@ -217,7 +235,7 @@ def agnostic_learn(
         delta=delta,
         spent=claim.pair,
         claim=claim,
-        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in claim.parts[0].parts),
+        ledger=tuple(Charge(c.epsilon, c.delta, c.what) for c in steps.parts),
         backend=noise.name,
         inner_epsilon=E0,
         inner_delta_spent=inner.spent[1],
