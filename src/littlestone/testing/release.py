@@ -93,6 +93,12 @@ def _flatten(prefix: str, value: Any, out: dict[str, str], depth: int = 0) -> No
             _flatten(f"{prefix}[{i}]", v, out, depth + 1)
         return
     if isinstance(value, np.ndarray):
+        if value.size > 4096:  # a large array: its shape and a digest of its bytes
+            import hashlib
+
+            digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()[:16]
+            out[prefix] = f"<array {value.shape} {value.dtype} sha256:{digest}>"
+            return
         out[prefix] = _text(np.round(value, 12).tolist() if value.dtype.kind == "f" else value.tolist())
         return
     if isinstance(value, float) and not math.isfinite(value):
