@@ -29,12 +29,11 @@ from ..privacy import (
     PrivacyClaim,
     StableHistogram,
     compose,
-    exponential_mechanism,
     make_backend,
-    stable_histogram,
 )
 from ..privacy.backends import Backend
 from ..privacy.budget import Charge
+from ..privacy.partition import DataSplit, Part
 from ..validation import check_delta, check_epsilon
 from .result import PrivateFitResult
 from .global_stable import GlobalStableLearner, GRun, run_batches
@@ -68,9 +67,30 @@ def blm20_privacy(epsilon: float, delta: float, *, discrete: bool | None = None)
     changed example changes at most one batch, so one item) and the exponential mechanism with ε/2 on the fresh
     examples, by basic composition. ``discrete`` = the backend's noise (True on the secure backend; None: the larger
     δ of the two). The claim holds whether or not the run falls back to the SOA (a fallback only spends less)."""
-    hist = StableHistogram(epsilon / 2.0, delta, discrete=discrete)
-    select = ExponentialMechanism(epsilon / 2.0, sensitivity=1.0)
-    return compose([hist, select], what="BLM20 M (stable histogram + exponential mechanism)")
+    return compose(blm20_mechanisms(epsilon, delta, discrete=discrete), what=BLM20_CLAIM)
+
+
+BLM20_CLAIM = "BLM20 M (stable histogram + exponential mechanism)"
+HIST = "stable histogram over G's outputs"
+SELECT = "generic learner (exponential mechanism) on the fresh examples"
+
+
+def blm20_mechanisms(
+    epsilon: float, delta: float, *, discrete: bool | None = None
+) -> tuple[StableHistogram, ExponentialMechanism]:
+    """The two noise-drawing mechanisms M constructs and runs (BLM20 Thm 17): the stable histogram (ε/2, δ) and the
+    exponential mechanism (ε/2, Δ = 1)."""
+    return StableHistogram(epsilon / 2.0, delta, discrete=discrete), ExponentialMechanism(epsilon / 2.0, 1.0)
+
+
+def blm20_split(sizes: BLM20Sizes, n_records: int) -> tuple[DataSplit, list[Part], Part]:
+    """M's data use, declared once: k consecutive disjoint batches of m records, each one user of the stable histogram
+    (G's output on it is one item), then n′ fresh records for the generic learner. Sizes only: no data read."""
+    split = DataSplit(n_records, "BLM20's sample")
+    batches = split.blocks(sizes.n_batches, sizes.batch_size, "batch")
+    split.users(HIST, batches)
+    fresh = split.feed(split.block(sizes.n_generic, "fresh"), SELECT)
+    return split, batches, fresh
 
 
 @dataclass(frozen=True)
@@ -246,16 +266,21 @@ def blm20_learn(
     rng = as_generator(seed)
     g_seed = int(rng.integers(0, 2**63 - 1))
     noise = resolve_backend(backend, rng)
-    claim = blm20_privacy(epsilon, delta, discrete=noise.floating_point_safe)
+    hist, select = blm20_mechanisms(epsilon, delta, discrete=noise.floating_point_safe)
+    claim = compose([hist, select], what=BLM20_CLAIM)  # the mechanisms this run constructs and runs
+    split, batches, fresh = blm20_split(sizes, given)
+    split.check_disjoint()  # every record feeds one step (the histogram's users and the fresh sample are disjoint)
+    if not split.compose({HIST: hist, SELECT: select}).epsilon <= claim.epsilon:  # cannot happen with disjoint parts
+        raise AssertionError("BLM20's data split composes to more than its claim")
     budget = PrivacyBudget(epsilon, delta)
 
     # Stage 1: G on k disjoint batches (BLM20 Theorem 17 step 1).
     G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
     m, k = sizes.batch_size, sizes.n_batches
-    runs: list[GRun] = run_batches(G, source, [(i * m, (i + 1) * m) for i in range(k)], g_seed, n_jobs=n_jobs)
+    runs: list[GRun] = run_batches(G, source, [(b.start, b.stop) for b in batches], g_seed, n_jobs=n_jobs)
 
     # Stage 2: stable histogram with (ε/2, δ); keep estimates ≥ 3η/4, never Fail (step 2).
-    release = stable_histogram([r.output for r in runs], epsilon / 2.0, delta, backend=noise, budget=budget)
+    release = hist([r.output for r in runs], backend=noise, budget=budget)
     released = tuple(sorted(((h, float(c)) for h, c in release.items()), key=lambda hc: (-hc[1], hc[0])))
     fail_estimate = float(release.estimate(FAIL)) / k
     keep = 3.0 * sizes.eta / 4.0
@@ -264,14 +289,13 @@ def blm20_learn(
     )
 
     # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; BLM20 Lemma 16).
-    start = k * m
     if candidates:
-        X, y = source.batch(start, start + sizes.n_generic)
+        X, y = fresh.read(source)
         y = np.asarray(y, dtype=np.int8)
         scores = np.array(
             [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h, _ in candidates], dtype=float
         )
-        idx = exponential_mechanism(scores, epsilon / 2.0, sensitivity=1.0, backend=noise, budget=budget)
+        idx = select(scores, backend=noise, budget=budget)
         chosen, fallback = candidates[idx][0], False
     else:
         chosen, fallback = hclass.soa(), True  # data-independent output when the histogram keeps nothing

@@ -184,9 +184,11 @@ class DataSplit:
         return out
 
     def check_disjoint(self, *steps: str) -> None:
-        """Raise unless no record feeds two of ``steps`` (the condition of parallel composition)."""
-        wanted = set(steps)
-        for sig in self.signatures():
+        """Raise unless no record feeds two of ``steps`` (the condition of parallel composition; no steps: every
+        step fed, a user-level step's users counting as separate steps)."""
+        sigs = self.signatures()
+        wanted = set(steps) or {s for sig in sigs for s in sig}
+        for sig in sigs:
             both = sig & wanted
             if len(both) > 1:
                 raise PrivacyParameterError(
