@@ -26,7 +26,6 @@ from ..privacy import (
     PrivacyBudget,
     PrivacyClaim,
     compose,
-    exponential_mechanism,
     sampling_rate_for,
     secret_generator,
     subsampled,
@@ -68,14 +67,18 @@ AMPLIFIED = "agnostic BLM20 (secret subsample of rate q) [REC]"
 
 
 def agnostic_steps(
-    epsilon_label: float, epsilon_inner: float, delta_inner: float, *, discrete: bool | None = None
+    epsilon_label: float | ExponentialMechanism,
+    epsilon_inner: float,
+    delta_inner: float,
+    *,
+    discrete: bool | None = None,
 ) -> PrivacyClaim:
-    """Steps 2–3 on S₀ composed (basic): the relabelling's ln 4 [REC], the exponential mechanism (ε_ℓ) and M."""
+    """Steps 2–3 on S₀ composed (basic): the relabelling's ln 4 [REC], the exponential mechanism over labelings (ε_ℓ;
+    the mechanism object a run calls, or its ε) and M (:func:`~littlestone.pac.blm20.blm20_privacy`: the composition
+    of the mechanisms M constructs)."""
     relabel = PrivacyClaim(math.log(4.0), 0.0, "replace-one", "relabelling to realizable extensions [REC]")
-    return compose(
-        [relabel, ExponentialMechanism(epsilon_label), blm20_privacy(epsilon_inner, delta_inner, discrete=discrete)],
-        what=STEPS,
-    )
+    select = epsilon_label if isinstance(epsilon_label, ExponentialMechanism) else ExponentialMechanism(epsilon_label)
+    return compose([relabel, select, blm20_privacy(epsilon_inner, delta_inner, discrete=discrete)], what=STEPS)
 
 
 def realizable_labelings(V: VersionSpace, points: list, max_labelings: int = MAX_LABELINGS) -> np.ndarray:
@@ -194,7 +197,8 @@ def agnostic_learn(
     # step 1: secrecy of the sample — S₀ handed out by the split, which also amplifies the claim of the steps on it
     split = DataSplit(N, "the agnostic learner's sample")
     S0 = split.feed(split.subsample(N0, secret, "S₀"), STEPS)
-    steps = agnostic_steps(eps_label, eps_inner, delta_inner, discrete=noise.floating_point_safe)
+    select = ExponentialMechanism(eps_label, sensitivity=1.0)  # step 2's mechanism: the one the claim composes
+    steps = agnostic_steps(select, eps_inner, delta_inner, discrete=noise.floating_point_safe)
     amplified = split.amplify(S0, steps, what=AMPLIFIED)
     claim = split.compose({STEPS: amplified}, what=AMPLIFIED)
     PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
@@ -209,7 +213,7 @@ def agnostic_learn(
     zeros = np.bincount(col, minlength=len(distinct)) - ones
     Pi = realizable_labelings(hclass.version_space(), distinct, max_labelings)  # step 2: labelings Π, EM
     errors = Pi @ zeros + (1 - Pi.astype(np.int64)) @ ones  # ℓ(x)=1 errs on label-0 examples
-    j = exponential_mechanism(-errors.astype(float), eps_label, sensitivity=1.0, backend=noise)
+    j = select(-errors.astype(float), backend=noise)
     relabel = Pi[j][col].astype(np.int8)  # step 3: relabel, shuffle, run M
     order = secret.permutation(N0)
     if isinstance(X, np.ndarray) and X.dtype != object:
@@ -230,6 +234,8 @@ def agnostic_learn(
         n_jobs=n_jobs,
         **(inner_sizes or {}),
     )
+    if inner.claim.pair != steps.parts[-1].pair:  # M ran with the claim the composition was computed from
+        raise AssertionError("the inner BLM20 run's claim differs from the one composed into the agnostic claim")
     return AgnosticResult(
         epsilon=epsilon,
         delta=delta,
