@@ -13,9 +13,12 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from littlestone.pac import (
     AgnosticBLM20Classifier,
+    AgnosticPolyPriPropLearnClassifier,
     BLM20Classifier,
     ERMClassifier,
     GenericLearnerClassifier,
+    PolyPriLearnClassifier,
+    PolyPriPropLearnClassifier,
     SOAClassifier,
 )
 
@@ -92,6 +95,15 @@ _SMALL = dict(n_batches=2, aux_size=1, cap=1, n_generic=2)
             inner_sizes=_SMALL,
             backend="seeded",
             random_state=0,
+        ),
+        PolyPriLearnClassifier(
+            "thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, backend="seeded", random_state=0
+        ),
+        PolyPriPropLearnClassifier(
+            "thresholds:100", epsilon=4.0, delta=1e-3, n=1, m=2, K=1, n_generic=1, backend="seeded", random_state=0
+        ),
+        AgnosticPolyPriPropLearnClassifier(
+            "thresholds:8", epsilon=3.0, n=40, n_inner=1, m=1, K=1, n_generic=1, backend="seeded", random_state=0
         ),
     ]
 )

@@ -40,7 +40,9 @@ LEARN_EPILOG = """Examples:
 
   littlestone learn train.csv -c thresholds:64 -l blm20 -o m.json -p n_batches=200 -p aux_size=6 -p cap=6 -p n_generic=200
 
-The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns form the point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values. BLM20's theorem sizes are huge: -p overrides them (privacy holds for every setting)."""
+  littlestone learn train.csv -c thresholds:64 -l polyprilearn -o m.json -p n=200 -p m=400 -p K=3
+
+The CSV has a header row; the label column is 'label' (or 'y', or the last column); the other columns form the point (one column: scalar points; several: tuple points). Labels may be 0/1, -1/+1 or any two values. BLM20's and GGKM21's theorem sizes are huge: -p overrides them (privacy holds for every setting)."""
 
 PREDICT_EPILOG = """Examples:
 
@@ -53,8 +55,23 @@ class LearnerKind(str, Enum):
     generic = "generic"
     blm20 = "blm20"
     blm20_agnostic = "blm20-agnostic"
+    polyprilearn = "polyprilearn"
+    polypriproplearn = "polypriproplearn"
+    agnostic_proper = "agnostic-proper"
     soa = "soa"
     erm = "erm"
+
+
+#: the (ε, δ)-DP learners (they take --delta)
+APPROX_DP = {"blm20", "blm20-agnostic", "polyprilearn", "polypriproplearn", "agnostic-proper"}
+#: --learner choice → estimator name in littlestone.pac, for the (ε, δ)-DP learners
+_APPROX_ESTIMATORS = {
+    "blm20": "BLM20Classifier",
+    "blm20-agnostic": "AgnosticBLM20Classifier",
+    "polyprilearn": "PolyPriLearnClassifier",
+    "polypriproplearn": "PolyPriPropLearnClassifier",
+    "agnostic-proper": "AgnosticPolyPriPropLearnClassifier",
+}
 
 
 class Mode(str, Enum):
@@ -88,11 +105,11 @@ def build_learner(
             backend=backend.value,
             random_state=seed,
         )
-    if kind in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
+    if kind.value in APPROX_DP:
         try:
-            cls = pac.BLM20Classifier if kind == LearnerKind.blm20 else pac.AgnosticBLM20Classifier
+            cls = getattr(pac, _APPROX_ESTIMATORS[kind.value])
         except ImportError as exc:
-            raise LittlestoneError(f"the BLM20 learner is not available in this installation ({exc})") from None
+            raise LittlestoneError(f"the {kind.value} learner is not available in this installation ({exc})") from None
         return cls(
             hypothesis_class=hclass,
             epsilon=epsilon,
@@ -188,15 +205,16 @@ def learn(
         "--learner",
         "-l",
         help="generic (ε-DP), blm20 "
-        "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), soa or erm "
-        "(non-private baselines).",
+        "((ε,δ)-DP, realizable), blm20-agnostic ((ε,δ)-DP), polyprilearn and polypriproplearn ((ε,δ)-DP, "
+        "realizable, poly(d) examples; the second proper), agnostic-proper ((ε,δ)-DP, proper, agnostic; explicit "
+        "classes), soa or erm (non-private baselines).",
     ),
     label: Optional[str] = typer.Option(None, "--label", help="Label column (default: label / y / last column)."),
     features: Optional[str] = typer.Option(
         None, "--features", help="Comma-separated point columns (default: all but the label)."
     ),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy parameter ε > 0."),
-    delta: float = typer.Option(1e-6, "--delta", help="Privacy parameter 0 ≤ δ < 1 (blm20)."),
+    delta: float = typer.Option(1e-6, "--delta", help="Privacy parameter 0 < δ < 1 (the (ε,δ)-DP learners)."),
     alpha: float = typer.Option(0.1, "--alpha", help="Target accuracy α (theory sizes)."),
     beta: float = typer.Option(0.05, "--beta", help="Failure probability β (theory sizes)."),
     mode: Mode = typer.Option(Mode.agnostic, "--mode", help="generic learner's guarantee: realizable or agnostic."),
@@ -222,7 +240,7 @@ def learn(
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
     given = {name for name in ("delta", "mode") if _given(ctx, name)}
-    if "delta" in given and learner not in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
+    if "delta" in given and learner.value not in APPROX_DP:
         raise LittlestoneError(
             f"--delta does not apply to --learner {learner.value}: "
             + (

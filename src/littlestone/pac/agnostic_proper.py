@@ -41,6 +41,7 @@ from ..privacy.backends import Backend
 from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .result import PrivateFitResult
 from .polyprilearn import check_privacy, resolve_d
 from .proper import ProperResult, candidates_bound, explicit_class, polypriproplearn, proper_privacy
 from .sources import ArraySource, ExampleSource
@@ -239,7 +240,7 @@ def agnostic_privacy(plan: AgnosticPlan) -> PrivacyClaim:
 
 
 @dataclass(frozen=True)
-class AgnosticResult:
+class AgnosticResult(PrivateFitResult):
     """A fit of the agnostic proper learner: the plan (public sizes, privacy split), the claim, the inner fit.
     ``diagnostics`` (|R|, the number of labellings of H on the secret subsample, and the wall time) are not covered
     by the claim: only with ``diagnostics=True``, never saved."""
@@ -254,6 +255,11 @@ class AgnosticResult:
     claim: PrivacyClaim
     diagnostics: dict | None = field(default=None)
 
+    @property
+    def spent(self) -> tuple[float, float]:  # type: ignore[override]
+        """The claim's (ε, δ) (the one a run spends, whatever it outputs)."""
+        return self.claim.pair
+
     def summary(self) -> str:
         p = self.plan
         return "\n".join(
@@ -261,7 +267,8 @@ class AgnosticResult:
                 f"Agnostic PolyPriPropLearn (LWY25 Alg. 4): n={p.n:,}, |I|=m={p.m:,}, ε₀={p.eps0:.4g}, inner draws "
                 f"n_A={p.n_draws:,} at (ε_A, δ_A)=({p.eps_a:g}, {p.delta_a:.3g}) → A′ ({p.inner_privacy[0]:.4g}, "
                 f"{p.inner_privacy[1]:.3g})",
-                f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; backend {self.backend}",
+                f"  claim (ε, δ) = ({self.epsilon:.4g}, {self.delta:.3g}) {self.relation}; backend {self.backend}"
+                + (f" [{self.privacy_note}]" if self.privacy_note else ""),
                 f"  chosen {self.chosen!r}",
             ]
             + (

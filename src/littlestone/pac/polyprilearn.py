@@ -32,6 +32,7 @@ from ..privacy.partition import DataSplit, Part
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .result import PrivateFitResult
 from .reduce_tree import ReduceTreeSchedule, reduce_tree
 from .sources import ArraySource, ExampleSource, ValidatedSource
 
@@ -117,7 +118,7 @@ def map_datasets(fn: Callable[[Any], Any], tasks: list, n_jobs: int = 1) -> list
 
 
 @dataclass(frozen=True)
-class PolyPriLearnResult:
+class PolyPriLearnResult(PrivateFitResult):
     """A fit of PolyPriLearn: what it spent, the stage sizes, the (private) choice and the claim composed by its data
     split; ``diagnostics`` (|Ĥ_i| per dataset, the selected element's count, break rounds, the wall time) are not
     covered by the privacy claim, are only filled when asked for and are never saved."""
@@ -142,7 +143,7 @@ class PolyPriLearnResult:
             f"PolyPriLearn (GGKM21 Alg. 2): d={p.d}, m={p.m:,} datasets of n={p.n:,}, A={p.A:.4g}, η={p.eta:.4g}, "
             f"K={p.K:,}, s={p.s:,} ({'theory sizes' if p.theory else 'user sizes'})",
             f"  claim (ε, δ) = ({self.epsilon:g}, {self.delta:g}) {self.relation}; spent {self.spent}; backend "
-            f"{self.backend}",
+            f"{self.backend}" + (f" [{self.privacy_note}]" if self.privacy_note else ""),
             f"  examples: given {self.examples_given:,}, used {self.examples_used:,}",
             f"  chosen {self.chosen!r}" + (" (⊥: fallback SOA of the class)" if self.bottom else ""),
         ]

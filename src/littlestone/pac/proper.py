@@ -33,6 +33,7 @@ from ..privacy.backends import Backend
 from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .result import PrivateFitResult
 from .polyprilearn import (
     PolyPriLearnResult,
     SourceFitMixin,
@@ -164,7 +165,7 @@ def minimax_set(hclass: HypothesisClass, f: Hypothesis, alpha_prime: float) -> M
 
 
 @dataclass(frozen=True)
-class ProperResult:
+class ProperResult(PrivateFitResult):
     """A fit of PolyPriPropLearn: the inner PolyPriLearn result, 𝒦, the generic stage, the claim (composed by its
     data split); ``diagnostics`` (PolyPriLearn's, and the wall time) only when asked for, never saved."""
 
