@@ -65,7 +65,11 @@ class GGKM21Release(Mechanism):
             "agnostic": AgnosticPolyPriPropLearnClassifier,
         }[self.kind]
         params = {**self.params, **changes}
-        return cls(backend=backend, random_state=PUBLIC_SEED, **params)
+        # the run's public seed: from the audit's per-run seeded backend (every run its own coins, as a user's fresh
+        # seed); fixed when no backend generator exists
+        rng = getattr(backend, "rng", None)
+        seed = PUBLIC_SEED if rng is None else int(rng.integers(0, 2**31 - 1))
+        return cls(backend=backend, random_state=seed, **params)
 
     def privacy(self) -> PrivacyClaim:
         eps, dlt, rel = self.estimator().privacy()
