@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             if m.status == "survived" and m.key in justified:
                 m.status = "justified"
             print(
-                f"[{done}/{len(selected)}] {m.status:9s} {m.op:7s} {m.path}:{m.line}  {m.source[:70]}",
+                f"[{done}/{len(selected)}] {m.seconds:5.1f}s {m.status:9s} {m.op:7s} {m.path}:{m.line}  {m.source[:70]}",
                 file=sys.stderr,
                 flush=True,
             )
