@@ -28,7 +28,18 @@ _ENTRIES: dict[str, tuple[str, str]] = {
 #: name -> the default run's wall time, measured with ``littlestone experiment NAME --seed 0 --jobs 1`` on the shared
 #: 2-core machine (load in brackets: other jobs shared the cores, so an idle machine is faster); ``grid=full`` where an
 #: experiment has a quick default grid
-RUN_TIMES: dict[str, str] = {}
+RUN_TIMES: dict[str, str] = {
+    "sanitizer_error": "≈ 8 s (load 12)",
+    "ggkm21_list_size": "≈ 12 s (load 13)",
+    "ggkm21_stability": "≈ 12 s (load 13)",
+    "ggkm21_accuracy": "≈ 30 s (load 14)",
+    "blm20_stability": "≈ 30 s (load 14)",
+    "blm20_generalization": "≈ 85 s (load 14)",
+    "blm20_sample_cost": "≈ 11 s (load 13)",
+    "blm20_accuracy": "≈ 2.5 min (load 13)",
+    "private_online": "≈ 60 s (load 14); --set grid=full: many minutes (T up to 10⁶, d = 3)",
+    "agnostic_online": "≈ 70 s (load 14); --set grid=full: several minutes (T up to 10⁵, panel D to 10⁶)",
+}
 
 
 def describe(name: str) -> str:
