@@ -159,11 +159,11 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     rows = list(getattr(result, "rows", None) or getattr(result, "table", None) or [])
     if rows and isinstance(rows[0], dict):
         cols = list(rows[0].keys())
-        table = Table(title=f"experiment {name}", title_justify="left")
+        table = Table(title=f"experiment {escape(name)}", title_justify="left")
         for c in cols:
-            table.add_column(str(c), justify="right")
+            table.add_column(escape(str(c)), justify="right")
         for r in rows[:40]:
-            table.add_row(*[_cell(r.get(c)) for c in cols])
+            table.add_row(*[escape(_cell(r.get(c))) for c in cols])
         print_table(table)
         if len(rows) > 40:
             console.print(f"… {len(rows) - 40} more rows in the CSV table")
@@ -175,7 +175,7 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
         console.print(f"figure: {where(p)}")
     verdict = getattr(result, "verdict", "")
     if verdict:
-        console.print(f"[bold]{verdict}[/]")
+        console.print(f"[bold]{escape(verdict)}[/]")  # literally: a verdict may hold brackets
 
 
 @with_cluster

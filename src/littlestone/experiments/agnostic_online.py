@@ -218,6 +218,8 @@ def regret_bound(panel: str, data: str, learner: str, T: int, n: int, epsilon: f
         return algorithm3_thresholds_bound(T, B, n, epsilon), "Thm 4.1 + thresholds sanitizer + Hedge (proven)"
     if learner == "private OPE (tree)":
         return tree_hedge_bound(N, T, epsilon, theory_block(N, T, epsilon)), "TreeAggregationHedge (proven)"
+    if learner == "private OPE (batched)" and data == "adaptive":
+        return math.inf, "none: BatchedPrivateHedge's bound holds against oblivious adversaries only"
     if learner == "private OPE (batched)":
         return batched_hedge_bound(
             N, T, theory_batch(N, T, epsilon, 1e-6), epsilon, 1e-6
@@ -240,7 +242,10 @@ def regret_bound(panel: str, data: str, learner: str, T: int, n: int, epsilon: f
 def smallest_useful_T(panel: str, data: str, learner: str, n: int, limit: int = 2**60) -> float:
     """The least T (within 20 %: quadrupling, then bisection on a log scale) with bound(T) < T; inf beyond ``limit``
     (``data``: "adaptive" or anything else for oblivious data)."""
-    if regret_bound(panel, data, learner, 2, n)[0] < 2:
+    b2 = regret_bound(panel, data, learner, 2, n)[0]
+    if not math.isfinite(b2):  # no bound at all in this setting
+        return math.inf
+    if b2 < 2:
         return 2.0
     lo, hi = 2, 4
     while regret_bound(panel, data, learner, hi, n)[0] >= hi:
@@ -498,7 +503,10 @@ def _verdict(curves: dict, size: dict, sanitizer: Sequence[str]) -> str:
         if not c["live"]:
             kind = "adaptive" if key[1] == "adaptive" else "oblivious"
             t0 = smallest_useful_T(key[0], kind, key[2], size[key[0]])
-            vacuous.append(f"{name} (T ≤ {max(c['T']):g}; bound < T from T ≈ {t0:.2g})")
+            vacuous.append(
+                f"{name} (T ≤ {max(c['T']):g}; "
+                + (f"bound < T from T ≈ {t0:.2g})" if math.isfinite(t0) else "no bound for this adversary)")
+            )
             continue
         lo, hi = c["T"][c["live"][0]], c["T"][c["live"][-1]]
         above = [c["T"][i] for i in c["live"] if c["mean"][i] > c["bound"][i]]
