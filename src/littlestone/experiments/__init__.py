@@ -38,7 +38,7 @@ RUN_TIMES: dict[str, str] = {
     "blm20_sample_cost": "≈ 11 s (load 13)",
     "blm20_accuracy": "≈ 2.5 min (load 13)",
     "private_online": "≈ 60 s (load 14); --set grid=full: many minutes (T up to 10⁶, d = 3)",
-    "agnostic_online": "≈ 70 s (load 14); --set grid=full: several minutes (T up to 10⁵, panel D to 10⁶)",
+    "agnostic_online": "≈ 70–85 s (load 14–16); --set grid=full: several minutes (T up to 10⁵, panel D to 10⁶)",
 }
 
 
