@@ -175,21 +175,21 @@ def theorem_bound(spec: str, d: int, T: int, epsilon: float, delta: float) -> tu
 
         return float(theorem_3_1(d, T, epsilon, delta, BETA).mistake_bound), "LWY25 Thm 3.1 (App. B constants)"
     if name == "gl21":
-        return 2.0 ** (8 * 2**d) * math.log(T / delta) / epsilon, "GL21 Thm 4.1 order 2^(8·2^d) ln(T/δ)/ε"
+        return 2.0 ** (8 * 2**d) * (math.log(T) - math.log(delta)) / epsilon, "GL21 Thm 4.1 order 2^(8·2^d) ln(T/δ)/ε"
     if name == "gl21-adaptive":
         return (
-            2.0 ** (8 * 2**d) * math.sqrt(T) * math.log(1 / delta) / epsilon,
+            2.0 ** (8 * 2**d) * math.exp(0.5 * math.log(T)) * math.log(1 / delta) / epsilon,
             "GL21 Thm 4.2 order 2^(8·2^d) √T ln(1/δ)/ε",
         )
     return math.inf, "no bound"
 
 
 def smallest_useful_T(spec: str, d: int, epsilon: float, delta: float) -> float:
-    """The least T with bound(T) < T (the bounds grow slower than T), by doubling then bisection; inf past 2^200."""
+    """The least T with bound(T) < T (the bounds grow slower than T), by doubling then bisection; inf past 2^1000."""
     lo, hi = 1, 2
     while theorem_bound(spec, d, hi, epsilon, delta)[0] >= hi:
         lo, hi = hi, hi * 2
-        if hi > 2**200:
+        if hi > 2**1000:
             return math.inf
     while hi - lo > 1:
         mid = (lo + hi) // 2
