@@ -14,10 +14,12 @@ published range [0, 0.291]; stratified 70/30 train/test splits from the demo's `
   1[x < t]) — sensitivity 1 under replace-one; the errors are constant between consecutive sorted training values,
   so it samples an interval ∝ length · exp(ε · score / 2) (Gumbel-max over the log-weights) then t uniformly inside
   (Smith 2011's private quantile on the sorted data, with the ERM score in place of the rank score);
-* diffprivlib's LogisticRegression (data_norm = 1) and GaussianNB (bounds = [0, 1]) on the raw feature divided by the
-  published range's upper end (public scaling; unscaled, LogisticRegression's default regularization underfits), in a scratch virtual environment (``--venv``, default benchmarks/.peer-venv; created with
-  ``python3 -m venv`` + ``pip install diffprivlib`` if missing — never a project dependency). If it cannot be made,
-  the table says so and has no diffprivlib rows.
+* diffprivlib's LogisticRegression (data_norm = 1) and GaussianNB (bounds = [0, 1]) on the raw feature divided by
+  the published range's upper end (public scaling; unscaled, LogisticRegression's default regularization
+  underfits), in a scratch virtual environment (``--venv``, default benchmarks/.peer-venv; created with ``python3 -m
+  venv`` + ``pip install diffprivlib "scikit-learn<1.6"`` if missing — diffprivlib 0.6.6 does not import with
+  scikit-learn 1.9 — never a project dependency). If it cannot be made, the table says so and has no diffprivlib
+  rows.
 
 Non-private references on the same splits: ERM over the demo's class and a non-private best threshold on the raw
 feature. Seeded backend throughout (reproducible; the numbers are the same in law on the secure backend).
@@ -109,9 +111,12 @@ def peer_python(venv: Path) -> tuple[Path | None, str]:
     try:
         if not py.exists():
             subprocess.run(["python3", "-m", "venv", str(venv)], check=True, capture_output=True, timeout=600)
-        ok = subprocess.run([str(py), "-c", "import diffprivlib"], capture_output=True).returncode == 0
+        ok = (
+            subprocess.run([str(py), "-c", "from diffprivlib.models import GaussianNB"], capture_output=True).returncode
+            == 0
+        )
         if not ok:
-            subprocess.run([str(py), "-m", "pip", "install", "-q", "diffprivlib"], check=True, capture_output=True,
+            subprocess.run([str(py), "-m", "pip", "install", "-q", "diffprivlib", "scikit-learn<1.6"], check=True, capture_output=True,
                            timeout=1800)  # fmt: skip
         return py, ""
     except (OSError, subprocess.SubprocessError) as exc:
