@@ -204,3 +204,16 @@ def test_reuse_bad_input():
         MWEM(Thresholds(4), 1.0, reuse=True)
     with pytest.raises(LittlestoneError, match="output"):
         MWEM(Thresholds(4), 1.0, output="best")
+
+
+def test_reuse_on_label_and_explicit_classes():
+    # the atom bookkeeping works for any 0/1 query rows: H^label (pairs) and an explicit class
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 8, 50_000)
+    Y = (X >= 4).astype(int)
+    Y[rng.random(X.size) < 0.1] ^= 1
+    D = np.c_[X, Y]
+    for H, data in ((LabelClass(Thresholds(8)), D), (random_class(20, 8, seed=3), X)):
+        plain = MWEM(H, 1.0, backend="seeded", seed=2).fit(data).max_error(data)
+        reuse = MWEM(H, 1.0, reuse=1, output="last", backend="seeded", seed=2).fit(data).max_error(data)
+        assert reuse <= max(plain, 0.01)
