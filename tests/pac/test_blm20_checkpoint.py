@@ -173,3 +173,13 @@ def test_external_scheduler_and_workers_with_one_worker_killed(tmp_path):
         for p in reversed(procs):
             p.kill()
             p.wait(timeout=30)
+
+
+def test_secure_backend_resumes_the_same_g_runs(tmp_path):
+    # on the secure backend the privacy noise is fresh on every run, but G's coins come from the seed (public
+    # randomness): the resumed run's G outputs are those of the uninterrupted one
+    kw = {**KW, "backend": "secure"}
+    a = blm20_learn(H, SRC, checkpoint=tmp_path, checkpoint_every=64, **kw)
+    (tmp_path / "chunk_00002.pkl").unlink()
+    b = blm20_learn(H, SRC, checkpoint=tmp_path, checkpoint_every=64, **kw)
+    assert a.diagnostics == b.diagnostics == blm20_learn(H, SRC, **kw).diagnostics
