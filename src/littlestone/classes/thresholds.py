@@ -7,7 +7,17 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import CountingForm, Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
+from .base import (
+    CountingForm,
+    Hypothesis,
+    HypothesisClass,
+    LazySequence,
+    Point,
+    VersionSpace,
+    as_python_point,
+    split_patches,
+    uniform_integers,
+)
 
 
 def chain_ldim(size: int) -> int:
@@ -176,6 +186,106 @@ class ThresholdsVersionSpace(VersionSpace):
         V = self if k == 0 else ThresholdsVersionSpace(self._cls, lo, hi)
         return preds, V, k
 
+    def online_run_array(
+        self, X: np.ndarray, y: np.ndarray, rule: str
+    ) -> "tuple[np.ndarray, VersionSpace, int] | None":
+        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is the interval
+        [lo_i, hi_i] given by the running max of x + 1 over earlier 0-labels and the running min of x over earlier
+        1-labels; the rule then compares |V|(x,1)| = min(hi_i, x) − lo_i + 1 with |V|(x,0)| = hi_i − max(lo_i, x+1) + 1
+        (sizes for "halving", their bit lengths for "soa"). int64 points of a domain below 2^62 only (else None)."""
+        if self._cls.n >= 1 << 62 or X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
+            return None
+        n = len(y)
+        if self.lo > self.hi:
+            return np.zeros(0, dtype=np.int8), self, 0
+        x = X.astype(np.int64, copy=False)
+        pos = np.asarray(y).astype(bool, copy=False)
+        big = np.int64(np.iinfo(np.int64).max)
+        # inclusive running bounds after each round, then shifted by one: the bounds *before* each round
+        his_in = np.minimum.accumulate(np.where(pos, x, big))
+        los_in = np.maximum.accumulate(np.where(pos, np.int64(-1), x + 1))
+        np.minimum(his_in, self.hi, out=his_in)
+        np.maximum(los_in, self.lo, out=los_in)
+        bad = np.flatnonzero(los_in > his_in)
+        k = int(bad[0]) if bad.size else n
+        hi = np.empty(k, dtype=np.int64)
+        lo = np.empty(k, dtype=np.int64)
+        if k:
+            hi[0], lo[0] = self.hi, self.lo
+            hi[1:] = his_in[: k - 1]
+            lo[1:] = los_in[: k - 1]
+        xk = x[:k]
+        n1 = np.minimum(hi, xk)
+        n1 -= lo
+        n1 += 1
+        np.maximum(n1, 0, out=n1)
+        n0 = np.maximum(lo, xk + 1)
+        np.subtract(hi, n0, out=n0)
+        n0 += 1
+        np.maximum(n0, 0, out=n0)
+        if rule == "soa":
+            # bit_length(n1) > bit_length(n0) ⇔ n1 ≥ 2^bit_length(n0) (the smallest power of two above n0)
+            e = np.frexp(n0.astype(np.float64))[1].astype(np.int64)  # bit_length, or one more after rounding up
+            shift = np.maximum(e - 1, 0)
+            e -= ((n0 >> shift) == 0) & (e > 0)
+            preds = (n1 >= (np.int64(1) << e)).astype(np.int8)
+        else:
+            preds = (n1 > n0).astype(np.int8)
+        V = self if k == 0 else ThresholdsVersionSpace(self._cls, int(los_in[k - 1]), int(his_in[k - 1]))
+        return preds, V, k
+
+    def halving_hypothesis(self) -> Threshold:
+        """The Halving vote as a threshold: 1 iff |V|(x,1)| > |V|(x,0)|, monotone in x (binary search)."""
+        if self.lo > self.hi:
+            return Threshold(self._cls.n)
+        a, b = max(self.lo - 1, -1), self.hi  # vote(b) = 1 (V|(b,0) = ∅), vote(a) = 0 (V|(a,1) = ∅)
+        lo, hi = self.lo, self.hi
+        while b - a > 1:
+            mid = (a + b) // 2
+            if max(0, min(hi, mid) - lo + 1) > max(0, hi - max(lo, mid + 1) + 1):
+                b = mid
+            else:
+                a = mid
+        return Threshold(min(b, self._cls.n))
+
+    def flip_candidates(self, h: Hypothesis) -> list[int]:
+        """Exact for thresholds and patched thresholds: the best flip is the smallest 1 of h below lo (keeps all of
+        V), a 0 of h at or above hi (keeps all), the smallest 1 of h in [lo, hi−1] (label 0 keeps [x+1, hi]) or the
+        largest 0 of h there (label 1 keeps [lo, x]); other hypotheses: the generic candidates."""
+        base, table = split_patches(h)
+        if not isinstance(base, Threshold) or not all(isinstance(p, int) for p in table):
+            return list(VersionSpace.flip_candidates(self, h))
+        n, lo, hi = self._cls.n, self.lo, self.hi
+
+        def extreme(a: int, b: int, v: int, largest: bool) -> int | None:
+            """The smallest (largest) x in [a, b] with h(x) = v."""
+            if a > b:
+                return None
+            hits = [p for p, w in table.items() if a <= p <= b and w == v]
+            c = base.t
+            if v == 1:  # unpatched ones: x ≥ c
+                lo_, hi_ = max(a, c), b
+            else:
+                lo_, hi_ = a, min(b, c - 1)
+            if lo_ <= hi_:
+                x = hi_ if largest else lo_
+                step = -1 if largest else 1
+                while lo_ <= x <= hi_ and x in table:  # skip patched points (at most len(table) of them)
+                    x += step
+                if lo_ <= x <= hi_:
+                    hits.append(x)
+            if not hits:
+                return None
+            return max(hits) if largest else min(hits)
+
+        cands = [
+            extreme(0, min(lo, n) - 1, 1, False),
+            extreme(hi, n - 1, 0, False),
+            extreme(lo, min(hi, n) - 1, 1, False),
+            extreme(lo, min(hi, n) - 1, 0, True),
+        ]
+        return [x for x in cands if x is not None]
+
     def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         X = np.asarray(X)
         y = np.asarray(y)
@@ -257,8 +367,7 @@ class Thresholds(HypothesisClass):
     def uniform_points(self) -> Any:
         """The points 0..n−1 as a list, or (n > 2^20) a sampler ``rng -> int``."""
         if self.n > 1 << 20:
-            n = self.n
-            return lambda rng: int(rng.integers(0, n))
+            return uniform_integers(self.n)
         return self.domain_points()
 
     def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Threshold":

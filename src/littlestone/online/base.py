@@ -28,6 +28,19 @@ class _Stopped(Exception):
         self.done, self.error = done, error
 
 
+def as_point_list(pts: "list | np.ndarray") -> list:
+    """Validated points as a list of Python points (an int array becomes Python ints)."""
+    return pts.tolist() if isinstance(pts, np.ndarray) else pts
+
+
+def _label_values(y: np.ndarray) -> set:
+    """The distinct values of a numeric label vector — without sorting when they lie in {−1, 0, 1} (a few linear
+    passes, the common case), else np.unique."""
+    if y.size and y.dtype.kind in "iu" and int(y.min()) >= -1 and int(y.max()) <= 1:
+        return {v for v in (-1, 0, 1) if (y == v).any()}
+    return set(np.unique(y).tolist())
+
+
 class OnlineLearner(ABC):
     """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
@@ -123,13 +136,13 @@ class OnlineLearner(ABC):
             self._finish_many(y01, preds, done, neg)
         return preds
 
-    def _validate_many(self, X: Any) -> list:
+    def _validate_many(self, X: Any) -> "list | np.ndarray":
         arr = X if isinstance(X, np.ndarray) else None
         if arr is None and isinstance(X, (list, tuple)) and X and all(type(v) is int for v in X):
             arr = np.asarray(X) if all(-(2**63) <= v < 2**63 for v in X) else None
         if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu":
             self.hypothesis_class.validate_points(arr)  # raises DomainError naming the first bad point
-            return arr.tolist()
+            return arr  # kept as an array: vectorized batch paths use it, the others convert (as_point_list)
         return [self.validate_point(x) for x in X]
 
     def _encode_many(self, y: np.ndarray) -> tuple[np.ndarray, int | None]:
@@ -137,7 +150,7 @@ class OnlineLearner(ABC):
         if y.dtype.kind == "b":
             return y.astype(np.int8), None
         if y.dtype.kind in "iuf" and y.ndim == 1:
-            vals = set(np.unique(y).tolist())
+            vals = _label_values(y)
             if vals <= {-1, 0, 1}:
                 if 0 in vals and -1 in vals:
                     bad = y[(y == -1) | (y == 0)]
@@ -170,7 +183,7 @@ class OnlineLearner(ABC):
     def _learn_many01(self, pts: list, y01: np.ndarray, preds: np.ndarray) -> int:
         """Hook: learn pts/y01 in order, writing 0/1 predictions to ``preds``; returns how many were learned.
         On an example that cannot be learned, raise ``_Stopped(done, error)``. Default: the per-round hooks."""
-        for i, (x, lab) in enumerate(zip(pts, y01.tolist())):
+        for i, (x, lab) in enumerate(zip(as_point_list(pts), y01.tolist())):
             p = self._predict01(x)
             preds[i] = p
             try:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..classes.base import HypothesisClass, Point, VersionSpace
+import numpy as np
+
+from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError, NotRealizableError
-from .base import OnlineLearner, _Stopped
+from .base import OnlineLearner, _Stopped, as_point_list
 
 
 class Halving(OnlineLearner):
@@ -44,7 +46,9 @@ class Halving(OnlineLearner):
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
         """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
         when it has one (else the per-round hooks)."""
-        run = self.version_space.online_run(pts, y01.tolist(), "halving")
+        run = self.version_space.online_run_array(pts, y01, "halving") if isinstance(pts, np.ndarray) else None
+        if run is None:
+            run = self.version_space.online_run(as_point_list(pts), y01.tolist(), "halving")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
         p, V, k = run
@@ -56,6 +60,11 @@ class Halving(OnlineLearner):
             return k + super()._learn_many01(pts[k:], y01[k:], preds[k:])
         except _Stopped as stop:
             raise _Stopped(k + stop.done, stop.error) from None
+
+    def hypothesis(self) -> Hypothesis | None:
+        """The current vote as a hypothesis where the class has it in closed form (thresholds: a threshold), else
+        None (adversaries then probe ``predict_one``)."""
+        return self.version_space.halving_hypothesis()
 
     def log2_size_bound(self) -> int:
         """⌊log2 |H|⌋: the Halving mistake bound for the initial version space."""

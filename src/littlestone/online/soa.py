@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace, patch
 from ..errors import NotRealizableError
-from .base import OnlineLearner, _Stopped, as_version_space
+from .base import OnlineLearner, _Stopped, as_point_list, as_version_space
 
 
 def soa_classifier(H_or_V: HypothesisClass | VersionSpace) -> Hypothesis:
@@ -81,7 +83,11 @@ class SOA(OnlineLearner):
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
         """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
         for the realizable prefix (when it has one), then the per-round hooks from the first unrealizable example."""
-        run = self.version_space.online_run(pts, y01.tolist(), "soa") if self._realizable else None
+        run = None
+        if self._realizable and isinstance(pts, np.ndarray):
+            run = self.version_space.online_run_array(pts, y01, "soa")
+        if run is None and self._realizable:
+            run = self.version_space.online_run(as_point_list(pts), y01.tolist(), "soa")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
         p, V, k = run
