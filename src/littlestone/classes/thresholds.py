@@ -189,60 +189,66 @@ class ThresholdsVersionSpace(VersionSpace):
     def online_run_array(
         self, X: np.ndarray, y: np.ndarray, rule: str
     ) -> "tuple[np.ndarray, VersionSpace, int] | None":
-        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is the interval
-        [lo_i, hi_i] given by the running max of x + 1 over earlier 0-labels and the running min of x over earlier
-        1-labels; the rule then compares |V|(x,1)| = min(hi_i, x) − lo_i + 1 with |V|(x,0)| = hi_i − max(lo_i, x+1) + 1
-        (sizes for "halving", their bit lengths for "soa"). int64 points of a domain below 2^62 only (else None)."""
+        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is [lo_i, hi_i],
+        lo_i the running max of lo and x + 1 over earlier 0-labels, hi_i the running min of hi and x over earlier
+        1-labels. With s1 = min(hi_i, x) − lo_i + 1 = |V|(x,1)| and s0 = hi_i − max(lo_i, x+1) + 1 = |V|(x,0)| (one
+        of them is |V| and the other ≤ 0 outside [lo_i, hi_i)), "halving" predicts s1 > s0 and "soa" compares bit
+        lengths: bit_length(s1) > bit_length(s0) ⇔ s0 < (s1 & ~s0) (the top bit of s1 is above every bit of s0),
+        which also holds for the nonpositive sizes. int64 points of a domain below 2^62 only (else None)."""
         if self._cls.n >= 1 << 62 or X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
             return None
         n = len(y)
-        if self.lo > self.hi:
+        if n == 0 or self.lo > self.hi:
             return np.zeros(0, dtype=np.int8), self, 0
         x = X.astype(np.int64, copy=False)
-        pos = np.asarray(y).astype(bool, copy=False)
-        big = np.int64(np.iinfo(np.int64).max)
-        # inclusive running bounds after each round, then shifted by one: the bounds *before* each round
-        his_in = np.minimum.accumulate(np.where(pos, x, big))
-        los_in = np.maximum.accumulate(np.where(pos, np.int64(-1), x + 1))
-        np.minimum(his_in, self.hi, out=his_in)
-        np.maximum(los_in, self.lo, out=los_in)
-        bad = np.flatnonzero(los_in > his_in)
-        k = int(bad[0]) if bad.size else n
-        hi = np.empty(k, dtype=np.int64)
-        lo = np.empty(k, dtype=np.int64)
-        if k:
-            hi[0], lo[0] = self.hi, self.lo
-            hi[1:] = his_in[: k - 1]
-            lo[1:] = los_in[: k - 1]
-        xk = x[:k]
-        n1 = np.minimum(hi, xk)
-        n1 -= lo
-        n1 += 1
-        np.maximum(n1, 0, out=n1)
-        n0 = np.maximum(lo, xk + 1)
-        np.subtract(hi, n0, out=n0)
-        n0 += 1
-        np.maximum(n0, 0, out=n0)
-        if rule == "soa":
-            # bit_length(n1) > bit_length(n0) ⇔ n1 ≥ 2^bit_length(n0) (the smallest power of two above n0)
-            e = np.frexp(n0.astype(np.float64))[1].astype(np.int64)  # bit_length, or one more after rounding up
-            shift = np.maximum(e - 1, 0)
-            e -= ((n0 >> shift) == 0) & (e > 0)
-            preds = (n1 >= (np.int64(1) << e)).astype(np.int8)
-        else:
-            preds = (n1 > n0).astype(np.int8)
-        V = self if k == 0 else ThresholdsVersionSpace(self._cls, int(los_in[k - 1]), int(his_in[k - 1]))
+        y = np.asarray(y)
+        pos = y.view(np.bool_) if y.dtype in (np.int8, np.uint8, np.bool_) else y.astype(np.bool_)
+        xp1 = x + 1
+        his = np.where(pos, x, np.int64(self.hi))  # running bounds *after* each round, V's own bounds included
+        his[0] = min(int(his[0]), self.hi)
+        np.minimum.accumulate(his, out=his)
+        los = np.where(pos, np.int64(self.lo), xp1)
+        los[0] = max(int(los[0]), self.lo)
+        np.maximum.accumulate(los, out=los)
+        k = n
+        if los[-1] > his[-1]:  # lo > hi is monotone in the round: the first bad round by bisection
+            k = int(np.argmax(los > his))
+        preds = np.empty(k, dtype=np.int8)
+        if k == 0:
+            return preds, self, 0
+        x0 = int(x[0])
+        p0 = self.soa_predict(x0) if rule == "soa" else self._halving_predict(x0)
+        preds[0] = p0
+        if k > 1:
+            hi, lo, xs, xs1 = his[: k - 1], los[: k - 1], x[1:k], xp1[1:k]
+            s1 = np.minimum(hi, xs)
+            s1 -= lo
+            s0 = np.maximum(lo, xs1, out=xs1)  # xp1 is not needed any more
+            np.subtract(hi, s0, out=s0)
+            out = preds[1:].view(np.bool_)
+            if rule == "soa":
+                s1 += 1
+                s0 += 1
+                np.bitwise_and(s1, ~s0, out=s1)
+                np.less(s0, s1, out=out)
+            else:
+                np.greater(s1, s0, out=out)
+        V = ThresholdsVersionSpace(self._cls, int(los[k - 1]), int(his[k - 1]))
         return preds, V, k
+
+    def _halving_predict(self, x: int) -> int:
+        n1 = max(0, min(self.hi, x) - self.lo + 1)
+        n0 = max(0, self.hi - max(self.lo, x + 1) + 1)
+        return int(n1 > n0)
 
     def halving_hypothesis(self) -> Threshold:
         """The Halving vote as a threshold: 1 iff |V|(x,1)| > |V|(x,0)|, monotone in x (binary search)."""
         if self.lo > self.hi:
             return Threshold(self._cls.n)
         a, b = max(self.lo - 1, -1), self.hi  # vote(b) = 1 (V|(b,0) = ∅), vote(a) = 0 (V|(a,1) = ∅)
-        lo, hi = self.lo, self.hi
         while b - a > 1:
             mid = (a + b) // 2
-            if max(0, min(hi, mid) - lo + 1) > max(0, hi - max(lo, mid + 1) + 1):
+            if self._halving_predict(mid):
                 b = mid
             else:
                 a = mid

@@ -197,9 +197,14 @@ def _play_one(
     make_learner: Callable[[], Any],
     make_adversary: Callable[[], Adversary],
     T: int | None,
+    stream: bool,
     _index: int,
     seed: np.random.SeedSequence,
-) -> GameResult:
+) -> "GameResult | StreamResult":
+    if stream:
+        if T is None:
+            raise LittlestoneError("a streamed game needs the number of rounds T")
+        return play_stream(make_learner(), make_adversary(), T, seed=seed)
     return play(make_learner(), make_adversary(), T, seed=seed)
 
 
@@ -212,14 +217,15 @@ def play_many(
     seed: SeedLike = None,
     jobs: int = 1,
     cluster: Any = None,
-) -> list[GameResult]:
+    stream: bool = False,
+) -> "list[GameResult] | list[StreamResult]":
     """Independent games (fresh learner and adversary from the factories), game i seeded by the i-th child of
     ``seed``: same seed ⇒ same results for any ``jobs`` or backend (:func:`littlestone.parallel.map_seeded`;
-    ``cluster`` names a Dask cluster)."""
+    ``cluster`` names a Dask cluster). ``stream=True`` plays i.i.d. games with :func:`play_stream`."""
     if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
         raise LittlestoneError(f"runs must be a positive integer, got {runs!r}")
     return map_seeded(
-        partial(_play_one, make_learner, make_adversary, T),
+        partial(_play_one, make_learner, make_adversary, T, bool(stream)),
         range(int(runs)),
         seed=seed,
         n_jobs=jobs,
