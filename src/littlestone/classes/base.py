@@ -220,13 +220,26 @@ def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
     return h, {}
 
 
+def uniform_below(rng: np.random.Generator, m: int) -> int:
+    """An integer uniform in {0, …, m − 1} for any m ≥ 1 (Python ints beyond int64: rejection on random bytes)."""
+    if m <= 1 << 62:
+        return int(rng.integers(0, m))
+    bits = (m - 1).bit_length()
+    while True:
+        v = int.from_bytes(rng.bytes((bits + 7) // 8), "little") & ((1 << bits) - 1)
+        if v < m:
+            return v
+
+
 def uniform_integers(n: int) -> Callable[..., Any]:
     """A sampler of the integers 0 … n − 1: ``sample(rng)`` is one Python int, ``sample(rng, size=k)`` an int64 array
-    of k draws (n < 2^63) — what :meth:`HypothesisClass.uniform_points` returns for large integer domains."""
+    of k draws (n ≤ 2^62; TypeError beyond) — what :meth:`HypothesisClass.uniform_points` returns for large integer domains."""
 
     def sample(rng: np.random.Generator, size: int | None = None) -> Any:
         if size is None:
-            return int(rng.integers(0, n))
+            return uniform_below(rng, n)
+        if n > 1 << 62:
+            raise TypeError("points beyond int64: draw them one at a time")
         return rng.integers(0, n, size=size, dtype=np.int64)
 
     return sample

@@ -21,6 +21,7 @@ from .base import (
     Point,
     VersionSpace,
     as_python_point,
+    uniform_below,
     uniform_integers,
 )
 
@@ -710,7 +711,7 @@ class Intervals(HypothesisClass):
         """Closed form, every n: uniform over the 1 + n(n+1)/2 functions (the empty one, then [a, b] in
         lexicographic order — row a holds the n − a intervals [a, a] … [a, n−1]; the row of an index by bisection)."""
         n = self.n
-        j = int(rng.integers(0, 1 + n * (n + 1) // 2))
+        j = uniform_below(rng, 1 + n * (n + 1) // 2)
         if j == 0:
             return EMPTY
         k = j - 1

@@ -16,6 +16,7 @@ from .base import (
     VersionSpace,
     as_python_point,
     split_patches,
+    uniform_below,
     uniform_integers,
 )
 
@@ -378,7 +379,7 @@ class Thresholds(HypothesisClass):
 
     def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Threshold":
         """Closed form: the cut t uniform in {0, …, n} (every class size)."""
-        return Threshold(int(rng.integers(0, self.n + 1)))
+        return Threshold(uniform_below(rng, self.n + 1))
 
     def validate_points(self, X: Any) -> np.ndarray:
         arr = np.asarray(X)

@@ -104,7 +104,8 @@ class IIDRealizable(Adversary):
         self._sampler: Callable[[np.random.Generator], Any] | None = None
         self._support: list[Point] | None = None
         self._probs: np.ndarray | None = None
-        if points is None:
+        own_law = points is None
+        if own_law:
             if probs is not None:
                 raise LittlestoneError("probs needs a finite support of points")
             points = point_law(V.hclass)
@@ -117,7 +118,7 @@ class IIDRealizable(Adversary):
                 raise LittlestoneError("probs is only meaningful with a finite support of points, not a sampler")
             self._sampler = points
         else:
-            support = [V.hclass.validate_point(x) for x in points]
+            support = list(points) if own_law else [V.hclass.validate_point(x) for x in points]  # the class's own
             if not support:
                 raise EmptyDataError("IIDRealizable needs a nonempty support of points")
             self._support = support
