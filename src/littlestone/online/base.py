@@ -7,7 +7,7 @@ points and 0/1 labels; this base class validates input, remembers the user's lab
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from .._labels import check_label01
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..classes.resolve import as_version_space
 from ..errors import LabelError
+from .river_compat import feature_value, river_classifier
 
 #: sentinel: the label coding is not known yet
 _UNKNOWN = None
@@ -41,6 +42,7 @@ def _label_values(y: np.ndarray) -> set:
     return set(np.unique(y).tolist())
 
 
+@river_classifier
 class OnlineLearner(ABC):
     """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
@@ -48,11 +50,21 @@ class OnlineLearner(ABC):
       returns the prediction in the user's label set: {−1,+1} once a −1 label has been seen (or ``labels=(-1, 1)``
       was given), else {0,1}.
     * ``learn_one(x, y)`` takes ``y`` in {0,1} or {−1,+1} (a mix of 0 and −1 is a :class:`LabelError`), counts a
-      mistake when ``y`` differs from what ``predict_one(x)`` says at that moment, updates, and returns ``self``.
+      mistake when ``y`` differs from what ``predict_one(x)`` says at that moment, updates, and returns None.
+    * river conventions (:mod:`littlestone.online.river_compat`): ``x`` may be a feature dict with one key (or the
+      key declared by ``feature=``), labels may be bools.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, labels: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        labels: tuple[int, int] | None = None,
+        feature: Hashable | None = None,
+    ):
         V = as_version_space(hypothesis_class)
+        #: the key of river feature dicts this learner reads (None: a dict's only key)
+        self.feature = feature
         self.hypothesis_class: HypothesisClass = V.hclass
         self.initial_version_space: VersionSpace = V
         self.mistakes = 0
@@ -86,14 +98,16 @@ class OnlineLearner(ABC):
         return self._negative is not None
 
     def validate_point(self, x: Any) -> Point:
-        return self.hypothesis_class.validate_point(x)
+        """x as a point of the class; a river feature dict gives its value at ``feature`` (or at its only key)."""
+        return self.hypothesis_class.validate_point(feature_value(x, self.feature))
 
     def predict_one(self, x: Any) -> int:
         """The prediction at x, in the user's label set."""
         return self._report(self._cached_predict(self.validate_point(x)))
 
-    def learn_one(self, x: Any, y: Any) -> "OnlineLearner":
-        """Learn the example (x, y); counts a mistake if y differs from the current prediction at x."""
+    def learn_one(self, x: Any, y: Any) -> None:
+        """Learn the example (x, y); counts a mistake if y differs from the current prediction at x. Returns None
+        (river's convention: the learner is updated in place)."""
         x = self.validate_point(x)
         y01 = self._encode(y)
         mistake = self._cached_predict(x) != y01
@@ -103,7 +117,6 @@ class OnlineLearner(ABC):
         self.n_learned += 1
         if mistake:
             self.mistakes += 1
-        return self
 
     def predict_many(self, X: Any) -> np.ndarray:
         """Predictions at several points (no learning in between)."""

@@ -10,6 +10,7 @@ import numpy as np
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError, NotRealizableError
 from .base import OnlineLearner, _Stopped, as_point_list
+from .river_compat import proba_dict
 
 
 class Halving(OnlineLearner):
@@ -19,8 +20,14 @@ class Halving(OnlineLearner):
     version space (sizes are exact Python ints, so ``Thresholds(2**60)`` is fine); realizable sequences only.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, labels: tuple[int, int] | None = None):
-        super().__init__(hypothesis_class, labels=labels)
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        labels: tuple[int, int] | None = None,
+        feature: Any = None,
+    ):
+        super().__init__(hypothesis_class, labels=labels, feature=feature)
         size = self.initial_version_space.size()
         if size == math.inf:
             raise LittlestoneError(
@@ -32,6 +39,14 @@ class Halving(OnlineLearner):
     def _predict01(self, x: Point) -> int:
         V = self.version_space
         return int(V.restrict(x, 1).size() > V.restrict(x, 0).size())
+
+    def predict_proba_one(self, x: Any) -> dict:
+        """The vote share {negative: |V|(x,0)|/|V|, positive: |V|(x,1)|/|V|} (river's ``predict_proba_one``)."""
+        V = self.version_space
+        xv = self.validate_point(x)
+        total = V.size()
+        p1 = V.restrict(xv, 1).size() / total if total else 0.0
+        return proba_dict(p1, self.label_coding)
 
     def _learn01(self, x: Point, y: int) -> None:
         W = self.version_space.restrict(x, y)

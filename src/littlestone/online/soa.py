@@ -31,8 +31,11 @@ class SOA(OnlineLearner):
 
     >>> from littlestone import Thresholds
     >>> soa = SOA(Thresholds(8))
-    >>> soa.predict_one(3), soa.learn_one(3, 1).mistakes
-    (0, 1)
+    >>> soa.predict_one(3)
+    0
+    >>> soa.learn_one({"x": 3}, True)  # river style: a one-key feature dict, a bool label; returns None
+    >>> soa.mistakes
+    1
     """
 
     def __init__(
@@ -41,8 +44,9 @@ class SOA(OnlineLearner):
         extended: bool = False,
         *,
         labels: tuple[int, int] | None = None,
+        feature: Any = None,
     ):
-        super().__init__(hypothesis_class, labels=labels)
+        super().__init__(hypothesis_class, labels=labels, feature=feature)
         self.extended = bool(extended)
         self.version_space: VersionSpace = self.initial_version_space
         self._patches: dict[Point, int] = {}
@@ -118,5 +122,6 @@ class SOA(OnlineLearner):
             self.initial_version_space,
             self.extended,
             labels=None if self._negative is None else self.label_coding,
+            feature=self.feature,
         )
         return self
