@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from littlestone import Thresholds
+from littlestone.classes.points import Points
 from littlestone.errors import NotRealizableError
 from littlestone.online import SOA, Halving
 
@@ -134,3 +135,47 @@ def test_fast_path_reports_in_the_label_coding(labels):
     fast = SOA(H)
     slow = SOA(H)
     assert fast.learn_many(X, y).tolist() == _loop(slow, X.tolist(), y.tolist())
+
+
+@st.composite
+def point_streams(draw):
+    make = draw(st.sampled_from([lambda: Points(), lambda: Points(6), lambda: Points(6, include_zero=False)]))
+    H = make()
+    m = 6 if H.domain.finite is not None else 2**40
+    T = draw(st.integers(0, 30))
+    small = st.integers(0, min(m, 6) - 1)
+    X = draw(st.lists(st.one_of(small, st.integers(0, m - 1)), min_size=T, max_size=T))
+    p = draw(small)
+    y = [int(x == p) for x in X]
+    for i in draw(st.lists(st.integers(0, max(T - 1, 0)), max_size=2)) if T else []:
+        y[i] ^= 1
+    return H, X, y, draw(st.integers(0, T))
+
+
+@settings(max_examples=150, deadline=None)
+@given(point_streams(), st.sampled_from(["soa", "soa-extended", "halving"]))
+def test_points_fast_path_equals_the_loop(stream, rule):
+    H, X, y, cut = stream
+    if rule == "halving" and H.domain.finite is None:
+        return  # Halving needs a finite class
+    make = {
+        "soa": lambda: SOA(H),
+        "soa-extended": lambda: SOA(H, extended=True),
+        "halving": lambda: Halving(H),
+    }[rule]
+    fast, slow = make(), make()
+    preds_fast = err_fast = err_slow = None
+    try:
+        preds_fast = _learn_in_two(fast, X, y, cut)
+    except NotRealizableError:
+        err_fast = True
+    preds_slow = []
+    try:
+        preds_slow = _loop(slow, X, y)
+    except NotRealizableError:
+        err_slow = True
+    assert err_fast == err_slow
+    if not err_fast:
+        assert preds_fast == preds_slow
+    assert fast.n_learned == slow.n_learned and fast.mistakes == slow.mistakes
+    assert fast.version_space == slow.version_space

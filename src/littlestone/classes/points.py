@@ -330,6 +330,33 @@ class PointsVersionSpace(VersionSpace):
             return None
         return self._cls.domain.point_outside(self.negatives)
 
+    def online_run_array(
+        self, X: np.ndarray, y: np.ndarray, rule: str
+    ) -> "tuple[np.ndarray, VersionSpace, int] | None":
+        """Closed form of the SOA and Halving rounds on int64 points: both predict 1 exactly at p once a positive
+        (p, 1) is seen (V = {h_p}) and 0 before (no free point outvotes the rest: the SOA's Ldims tie at 0 vs 1 or
+        Halving's 1 < |V| − 1 … and a two-hypothesis V ties), so the predictions are 1[x = p] after the first
+        positive; the realizable prefix is :meth:`restrict_sample`'s. Only where no restriction collapses V to a
+        single point function by negatives alone (an infinite domain, or the zero function in the class)."""
+        if X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
+            return None
+        if self.positive is None and not (self.zero or self._cls.domain.finite is None):
+            return None
+        if self.size() == 0:
+            return np.zeros(0, dtype=np.int8), self, 0
+        y = np.asarray(y)
+        V, k = self.restrict_sample(X, y)
+        preds = np.zeros(k, dtype=np.int8)
+        if self.positive is not None:
+            if isinstance(self.positive, int):
+                np.equal(X[:k], self.positive, out=preds.view(np.bool_))
+            return preds, V, k
+        ones = np.flatnonzero(y[:k] == 1)
+        if ones.size:
+            i1 = int(ones[0])
+            np.equal(X[i1 + 1 : k], X[i1], out=preds[i1 + 1 :].view(np.bool_))
+        return preds, V, k
+
     def flip_candidates(self, h: Hypothesis) -> list[Point]:
         """Exact on any domain for finite and cofinite sets: after a positive only a disagreement with h_p can be
         flipped; otherwise a 1 of h at a negative keeps all of V (a free one drops one hypothesis), and a 0 of h at
