@@ -416,10 +416,11 @@ class VersionSpace(ABC):
         return [x for x in out if x is not None]
 
     def online_run_array(
-        self, X: np.ndarray, y: np.ndarray, rule: str
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
     ) -> "tuple[np.ndarray, VersionSpace, int] | None":
         """:meth:`online_run` on a NumPy batch (validated points, 0/1 labels), vectorized: (int8 predictions of the
-        realizable prefix, the version space after it, its length k), or None (the default) when the class has no
+        realizable prefix — written to ``out`` when given —, the version space after it, its length k), or None (the
+        default) when the class has no
         vectorized closed form — callers then try :meth:`online_run` and the per-round path."""
         return None
 

@@ -331,7 +331,7 @@ class PointsVersionSpace(VersionSpace):
         return self._cls.domain.point_outside(self.negatives)
 
     def online_run_array(
-        self, X: np.ndarray, y: np.ndarray, rule: str
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
     ) -> "tuple[np.ndarray, VersionSpace, int] | None":
         """Closed form of the SOA and Halving rounds on int64 points: both predict 1 exactly at p once a positive
         (p, 1) is seen (V = {h_p}) and 0 before (no free point outvotes the rest: the SOA's Ldims tie at 0 vs 1 or
@@ -346,15 +346,17 @@ class PointsVersionSpace(VersionSpace):
             return np.zeros(0, dtype=np.int8), self, 0
         y = np.asarray(y)
         V, k = self.restrict_sample(X, y)
-        preds = np.zeros(k, dtype=np.int8)
+        preds = np.zeros(k, dtype=np.int8) if out is None else out[:k]
+        preds[:] = 0
+        view = preds.view(np.bool_) if preds.dtype.itemsize == 1 else preds
         if self.positive is not None:
             if isinstance(self.positive, int):
-                np.equal(X[:k], self.positive, out=preds.view(np.bool_))
+                np.equal(X[:k], self.positive, out=view)
             return preds, V, k
         ones = np.flatnonzero(y[:k] == 1)
         if ones.size:
             i1 = int(ones[0])
-            np.equal(X[i1 + 1 : k], X[i1], out=preds[i1 + 1 :].view(np.bool_))
+            np.equal(X[i1 + 1 : k], X[i1], out=view[i1 + 1 :])
         return preds, V, k
 
     def flip_candidates(self, h: Hypothesis) -> list[Point]:

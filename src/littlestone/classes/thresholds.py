@@ -188,14 +188,15 @@ class ThresholdsVersionSpace(VersionSpace):
         return preds, V, k
 
     def online_run_array(
-        self, X: np.ndarray, y: np.ndarray, rule: str
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
     ) -> "tuple[np.ndarray, VersionSpace, int] | None":
-        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is [lo_i, hi_i],
-        lo_i the running max of lo and x + 1 over earlier 0-labels, hi_i the running min of hi and x over earlier
-        1-labels. With s1 = min(hi_i, x) − lo_i + 1 = |V|(x,1)| and s0 = hi_i − max(lo_i, x+1) + 1 = |V|(x,0)| (one
-        of them is |V| and the other ≤ 0 outside [lo_i, hi_i)), "halving" predicts s1 > s0 and "soa" compares bit
-        lengths: bit_length(s1) > bit_length(s0) ⇔ s0 < (s1 & ~s0) (the top bit of s1 is above every bit of s0),
-        which also holds for the nonpositive sizes. int64 points of a domain below 2^62 only (else None)."""
+        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is [m_i + 1, h_i],
+        m_i the running max of lo − 1 and of x over earlier 0-labels, h_i the running min of hi and of x over earlier
+        1-labels. Then s1 = min(h_i, x) − m_i = |V|(x,1)| and s0 = h_i − max(m_i, x) = |V|(x,0)| (one of them is |V|,
+        the other ≤ 0 outside [lo_i, hi_i)); "halving" predicts s1 > s0, "soa" compares bit lengths:
+        bit_length(s1) > bit_length(s0) ⇔ s0 < (s1 & ~s0) (the top bit of s1 is above every bit of s0), which also
+        holds for the nonpositive sizes. int64 points of a domain below 2^62 only (else None). ``out``: an integer
+        array of length ≥ len(X) the predictions are written to (and returned as its first k entries)."""
         if self._cls.n >= 1 << 62 or X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
             return None
         n = len(y)
@@ -204,37 +205,33 @@ class ThresholdsVersionSpace(VersionSpace):
         x = X.astype(np.int64, copy=False)
         y = np.asarray(y)
         pos = y.view(np.bool_) if y.dtype in (np.int8, np.uint8, np.bool_) else y.astype(np.bool_)
-        xp1 = x + 1
         his = np.where(pos, x, np.int64(self.hi))  # running bounds *after* each round, V's own bounds included
         his[0] = min(int(his[0]), self.hi)
         np.minimum.accumulate(his, out=his)
-        los = np.where(pos, np.int64(self.lo), xp1)
-        los[0] = max(int(los[0]), self.lo)
-        np.maximum.accumulate(los, out=los)
+        ms = np.where(pos, np.int64(self.lo - 1), x)  # m = lo − 1
+        ms[0] = max(int(ms[0]), self.lo - 1)
+        np.maximum.accumulate(ms, out=ms)
         k = n
-        if los[-1] > his[-1]:  # lo > hi is monotone in the round: the first bad round by bisection
-            k = int(np.argmax(los > his))
-        preds = np.empty(k, dtype=np.int8)
+        if ms[-1] >= his[-1]:  # lo > hi (m ≥ hi) is monotone in the round: the first bad round
+            k = int(np.argmax(ms >= his))
+        preds = np.empty(k, dtype=np.int8) if out is None else out[:k]
         if k == 0:
             return preds, self, 0
         x0 = int(x[0])
-        p0 = self.soa_predict(x0) if rule == "soa" else self._halving_predict(x0)
-        preds[0] = p0
+        preds[0] = self.soa_predict(x0) if rule == "soa" else self._halving_predict(x0)
         if k > 1:
-            hi, lo, xs, xs1 = his[: k - 1], los[: k - 1], x[1:k], xp1[1:k]
+            hi, m, xs = his[: k - 1], ms[: k - 1], x[1:k]
             s1 = np.minimum(hi, xs)
-            s1 -= lo
-            s0 = np.maximum(lo, xs1, out=xs1)  # xp1 is not needed any more
+            s1 -= m
+            s0 = np.maximum(m, xs)
             np.subtract(hi, s0, out=s0)
-            out = preds[1:].view(np.bool_)
+            dst = preds[1:].view(np.bool_) if preds.dtype.itemsize == 1 else preds[1:]
             if rule == "soa":
-                s1 += 1
-                s0 += 1
                 np.bitwise_and(s1, ~s0, out=s1)
-                np.less(s0, s1, out=out)
+                np.less(s0, s1, out=dst)
             else:
-                np.greater(s1, s0, out=out)
-        V = ThresholdsVersionSpace(self._cls, int(los[k - 1]), int(his[k - 1]))
+                np.greater(s1, s0, out=dst)
+        V = ThresholdsVersionSpace(self._cls, int(ms[k - 1]) + 1, int(his[k - 1]))
         return preds, V, k
 
     def _halving_predict(self, x: int) -> int:

@@ -37,8 +37,11 @@ def as_point_list(pts: "list | np.ndarray") -> list:
 def _label_values(y: np.ndarray) -> set:
     """The distinct values of a numeric label vector — without sorting when they lie in {−1, 0, 1} (a few linear
     passes, the common case), else np.unique."""
-    if y.size and y.dtype.kind in "iu" and int(y.min()) >= -1 and int(y.max()) <= 1:
-        return {v for v in (-1, 0, 1) if (y == v).any()}
+    if y.size and y.dtype.kind in "iu":
+        lo, hi = int(y.min()), int(y.max())
+        if lo >= -1 and hi <= 1:  # -1 present iff min is -1, 1 iff max is 1, 0 iff some entry is zero
+            zeros = np.count_nonzero(y) < y.size
+            return {v for v, ok in ((-1, lo == -1), (0, zeros), (1, hi == 1)) if ok}
     return set(np.unique(y).tolist())
 
 
@@ -138,7 +141,7 @@ class OnlineLearner(ABC):
             raise LabelError(f"X has {len(X)} points but y has {n} labels")
         y01, neg = self._encode_many(y_arr)
         pts = self._validate_many(X)
-        preds = np.empty(n, dtype=np.int64)
+        preds = np.empty(n, dtype=np.int8)
         done = 0
         try:
             done = self._learn_many01(pts, y01, preds)

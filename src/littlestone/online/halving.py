@@ -61,13 +61,16 @@ class Halving(OnlineLearner):
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
         """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
         when it has one (else the per-round hooks)."""
-        run = self.version_space.online_run_array(pts, y01, "halving") if isinstance(pts, np.ndarray) else None
+        run = (
+            self.version_space.online_run_array(pts, y01, "halving", out=preds) if isinstance(pts, np.ndarray) else None
+        )
         if run is None:
             run = self.version_space.online_run(as_point_list(pts), y01.tolist(), "halving")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
         p, V, k = run
-        preds[:k] = p
+        if not np.may_share_memory(p, preds):  # closed forms given out=preds wrote there already
+            preds[:k] = p
         self.version_space = V
         if k == len(pts):
             return k

@@ -89,13 +89,14 @@ class SOA(OnlineLearner):
         for the realizable prefix (when it has one), then the per-round hooks from the first unrealizable example."""
         run = None
         if self._realizable and isinstance(pts, np.ndarray):
-            run = self.version_space.online_run_array(pts, y01, "soa")
+            run = self.version_space.online_run_array(pts, y01, "soa", out=preds)
         if run is None and self._realizable:
             run = self.version_space.online_run(as_point_list(pts), y01.tolist(), "soa")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
         p, V, k = run
-        preds[:k] = p
+        if not np.may_share_memory(p, preds):  # closed forms given out=preds wrote there already
+            preds[:k] = p
         self.version_space = V
         self.realizable_prefix_length += k
         if k == len(pts):
