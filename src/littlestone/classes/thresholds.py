@@ -193,7 +193,7 @@ class ThresholdsVersionSpace(VersionSpace):
         """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is [m_i + 1, h_i],
         m_i the running max of lo − 1 and of x over earlier 0-labels, h_i the running min of hi and of x over earlier
         1-labels. Then s1 = min(h_i, x) − m_i = |V|(x,1)| and s0 = h_i − max(m_i, x) = |V|(x,0)| (one of them is |V|,
-        the other ≤ 0 outside [lo_i, hi_i)); "halving" predicts s1 > s0, "soa" compares bit lengths:
+        the other ≤ 0 outside [lo_i, hi_i)); "halving" predicts s1 > s0, i.e. 2x > h_i + m_i, "soa" compares bit lengths:
         bit_length(s1) > bit_length(s0) ⇔ s0 < (s1 & ~s0) (the top bit of s1 is above every bit of s0), which also
         holds for the nonpositive sizes. int64 points of a domain below 2^62 only (else None). ``out``: an integer
         array of length ≥ len(X) the predictions are written to (and returned as its first k entries)."""
@@ -221,16 +221,16 @@ class ThresholdsVersionSpace(VersionSpace):
         preds[0] = self.soa_predict(x0) if rule == "soa" else self._halving_predict(x0)
         if k > 1:
             hi, m, xs = his[: k - 1], ms[: k - 1], x[1:k]
-            s1 = np.minimum(hi, xs)
-            s1 -= m
-            s0 = np.maximum(m, xs)
-            np.subtract(hi, s0, out=s0)
             dst = preds[1:].view(np.bool_) if preds.dtype.itemsize == 1 else preds[1:]
             if rule == "soa":
+                s1 = np.minimum(hi, xs)
+                s1 -= m
+                s0 = np.maximum(m, xs)
+                np.subtract(hi, s0, out=s0)
                 np.bitwise_and(s1, ~s0, out=s1)
                 np.less(s0, s1, out=dst)
-            else:
-                np.greater(s1, s0, out=dst)
+            else:  # s1 > s0 ⇔ 2x > hi + m on a nonempty V (x ≤ m: 2x < hi + m; x ≥ hi: 2x > hi + m; between: s1 = x − m, s0 = hi − x)
+                np.greater(xs + xs, np.add(hi, m), out=dst)
         V = ThresholdsVersionSpace(self._cls, int(ms[k - 1]) + 1, int(his[k - 1]))
         return preds, V, k
 

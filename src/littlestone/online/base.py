@@ -180,6 +180,8 @@ class OnlineLearner(ABC):
                         f"labels mix label sets: this learner has seen negative label "
                         f"{self._negative}; use either {{0,1}} or {{-1,+1}} throughout"
                     )
+                if neg != -1 and y.dtype.kind in "iu":  # values in {0, 1}: a cast is the 0/1 coding
+                    return y.astype(np.int8), neg
                 return (y == 1).astype(np.int8), neg
         out = np.empty(len(y), dtype=np.int8)  # anything else: one label at a time, with _encode's errors
         first_neg = self._negative
