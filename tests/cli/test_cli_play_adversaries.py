@@ -60,3 +60,11 @@ def test_progress_counts_rounds_not_games(run, monkeypatch, adversary):
     text = buf.getvalue()
     assert "games" not in text
     assert re.search(r"\d+/50000", text), text
+
+
+def test_streamed_iid_games_are_the_same_for_any_jobs(run):
+    args = ("play", "-c", "thresholds:1000", "-l", "soa", "-a", "iid", "--runs", "3", "--rounds", "20000")
+    a = run(*args, "--seed", "5", "--show", "0")
+    b = run(*args, "--seed", "5", "--show", "0", "--jobs", "2")
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    assert a.output.splitlines()[-2:] == b.output.splitlines()[-2:]
