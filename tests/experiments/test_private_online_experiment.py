@@ -34,7 +34,7 @@ def test_adaptive_adversaries_force_the_soa_to_exactly_d_and_stay_realizable(d):
     assert H.version_space().ldim() == d
     for name in ("tree", "late-commitment"):
         soa = SOA(H)
-        g = play(soa, adversary(name, H, soa), 200, seed=0)
+        g = play(soa, adversary(name, H, seed=0), 200, seed=0)
         assert g.mistakes == d  # the SOA's bound is tight against both
         V = H.version_space()
         for x, y in g.examples:
@@ -44,10 +44,10 @@ def test_adaptive_adversaries_force_the_soa_to_exactly_d_and_stay_realizable(d):
 
 def test_late_commitment_and_disagreement_punish_a_learner_that_never_changes():
     H = threshold_class(2)
-    lc = play(_Constant(), adversary("late-commitment", H, _Constant()), 100, seed=0)
+    lc = play(_Constant(), adversary("late-commitment", H, seed=0), 100, seed=0)
     assert lc.mistakes == 100  # label 1 on the point whose flip keeps most hypotheses, every round
     for seed in range(3):
-        g = play(_Constant(), adversary("disagreement", H, _Constant()), 50, seed=seed)
+        g = play(_Constant(), adversary("disagreement", H, seed=seed), 50, seed=seed)
         assert g.mistakes in (0, 50)  # target = constant 0 (no disagreement), or disagreement every round
 
 

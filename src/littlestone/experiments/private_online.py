@@ -16,8 +16,7 @@ Adversaries (``adversaries``, names resolved through :func:`adversary`; all real
 * ``late-commitment``: commits to no target; each round the point x whose flipped label 1 − h_t(x) keeps the most
   hypotheses consistent (ties: the first), labelled 1 − h_t(x) while that stays realizable, else a point labelled
   by a consistent hypothesis.
-Adversaries that ``littlestone.online`` provides under the same name (``littlestone.online.ADVERSARIES``) are used
-in place of the fallbacks written here.
+All are :data:`littlestone.online.ADVERSARIES` (``littlestone.online.released``), the ones ``play --adversary`` runs.
 
 Judgement: every curve is compared with its theorem's bound at the same (d, T, ε, δ) — LWY25 Thm 3.1 with App. B's
 constants (``littlestone.bounds.lwy25``), GL21 Thm 4.1 / 4.2 in their Õ form with hidden constants and logarithms set to
@@ -32,13 +31,14 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..classes.thresholds import Thresholds
 from ..errors import LittlestoneError
-from ..online import SOA, Adversary, TreeAdversary, play
+from ..online import ADVERSARIES as LIBRARY_ADVERSARIES
+from ..online import SOA, Adversary, make_adversary, play
 from ..parallel import map_seeded
 from ._blm20_common import ExperimentResult, fitted_slope, new_figure, out_path, save_figure, vacuous_box, write_table
 
@@ -68,78 +68,11 @@ def threshold_class(d: int) -> Thresholds:
 # --- adversaries -------------------------------------------------------------------------------------------------
 
 
-class _Released(Adversary):
-    """An adversary that reads the learner's released hypothesis h_t (``learner.hypothesis()``; the SOA's current
-    prediction function otherwise)."""
-
-    def __init__(self, H: Thresholds, learner: Any):
-        self.H, self.learner = H, learner
-        self.start(np.random.default_rng(0))
-
-    def _h(self, x: int) -> int:
-        hyp = getattr(self.learner, "hypothesis", None)
-        if callable(hyp):
-            return int(hyp()(x))
-        return int(self.learner.predict_one(x))
-
-
-class DisagreementSeeking(_Released):
-    """A target fixed at the start; x_t where h_t(x_t) ≠ target(x_t) (uniform when h_t = target), y_t = target(x_t)."""
-
-    def start(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.theta = int(rng.integers(0, self.H.n + 1))  # target h_θ(x) = 1[x ≥ θ]
-
-    def propose(self, t: int) -> int:
-        bad = [x for x in range(self.H.n) if self._h(x) != int(x >= self.theta)]
-        return int(self.rng.choice(bad)) if bad else int(self.rng.integers(0, self.H.n))
-
-    def reveal(self, t: int, x: Any, prediction: int) -> int:
-        return int(int(x) >= self.theta)
-
-
-class LateCommitment(_Released):
-    """No target: the point whose flipped label 1 − h_t(x) keeps the largest consistent version space, labelled so
-    while realizable; otherwise a uniform point labelled by a consistent hypothesis."""
-
-    def start(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.V = self.H.version_space()
-
-    def propose(self, t: int) -> int:
-        best, size = 0, 0
-        for x in range(self.H.n):
-            s = self.V.restrict(x, 1 - self._h(x)).size()
-            if s > size:
-                best, size = x, s
-        if size:
-            self._y = 1 - self._h(best)
-            return best
-        x = int(self.rng.integers(0, self.H.n))
-        self._y = int(next(iter(self.V.hypotheses()))(x))
-        return x
-
-    def reveal(self, t: int, x: Any, prediction: int) -> int:
-        self.V = self.V.restrict(x, self._y)
-        return self._y
-
-
-_FALLBACK_ADVERSARIES: dict[str, Callable[[Thresholds, Any], Adversary]] = {
-    "tree": lambda H, learner: TreeAdversary(H),
-    "disagreement": DisagreementSeeking,
-    "late-commitment": LateCommitment,
-}
-
-
-def adversary(name: str, H: Thresholds, learner: Any) -> Adversary:
-    """The adversary called ``name`` against ``learner``: ``littlestone.online.ADVERSARIES[name](H, learner)`` when
-    the library registers it, else the fallback of this module."""
-    lib = getattr(importlib.import_module("littlestone.online"), "ADVERSARIES", {})
-    if name in lib:
-        return lib[name](H, learner)
-    if name not in _FALLBACK_ADVERSARIES:
+def adversary(name: str, H: Thresholds, seed: Any = None) -> Adversary:
+    """The adversary called ``name`` (:data:`littlestone.online.ADVERSARIES`); ``play`` shows it the learner."""
+    if name not in ADVERSARIES and name not in LIBRARY_ADVERSARIES:
         raise LittlestoneError(f"unknown adversary {name!r} (choose among {', '.join(ADVERSARIES)})")
-    return _FALLBACK_ADVERSARIES[name](H, learner)
+    return make_adversary(name, H, seed=seed)
 
 
 # --- learners ----------------------------------------------------------------------------------------------------
@@ -230,7 +163,7 @@ def _one(task: tuple, seed: np.random.SeedSequence) -> dict:
         y = (X >= theta).astype(np.int8)
         mistakes = soa_mistakes(H, X, y) if isinstance(lrn, SOA) else lrn.run(X, y).mistakes
     else:
-        mistakes = play(lrn, adversary(adv, H, lrn), T, seed=s_data).mistakes
+        mistakes = play(lrn, adversary(adv, H, seed=s_data.spawn(1)[0]), T, seed=s_data).mistakes
     return {
         "learner": spec,
         "adversary": adv,
@@ -277,9 +210,8 @@ def run(
     for spec in learners:
         if _split(spec)[0] not in LEARNERS:
             raise LittlestoneError(f"unknown learner {spec!r} (choose among {', '.join(LEARNERS)})")
-    lib = getattr(importlib.import_module("littlestone.online"), "ADVERSARIES", {})
     for a in adversaries:
-        if a != "iid" and a not in _FALLBACK_ADVERSARIES and a not in lib:
+        if a not in LIBRARY_ADVERSARIES:
             raise LittlestoneError(f"unknown adversary {a!r} (choose among {', '.join(ADVERSARIES)})")
     if not Ts or any(t < 2 for t in Ts):
         raise LittlestoneError(f"Ts must be horizons >= 2, got {list(Ts)!r}")
