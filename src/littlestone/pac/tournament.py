@@ -24,7 +24,7 @@ from ..classes.base import (
     as_python_point,
     patch,
 )
-from ..classes.thresholds import Threshold
+from ..classes.thresholds import Threshold, Thresholds, ThresholdsVersionSpace
 from ..errors import LittlestoneError
 from .sources import Cursor
 
@@ -82,6 +82,13 @@ class SOAState:
         b = _threshold_bounds(self.V)
         h = self.V.soa() if b is None else Threshold(int(_kernels().soa_threshold(*b)))  # same binary search
         return h if self.realizable or not self.patches else canonical(patch(h, self.patches))
+
+
+def _soa_t(V: VersionSpace) -> int:
+    """t of SOA(V) = Threshold(t) for a thresholds version space with int64 bounds (as in SOAState.hypothesis)."""
+    b = _threshold_bounds(V)
+    assert b is not None
+    return int(_kernels().soa_threshold(*b))
 
 
 def canonical(h: Hypothesis) -> Hypothesis:
@@ -238,6 +245,7 @@ def _draw(
     if k == 1:
         return _draw_level1(hclass, V, cursor, n, rng, max_rounds)
     rounds = 0
+    plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace and _threshold_bounds(V) is not None
     while True:
         rounds += 1
         if max_rounds is not None and rounds > max_rounds:
@@ -250,6 +258,15 @@ def _draw(
         X1, y1 = cursor.take(n)
         S0 = S0.then(X0, y0, a0, a0 + n)
         S1 = S1.then(X1, y1, a1, a1 + n)
+        if plain and S0.state.realizable and S1.state.realizable:
+            # both SOA states realizable on plain thresholds: f_i = Threshold(t_i) (SOAState.hypothesis), equal iff
+            # t0 = t1; else steps (iv)–(v) in closed form as in _draw_level1 (same generator draw, same result)
+            t0, t1 = _soa_t(S0.state.V), _soa_t(S1.state.V)
+            if t0 == t1:
+                continue
+            x = min(t0, t1)
+            y = int(rng.integers(0, 2))
+            return (S0 if int(x >= t0) != y else S1).then_tournament(x, y)
         f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()  # step (ii)
         if f0 == f1:  # step (iii)
             continue
@@ -292,6 +309,7 @@ def _draw_level1(
     non-realizable block) goes through the generic per-round test. Both give the same sample for the same stream
     and generator (pinned by tests/pac/test_blm20_kernel_pins.py)."""
     fast = _threshold_bounds(V)
+    plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace  # the contest in closed form
     chunk, rounds = 32, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
     out = np.zeros(6, dtype=np.int64)
     while True:
@@ -309,6 +327,22 @@ def _draw_level1(
             r = int(_kernels().level1_first_round(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
             while r < R:
                 a0, lo = cursor.position + 2 * n * r, 2 * n * r
+                if out[0] <= out[1] and out[2] <= out[3] and plain:
+                    # both realizable, SOA thresholds t0 ≠ t1: f_i = Threshold(t_i), their first disagreement is
+                    # min(t0, t1) (``Thresholds.base_disagreements``); steps (iv)–(v) as in :func:`_contest`, the
+                    # loser's sample built alone (same generator draw, same result)
+                    t0 = int(out[4])
+                    x = min(t0, int(out[5]))
+                    y = int(rng.integers(0, 2))
+                    w = 0 if int(x >= t0) != y else 2
+                    a = a0 if w == 0 else a0 + n
+                    cursor.skip(lo + 2 * n)
+                    vlo, vhi = int(out[w]), int(out[w + 1])
+                    vlo, vhi = (vlo, min(vhi, x)) if y == 1 else (max(vlo, x + 1), vhi)
+                    if vlo <= vhi:  # still realizable: SOAState.extend's one-example step, in closed form
+                        segments = (("D", a, a + n), ("T", x, y))
+                        return TournamentSample(SOAState(V.with_threshold_interval(vlo, vhi)), segments)
+                    return _realizable_sample(V, int(out[w]), int(out[w + 1]), a, a + n).then_tournament(x, y)
                 if out[0] <= out[1] and out[2] <= out[3]:  # both realizable, SOA thresholds differ
                     S0 = _realizable_sample(V, int(out[0]), int(out[1]), a0, a0 + n)
                     S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
