@@ -81,7 +81,23 @@ class SOAState:
         """SOA(S) — the predictor after the sample (hashable; equal functions compare equal)."""
         b = _threshold_bounds(self.V)
         h = self.V.soa() if b is None else Threshold(int(_kernels().soa_threshold(*b)))  # same binary search
-        return h if self.realizable or not self.patches else canonical(patch(h, self.patches))
+        if self.realizable or not self.patches:
+            return h
+        if type(h) is Threshold and all(type(x) is int for x, _ in self.patches):
+            return canonical(_patch_threshold(h, self.patches))
+        return canonical(patch(h, self.patches))
+
+
+def _patch_threshold(h: Threshold, patches: tuple) -> Hypothesis:
+    """``patch(h, patches)`` when every patched point is a Python int (labels 0/1 as ints): the same last-wins table,
+    the points where it differs from h in point order (ints: numeric order), then ``h.absorb_patches`` — without
+    the per-point conversions of the generic path (BLM20 Definition 8)."""
+    t = h.t
+    kept = sorted((x, y) for x, y in dict(patches).items() if (x >= t) != y)
+    if not kept:
+        return h
+    absorbed = h.absorb_patches(kept)
+    return PatchedHypothesis(h, tuple(kept)) if absorbed is None else absorbed
 
 
 def _soa_t(V: VersionSpace) -> int:
