@@ -293,12 +293,6 @@ def discrete_laplace_scalar(scale: float, words: WordSource = os_words) -> int:
             return -mag if neg else mag
 
 
-def discrete_laplace_pmf(scale: float, z: np.ndarray) -> np.ndarray:
-    """P(Z = z) of the discrete Laplace with this scale (floats; for tests and figures only)."""
-    q = np.exp(-1.0 / float(scale))
-    return (1.0 - q) / (1.0 + q) * q ** np.abs(np.asarray(z, dtype=float))
-
-
 def laplace_on_grid(scale: float, n: int, words: WordSource = os_words) -> tuple[np.ndarray, int]:
     """Laplace(scale) noise discretised to the grid 2^k (OpenDP's construction for float Laplace: 2^k times a discrete
     Laplace of scale b/2^k), with k = ⌈log₂ b⌉ − 50 so the scale in grid units is in (2^49, 2^50] and the integers
