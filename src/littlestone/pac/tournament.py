@@ -328,8 +328,11 @@ def _draw_level1(
     plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace  # the contest in closed form
     chunk, rounds = 32, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
     out = np.zeros(6, dtype=np.int64)
+    block = getattr(cursor.source, "block_size", 0)  # a blocked stream: peek up to its next block boundary (a view)
     while True:
         R = min(chunk, cursor.available() // (2 * n))
+        if block:
+            R = min(R, max(1, (block - cursor.position % block) // (2 * n)))
         if R <= 0:
             cursor.take(2 * n)  # not even one more round fits under the cap: Fail
         if max_rounds is not None:
