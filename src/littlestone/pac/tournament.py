@@ -343,25 +343,24 @@ def _draw_level1(
         if fast is not None and isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu":
             Xi = np.ascontiguousarray(X, dtype=np.int64)
             yi = np.ascontiguousarray(y, dtype=np.int8)
-            r = int(_kernels().level1_first_round(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
+            scan = _kernels().level1_first_round
+            r = int(scan(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
             while r < R:
                 a0, lo = cursor.position + 2 * n * r, 2 * n * r
-                if out[0] <= out[1] and out[2] <= out[3] and plain:
+                lo0, hi0, lo1, hi1, t0, t1 = out.tolist()
+                if lo0 <= hi0 and lo1 <= hi1 and plain:
                     # both realizable, SOA thresholds t0 ≠ t1: f_i = Threshold(t_i), their first disagreement is
                     # min(t0, t1) (``Thresholds.base_disagreements``); steps (iv)–(v) as in :func:`_contest`, the
                     # loser's sample built alone (same generator draw, same result)
-                    t0 = int(out[4])
-                    x = min(t0, int(out[5]))
-                    y = int(rng.integers(0, 2))
-                    w = 0 if int(x >= t0) != y else 2
-                    a = a0 if w == 0 else a0 + n
+                    x = min(t0, t1)
+                    lab = int(rng.integers(0, 2))
                     cursor.skip(lo + 2 * n)
-                    vlo, vhi = int(out[w]), int(out[w + 1])
-                    vlo, vhi = (vlo, min(vhi, x)) if y == 1 else (max(vlo, x + 1), vhi)
-                    if vlo <= vhi:  # still realizable: SOAState.extend's one-example step, in closed form
-                        segments = (("D", a, a + n), ("T", x, y))
-                        return TournamentSample(SOAState(V.with_threshold_interval(vlo, vhi)), segments)
-                    return _realizable_sample(V, int(out[w]), int(out[w + 1]), a, a + n).then_tournament(x, y)
+                    vlo, vhi, a = (lo0, hi0, a0) if int(x >= t0) != lab else (lo1, hi1, a0 + n)
+                    nlo, nhi = (vlo, min(vhi, x)) if lab == 1 else (max(vlo, x + 1), vhi)
+                    if nlo <= nhi:  # still realizable: SOAState.extend's one-example step, in closed form
+                        segments = (("D", a, a + n), ("T", x, lab))
+                        return TournamentSample(SOAState(V.with_threshold_interval(nlo, nhi)), segments)
+                    return _realizable_sample(V, vlo, vhi, a, a + n).then_tournament(x, lab)
                 if out[0] <= out[1] and out[2] <= out[3]:  # both realizable, SOA thresholds differ
                     S0 = _realizable_sample(V, int(out[0]), int(out[1]), a0, a0 + n)
                     S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
@@ -371,7 +370,7 @@ def _draw_level1(
                 if found is not None:
                     cursor.skip(lo + 2 * n)
                     return found
-                r = int(_kernels().level1_first_round(Xi, yi, n, R, r + 1, fast[0], fast[1], fast[2], out))
+                r = int(scan(Xi, yi, n, R, r + 1, fast[0], fast[1], fast[2], out))
         else:
             for r in range(R):
                 lo = 2 * n * r
