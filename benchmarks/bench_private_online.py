@@ -9,7 +9,7 @@ its native exact sampler (``LITTLESTONE_SECURE_SAMPLER=native``, littlestone.pri
 secure backend with OpenDP's samplers (``LITTLESTONE_SECURE_SAMPLER=opendp``, the reference) on min(T, 10⁶) rounds. Wall and
 CPU seconds per row, load average at the start. Peak memory = max resident set size of the process.
 
-Usage: .venv/bin/python benchmarks/bench_private_online.py [--T 10000000] [--quick]
+Usage: .venv/bin/python benchmarks/bench_private_online.py [--T 10000000] [--quick] [--gl21 T]
 Writes benchmarks/results/private_online.md.
 """
 
@@ -71,11 +71,39 @@ def one(d: int, T: int, backend: str) -> dict:
     }
 
 
+def gl21_rows(T: int) -> None:
+    """GL21 on thresholds(4) (labels of the threshold 2), T rounds, seeded vs secure (native and OpenDP samplers):
+    prints one line per backend with wall and CPU seconds (the other per-round private learner)."""
+    from littlestone.private_online import GL21
+
+    H = Thresholds(4)
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 4, T)
+    y = (X >= 2).astype(np.int8)
+    for backend in ("seeded", "secure-native", "secure-opendp"):
+        if backend == "seeded":
+            kw = {"backend": "seeded", "seed": 0}
+        else:
+            os.environ[SAMPLER_ENV] = backend.split("-")[1]
+            kw = {"backend": "secure"}
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = GL21(H, T=T, epsilon=1.0, delta=1e-6, **kw).run(X, y)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"GL21 T={T:,} {backend}: wall {wall:.2f} s, CPU {cpu:.2f} s, mistakes {res.mistakes:,}", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--T", type=int, default=10_000_000)
     ap.add_argument("--quick", action="store_true", help="T = 10⁶")
+    ap.add_argument(
+        "--gl21", type=int, metavar="T", help="only GL21 at T rounds, three backends (printed, not written)"
+    )
     args = ap.parse_args()
+    if args.gl21:
+        print(f"load average {os.getloadavg()[0]:.1f}")
+        gl21_rows(args.gl21)
+        return 0
     T = 1_000_000 if args.quick else args.T
     load = os.getloadavg()
     rows = [
