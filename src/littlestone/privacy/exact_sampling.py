@@ -3,7 +3,7 @@
 The SecureBackend's own sampler (``SecureBackend(sampler="native")``, the default). It draws the same law as OpenDP's
 ``make_laplace`` on integers — P(z) = (1 − q)/(1 + q) · q^|z| with q = exp(−1/b), where the scale b is the *exact*
 rational value of the float passed in (b = t/s, t and s coprime integers; OpenDP converts the float to a rational
-exactly too) — without OpenDP's per-call overhead: ~0.2 µs per draw in blocks, against OpenDP's 6–8 µs.
+exactly too) — without OpenDP's per-call overhead: ~0.3–0.45 µs per draw in blocks, against OpenDP's 7–9 µs (benchmarks).
 
 Algorithm (Canonne–Kamath–Steinke 2020, "The Discrete Gaussian for Differential Privacy", Alg. 1 and 2; derivation in
 docs/derivations.md, "Exact vectorised discrete Laplace"):
