@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import LittlestoneError
@@ -165,12 +166,12 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     for attr in ("table_path", "csv_path"):
         p = getattr(result, attr, None)
         if p:
-            console.print(f"table: {where(p)}")
+            console.print(f"table: {where(p)}", markup=False)
     for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
-        console.print(f"figure: {where(p)}")
+        console.print(f"figure: {where(p)}", markup=False)
     verdict = getattr(result, "verdict", "")
     if verdict:
-        console.print(f"[bold]{verdict}[/]")
+        console.print(f"[bold]{escape(verdict)}[/]")
 
 
 @with_cluster
@@ -197,7 +198,8 @@ def demo(
         f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
         f"noise backend {backend.value}"
         f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
-        f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/"
+        f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/",
+        markup=False,
     )
     from ..experiments import demo as demo_module
 
@@ -206,7 +208,7 @@ def demo(
             out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value, console=console
         )
     path = _relocated(path, staging, out)
-    console.print(f"report written to [bold]{path.resolve()}[/]")
+    console.print(f"report written to [bold]{escape(str(path.resolve()))}[/]")
 
 
 def register(app: typer.Typer) -> None:
