@@ -152,3 +152,29 @@ def test_default_candidates_warning_advises_public_bounds():
     assert "public bounds" in text and "GridDiscretizer" in text
     assert "StandardScaler first" not in text and "not a StandardScaler fitted on the private data" in text
     assert "StandardScaler first" not in (GenericLearnerClassifier.__doc__ or "")
+
+
+# ---------------------------------------------------------------- item 14: a model's hypothesis fits its class
+
+
+def test_model_whose_hypothesis_is_not_of_its_class_is_refused(run, tmp_path):
+    import json
+
+    data = tmp_path / "ok.csv"
+    data.write_text(TRAIN)
+    model = tmp_path / "m.json"
+    r = run("learn", data, "-c", "thresholds:10", "-o", model, "--backend", "seeded", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    (tmp_path / "q.csv").write_text("x\n3\n8\n")
+    assert run("predict", model, tmp_path / "q.csv").exit_code == 0
+    m = json.loads(model.read_text())
+    assert m["hypothesis"]["kind"] == "threshold"
+    m["hypothesis_class"] = "allfunctions:1000000000"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(m))
+    line = _one_error_line(run("predict", bad, tmp_path / "q.csv"))
+    assert "is not a hypothesis of its class allfunctions(1000000000)" in line and "Threshold" in line
+    m["hypothesis"] = {"kind": "finite-set", "points": [3]}
+    bad.write_text(json.dumps(m))
+    r = run("predict", bad, tmp_path / "q.csv")
+    assert r.exit_code == 0 and "3,1" in r.output and "8,0" in r.output
