@@ -12,6 +12,11 @@ Reported: the chosen hypothesis and its exact error on the uniform distribution 
 wall time, examples read by G, per-worker throughput (examples per CPU second, from each task's own CPU clock), peak
 RSS per worker, and a projection of wall time for d = 4, 5 on 8, 64, 512 workers.
 
+The same resumable stage 1 is a library feature — ``blm20_learn(..., checkpoint=DIR)`` / ``littlestone learn -l blm20
+--checkpoint DIR`` (littlestone.pac.checkpoint, docs/cli.md "Theorem-size BLM20 runs on your own cluster") — whose
+task function workers of an external cluster can import; this script's ``run_task`` additionally measures CPU, pid
+and RSS per task, and imports only where this file is on the workers' path (``--cluster local:N``).
+
 Usage: .venv/bin/python benchmarks/bench_blm20_scale.py --d 4 --cluster local:2 [--state DIR] [--chunk 2000]
 Writes benchmarks/results/blm20_scale.md.
 """

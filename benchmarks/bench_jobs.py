@@ -48,7 +48,18 @@ else:
     exec(compile(sys.argv[1], "<bench>", "exec"))
 """
 BLM20_D2 = """
-import sys
+import resource, sys
+import littlestone.pac.global_stable as _gs
+_split = []
+_inner = _gs.map_seeded
+def _timed(*a, **k):  # this process's CPU inside the parallel stage (G's runs), for the serial/parallel split
+    c0 = resource.getrusage(resource.RUSAGE_SELF)
+    try:
+        return _inner(*a, **k)
+    finally:
+        c1 = resource.getrusage(resource.RUSAGE_SELF)
+        _split.append(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime)
+_gs.map_seeded = _timed
 from littlestone import Thresholds
 from littlestone.bounds.blm20 import theorem1
 from littlestone.pac.blm20 import blm20_learn
@@ -58,12 +69,14 @@ rep = theorem1(2, 0.1, 1.0, 1e-6, 0.05)
 src = RealizableStream(H.hypothesis(4), UniformIntegers(0, 6), rep.total, seed=0)
 res = blm20_learn(H, src, epsilon=1.0, delta=1e-6, alpha=0.1, beta=0.05, backend="seeded", seed=0,
                   n_jobs=int(sys.argv[2]))
+print("parallel-stage CPU", sum(_split), file=sys.stderr)
 print(repr(res.chosen))
 """
 
 
-def run(cmd: list[str]) -> tuple[float, float, float, str]:
-    """(wall, CPU of the command and its reaped workers, CPU of its main process, last line printed)."""
+def run(cmd: list[str]) -> tuple[float, float, float, str, float | None]:
+    """(wall, CPU of the command and its reaped workers, CPU of its main process, last line printed, the main
+    process's CPU inside the parallel stage when the command reports it)."""
     with tempfile.NamedTemporaryFile(suffix=".cpu", delete=False) as f:
         cpu_file = f.name
     try:
@@ -81,7 +94,8 @@ def run(cmd: list[str]) -> tuple[float, float, float, str]:
     finally:
         os.unlink(cpu_file)
     lines = out.strip().splitlines()
-    return wall, usage.ru_utime + usage.ru_stime, main_cpu, lines[-1] if lines else ""
+    par = [float(ln.split()[-1]) for ln in err.splitlines() if ln.startswith("parallel-stage CPU")]
+    return wall, usage.ru_utime + usage.ru_stime, main_cpu, lines[-1] if lines else "", par[0] if par else None
 
 
 def main() -> int:
@@ -126,11 +140,14 @@ def main() -> int:
             if args.only and key not in args.only:
                 continue
             runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
+            par1: list[float] = []
             outs = {}
             for _ in range(args.repeats):
                 for j in (1, 2):
-                    wall, cpu, main_cpu, out = run(make(j))
+                    wall, cpu, main_cpu, out, par = run(make(j))
                     runs[j].append((wall, cpu, main_cpu))
+                    if j == 1 and par is not None:
+                        par1.append(par)
                     outs[j] = out.replace(f"report{j}", "report")
             assert outs[1] == outs[2], (name, outs)
             w = {j: [r[0] for r in runs[j]] for j in runs}
@@ -138,6 +155,12 @@ def main() -> int:
             m = {j: statistics.median(r[2] for r in runs[j]) for j in runs}
             wall_ratio = min(w[1]) / min(w[2])
             idle = c[1] / max(m[2], c[2] / 2)
+            wk = c[2] - m[2]  # CPU of the worker processes at jobs 2
+            # Amdahl from the measured split at jobs 1: p = CPU inside the parallel stage (G's runs), s = the rest of
+            # the process (start-up, imports, sizes, histogram, generic learner); bound = (s + p) / (s + p/2).
+            p_par = statistics.median(par1) if par1 else float("nan")
+            serial = c[1] - p_par
+            amdahl = c[1] / (serial + p_par / 2)
             rows.append(
                 (
                     name,
@@ -148,13 +171,18 @@ def main() -> int:
                     f"{c[2]:.2f}",
                     f"{c[2] / c[1]:.2f}",
                     f"{m[2]:.2f}",
+                    f"{wk:.2f}",
+                    f"{serial:.2f} + {p_par:.2f}",
                     f"**{idle:.2f}×**",
+                    f"**{amdahl:.2f}×**",
                 )
             )
             print(
                 f"{name}: wall jobs1 {min(w[1]):.2f} s, jobs2 {min(w[2]):.2f} s (min of {args.repeats}) → "
                 f"speed-up {wall_ratio:.2f}×; CPU {c[1]:.2f} → {c[2]:.2f} s (×{c[2] / c[1]:.2f}), main process "
-                f"{m[2]:.2f} s → idle bound {idle:.2f}×",
+                f"{m[2]:.2f} s + worker {wk:.2f} s; jobs 1 split serial {serial:.2f} s + parallel {p_par:.2f} s → "
+                f"idle bound {idle:.2f}×, "
+                f"Amdahl {amdahl:.2f}×",
                 flush=True,
             )
     load1 = os.getloadavg()
@@ -169,11 +197,15 @@ def main() -> int:
         "calling process runs chunks too). Wall: min / median. CPU: median of the command and all its workers. "
         "Main CPU: median CPU of the command's main process at `--jobs 2`. Idle bound: CPU(jobs 1) / "
         "max(main CPU(jobs 2), CPU(jobs 2) / 2), the most an idle 2-core machine allows (reached when the "
-        "work is balanced; a loaded machine depresses the wall ratio, not this bound).",
+        "work is balanced; a loaded machine depresses the wall ratio, not this bound). Worker CPU = CPU(jobs 2) − "
+        "main CPU. Split s + p at jobs 1 (BLM20 only): p = CPU of the process inside the parallel stage (G's runs, "
+        "`map_seeded`), s = the rest (start-up, imports, sizes, histogram, generic learner), medians; Amdahl bound "
+        "= (s + p) / (s + p/2).",
         "",
         "| workload | wall, jobs 1 (s) | wall, jobs 2 (s) | wall speed-up | CPU, jobs 1 (s) | CPU, jobs 2 (s) | "
-        "CPU ratio | main CPU, jobs 2 (s) | idle bound |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "CPU ratio | main CPU, jobs 2 (s) | worker CPU, jobs 2 (s) | split s + p, jobs 1 (s) | idle bound | "
+        "Amdahl bound |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     out = HERE / "results" / "jobs.md"

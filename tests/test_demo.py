@@ -74,6 +74,13 @@ def test_fast_demo_writes_self_contained_report(tmp_path):
     assert "Littlestone dimension is <b>3</b>" in html
     rows = re.findall(r"<td>generic \(ε-DP\)</td>", html)
     assert len(rows) == len(DemoConfig.fast().epsilons)
+    # a phone-sized screen: viewport tag, tables in a box that scrolls sideways, the tree at full size in one too
+    assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in html
+    assert html.count("<div class='scroll'><table>") == html.count("<table>") >= 1
+    assert re.search(r"<figure class='wide'><div class='scroll'><img width=\"\d+\" alt=\"A complete mistake tree", html)
+    # fallback rates as the terminal prints them: whole percentages
+    fb = re.findall(r"<td>BLM20[^<]*</td>(?:<td[^>]*>[^<]*</td>){4}<td class=\"num\">([^<]*)</td>", html)
+    assert fb and all(v.endswith("%") for v in fb)
 
 
 def test_demo_accuracy_is_sensible_and_seeded():

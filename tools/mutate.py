@@ -240,6 +240,10 @@ class _Recorder:
     def __init__(self, switch):
         self.switch = switch
         self.hits: dict[int, list[str]] = {}
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report):
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
 
     def pytest_runtest_protocol(self, item, nextitem):  # noqa: ARG002 - pytest hook signature
         self.switch.HITS.clear()
@@ -335,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         code = pytest.main(
             [*args.tests, "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-W", "ignore"], plugins=[rec]
         )
-        hits_file.write_text(json.dumps({str(k): v for k, v in rec.hits.items()}))
+        hits_file.write_text(json.dumps({"hits": {str(k): v for k, v in rec.hits.items()}, "seconds": rec.seconds}))
         return 0 if code in (0, 1) else int(code)
 
     print(f"coverage run over {' '.join(args.tests)} ...", file=sys.stderr, flush=True)
@@ -343,7 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     if not hits_file.exists():
         print(f"coverage run failed (exit {code})", file=sys.stderr)
         return 2
-    hits = {int(k): v for k, v in json.loads(hits_file.read_text()).items()}
+    recorded = json.loads(hits_file.read_text())
+    hits = {int(k): v for k, v in recorded["hits"].items()}
+    seconds = recorded["seconds"]
     print(f"coverage run: {secs:.0f} s, {len(hits)} of {len(mutants)} sites reached", file=sys.stderr, flush=True)
 
     justified = json.loads(Path(args.justify).read_text()) if args.justify else {}
@@ -351,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     # 2. one child per mutant (up to --jobs at once)
     running: dict[int, tuple[Mutant, float]] = {}
     for m in selected:
-        m.tests = sorted(set(hits.get(m.id, [])))
+        # fastest tests first: a killed mutant usually dies in its first few
+        m.tests = sorted(set(hits.get(m.id, [])), key=lambda t: (seconds.get(t, 0.0), t))
         if not m.tests:
             m.status = "uncovered"
     queue = [m for m in selected if m.status == "pending"]
@@ -398,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             if m.status == "survived" and m.key in justified:
                 m.status = "justified"
             print(
-                f"[{done}/{len(selected)}] {m.status:9s} {m.op:7s} {m.path}:{m.line}  {m.source[:70]}",
+                f"[{done}/{len(selected)}] {m.seconds:5.1f}s {m.status:9s} {m.op:7s} {m.path}:{m.line}  {m.source[:70]}",
                 file=sys.stderr,
                 flush=True,
             )

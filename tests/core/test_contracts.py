@@ -93,10 +93,18 @@ def test_the_class_check_catches_a_twin_that_differs():
 def test_the_learner_check_catches_a_broken_learner():
     class Forgetful(SOA):
         def learn_one(self, x, y):  # counts nothing
-            return self
+            return None
 
     with pytest.raises(AssertionError, match="mistakes"):
         check_online_learner(lambda: Forgetful(Thresholds(12)))
+
+    class Chaining(SOA):  # the pre-river convention
+        def learn_one(self, x, y):
+            super().learn_one(x, y)
+            return self
+
+    with pytest.raises(AssertionError, match="return None"):
+        check_online_learner(lambda: Chaining(Thresholds(12)))
 
 
 def test_regressions_found_by_the_contract():

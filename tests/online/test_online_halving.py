@@ -62,7 +62,8 @@ def test_halving_tie_goes_to_zero():
 
 
 def test_halving_rejects_unrealizable_example():
-    h = Halving(Thresholds(10)).learn_one(3, 1)
+    h = Halving(Thresholds(10))
+    h.learn_one(3, 1)
     with pytest.raises(NotRealizableError, match="realizable"):
         h.learn_one(3, 0)
     assert h.n_learned == 1

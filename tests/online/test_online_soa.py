@@ -234,7 +234,8 @@ def test_extended_soa_thresholds_big_domain():
 
 def test_non_extended_soa_rejects_unrealizable_example_and_keeps_state():
     H = Thresholds(10)
-    soa = SOA(H).learn_one(4, 1)
+    soa = SOA(H)
+    soa.learn_one(4, 1)
     V, mistakes = soa.version_space, soa.mistakes
     with pytest.raises(NotRealizableError, match="extended=True"):
         soa.learn_one(5, 0)
@@ -257,7 +258,9 @@ def test_fixed_sequence_game_equals_learning_by_hand():
 
 
 def test_reset_forgets_examples():
-    soa = SOA(Thresholds(100)).learn_one(10, 1).learn_one(3, -1)
+    soa = SOA(Thresholds(100))
+    soa.learn_one(10, 1)
+    soa.learn_one(3, -1)
     soa.reset()
     assert soa.mistakes == 0 and soa.n_learned == 0 and soa.version_space.size() == 101
     assert soa.label_coding == (-1, 1)

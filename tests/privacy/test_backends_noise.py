@@ -10,7 +10,11 @@ from littlestone.errors import PrivacyParameterError
 from littlestone.privacy import SecureBackend, SeededBackend
 from littlestone.privacy.backends import _noisy_max
 
-BACKENDS = [pytest.param(lambda: SeededBackend(123), id="seeded"), pytest.param(SecureBackend, id="opendp")]
+BACKENDS = [
+    pytest.param(lambda: SeededBackend(123), id="seeded"),
+    pytest.param(lambda: SecureBackend("native"), id="secure-native"),
+    pytest.param(lambda: SecureBackend("opendp"), id="secure-opendp"),
+]
 
 
 def discrete_laplace_pmf(z, b):

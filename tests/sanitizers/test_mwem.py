@@ -94,3 +94,126 @@ def test_mwem_audit(cls, ok):
     D, D_prime = np.array([1, 1, 2, 2]), np.array([0, 1, 2, 2])  # the noiseless worst query flips (1 → 3)
     rep = audit_mechanism(_selections(cls), D, D_prime, runs=10_000, seed=0, randomness="seeded", claimed_epsilon=1.0)
     assert rep.passed is ok
+
+
+# ---------------------------------------------------------------- measurement reuse (HLM12 §3): post-processing
+
+
+def _normal(n, N, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.clip(rng.normal(N * 0.3, N * 0.05, n).astype(int), 0, N - 1)
+
+
+def test_reuse_workload_small():
+    # the benchmark's workload scaled down (2^10 points, n = 2·10^4, ε = 1, theory T = 75): one reuse sweep and the
+    # last iterate are ≥ 5× more accurate than the plain average, on every seed
+    N, n = 2**10, 20_000
+    X = _normal(n, N)
+    plain = [MWEM(Thresholds(N), 1.0, backend="seeded", seed=s).fit(X).max_error(X) for s in range(5)]
+    last = [
+        MWEM(Thresholds(N), 1.0, reuse=1, output="last", backend="seeded", seed=s).fit(X).max_error(X) for s in range(5)
+    ]
+    assert min(plain) > 0.15
+    assert max(last) < 0.03
+
+
+@pytest.mark.slow
+def test_reuse_full_workload():
+    # issue 22's workload: thresholds over 2^16 points, n = 10^5, ε = 1, T = 216 (theory): max error ≤ 0.013
+    N, n = 2**16, 100_000
+    X = _normal(n, N)
+    for s in range(3):
+        m = MWEM(Thresholds(N), 1.0, reuse=1, output="last", backend="seeded", seed=s).fit(X)
+        assert m.iterations_ == 216
+        assert m.max_error(X) <= 0.013
+
+
+def test_reuse_average_within_its_weakened_bound():
+    N, n, beta = 16, 20_000, 0.05
+    X = _skewed(n, 0, N)
+    fails = 0
+    for seed in range(10):
+        m = MWEM(Thresholds(N), epsilon=1.0, beta=beta, reuse=1, backend="seeded", seed=seed).fit(X)
+        fails += m.max_error(X) > m.error_bound()
+    assert fails <= 3  # P[Bin(10, 0.05) ≥ 4] < 0.002
+    assert m.error_bound() < 1.0
+    plain = MWEM(Thresholds(N), epsilon=1.0, beta=beta).fit(X)
+    T = plain.iterations_
+    assert m.error_bound() > plain.error_bound()  # the Laplace term grows by √(1 + (T + 1)/2)
+    lg = np.log(2 * T / beta)
+    extra = (np.sqrt(1 + (T + 1) / 2) - 1) * 2 * T * lg / n
+    assert m.error_bound() == pytest.approx(plain.error_bound() + extra)
+    with pytest.raises(LittlestoneError, match="no proven bound"):
+        MWEM(Thresholds(N), 1.0, reuse=1, output="last").fit(X).error_bound()
+
+
+def _run_mechanisms(monkeypatch, **kw):
+    """The claims of the mechanism objects an MWEM fit actually runs."""
+    from littlestone.privacy import ExponentialMechanism, LaplaceMechanism, compose
+
+    ran = []
+    for cls in (ExponentialMechanism, LaplaceMechanism):
+        orig = cls.__call__
+
+        def rec(self, *a, _orig=orig, **k):
+            ran.append(self.privacy())
+            return _orig(self, *a, **k)
+
+        monkeypatch.setattr(cls, "__call__", rec)
+    m = MWEM(Thresholds(64), epsilon=0.7, iterations=9, backend="seeded", seed=1, **kw).fit(_normal(5000, 64))
+    return m, compose(ran), len(ran)
+
+
+@pytest.mark.parametrize("kw", [{}, {"reuse": 1}, {"reuse": 3, "output": "last"}])
+def test_claim_is_the_composition_of_the_mechanisms_run_and_unchanged_by_reuse(monkeypatch, kw):
+    m, claim, runs = _run_mechanisms(monkeypatch, **kw)
+    assert runs == 2 * 9  # reuse draws no noise
+    assert (claim.epsilon, claim.delta) == pytest.approx(m.privacy()[:2])
+    assert m.privacy() == MWEM(Thresholds(64), epsilon=0.7, iterations=9).privacy()
+
+
+PIN_SELECTED = [24, 25, 14, 24, 13, 15, 13, 27, 28, 28, 16, 12]
+PIN_ESTIMATES = [1.0, 0.9540222579819782, 0.7817995627761336, 0.08613935650513205, 0.05697712132579012,
+                 0.04273284099434259, 0.028488560662895054, 0.014244280331447522, 0.0]  # fmt: skip
+PIN_PLAIN = [
+    1.0,
+    0.820116556480349,
+    0.6311464510448388,
+    0.4172054595458529,
+    0.31996175251849235,
+    0.23997131438886912,
+    0.1599808762592461,
+    0.07999043812962305,
+    0.0,
+]  # fmt: skip  (= main before reuse)
+
+
+def test_reuse_pinned_outputs():
+    X = _normal(5000, 64)
+    m = MWEM(Thresholds(64), 1.0, iterations=12, reuse=1, output="last", backend="seeded", seed=7).fit(X)
+    assert m.selected_ == PIN_SELECTED
+    np.testing.assert_allclose(m.estimates()[::8], PIN_ESTIMATES, rtol=0, atol=1e-12)
+    plain = MWEM(Thresholds(64), 1.0, iterations=12, backend="seeded", seed=7).fit(X)
+    np.testing.assert_allclose(plain.estimates()[::8], PIN_PLAIN, rtol=0, atol=1e-12)
+
+
+def test_reuse_bad_input():
+    with pytest.raises(LittlestoneError, match="reuse"):
+        MWEM(Thresholds(4), 1.0, reuse=-1)
+    with pytest.raises(LittlestoneError, match="reuse"):
+        MWEM(Thresholds(4), 1.0, reuse=True)
+    with pytest.raises(LittlestoneError, match="output"):
+        MWEM(Thresholds(4), 1.0, output="best")
+
+
+def test_reuse_on_label_and_explicit_classes():
+    # the atom bookkeeping works for any 0/1 query rows: H^label (pairs) and an explicit class
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 8, 50_000)
+    Y = (X >= 4).astype(int)
+    Y[rng.random(X.size) < 0.1] ^= 1
+    D = np.c_[X, Y]
+    for H, data in ((LabelClass(Thresholds(8)), D), (random_class(20, 8, seed=3), X)):
+        plain = MWEM(H, 1.0, backend="seeded", seed=2).fit(data).max_error(data)
+        reuse = MWEM(H, 1.0, reuse=1, output="last", backend="seeded", seed=2).fit(data).max_error(data)
+        assert reuse <= max(plain, 0.01)

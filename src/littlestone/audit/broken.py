@@ -25,6 +25,7 @@ from ..privacy import (
     RunningSumAboveThresholdRun,
     SparseSelection,
     SparseVectorRun,
+    SecureBackend,
     StableHistogram,
     SubsampledMechanism,
     subsample,
@@ -42,9 +43,14 @@ class HalfNoiseCountLaplace(CountLaplace):
 
 
 class FloatAddedCountLaplace(CountLaplace):
-    """BROKEN (issue 9 item 1): an exactly sampled OpenDP noise value added to the count in float arithmetic."""
+    """BROKEN (issue 9 item 1): an exactly sampled OpenDP noise value added to the count in float arithmetic. On a
+    SecureBackend the sample is OpenDP's own (``SecureBackend("opendp")``, its fine 2^k grid: the old binary
+    mechanism's bug); the native sampler's raw Laplace sits on a grid relative to its scale, which this event does
+    not separate."""
 
     def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> Any:
+        if isinstance(backend, SecureBackend) and backend.sampler != "opendp":
+            backend = SecureBackend("opendp")
         return float(np.sum(data)) + float(backend.laplace(self.sensitivity / self.epsilon))
 
 

@@ -14,12 +14,16 @@ from ..errors import LittlestoneError
 __all__ = ["mwem_error_bound", "mwem_sample_size", "mwem_theory_iterations"]
 
 
-def mwem_error_bound(n: int, domain_size: int, n_queries: int, epsilon: float, beta: float, iterations: int) -> float:
-    """The bound above, as a fraction of n."""
+def mwem_error_bound(
+    n: int, domain_size: int, n_queries: int, epsilon: float, beta: float, iterations: int, reuse: int = 0
+) -> float:
+    """The bound above, as a fraction of n. With ``reuse`` = r sweeps over all past measurements after each
+    iteration (S = T + r·T(T+1)/2 updates in all) the Laplace term is multiplied by √(S/T) (docs/derivations.md)."""
     T = int(iterations)
     lg = math.log(2 * T / beta)
+    replay = math.sqrt(1.0 + int(reuse) * (T + 1) / 2.0)
     return 2.0 * math.sqrt(math.log(max(domain_size, 2)) / T) + (
-        4 * T * (math.log(max(n_queries, 2)) + lg) + 2 * T * lg
+        4 * T * (math.log(max(n_queries, 2)) + lg) + replay * 2 * T * lg
     ) / (epsilon * n)
 
 

@@ -220,6 +220,31 @@ def split_patches(h: Hypothesis) -> tuple[Hypothesis, dict]:
     return h, {}
 
 
+def uniform_below(rng: np.random.Generator, m: int) -> int:
+    """An integer uniform in {0, …, m − 1} for any m ≥ 1 (Python ints beyond int64: rejection on random bytes)."""
+    if m <= 1 << 62:
+        return int(rng.integers(0, m))
+    bits = (m - 1).bit_length()
+    while True:
+        v = int.from_bytes(rng.bytes((bits + 7) // 8), "little") & ((1 << bits) - 1)
+        if v < m:
+            return v
+
+
+def uniform_integers(n: int) -> Callable[..., Any]:
+    """A sampler of the integers 0 … n − 1: ``sample(rng)`` is one Python int, ``sample(rng, size=k)`` an int64 array
+    of k draws (n ≤ 2^62; TypeError beyond) — what :meth:`HypothesisClass.uniform_points` returns for large integer domains."""
+
+    def sample(rng: np.random.Generator, size: int | None = None) -> Any:
+        if size is None:
+            return uniform_below(rng, n)
+        if n > 1 << 62:
+            raise TypeError("points beyond int64: draw them one at a time")
+        return rng.integers(0, n, size=size, dtype=np.int64)
+
+    return sample
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Version spaces and classes
 # --------------------------------------------------------------------------------------------------------------------
@@ -343,6 +368,65 @@ class VersionSpace(ABC):
         Returns (predictions, version space after the realizable prefix, its length k), stopping before the first
         example that would empty V — the same rounds as ``soa_predict``/``restrict`` one at a time — or None when
         the class has no closed form (the default; the online learners' batch path then runs round by round)."""
+        return None
+
+    def flip_point(self, h: Hypothesis) -> "tuple[Point, int] | None":
+        """The late-commitment move against a released hypothesis h: a point x and the label y = 1 − h(x) with
+        V|(x,y) ≠ ∅ keeping V|(x,y) largest (by size, then Ldim; the first candidate on ties), or None when h agrees
+        with every hypothesis of V on the candidates (no realizable mistake is left to force). Exact over
+        :meth:`flip_candidates`; structured classes override this or the candidates in closed form."""
+        best: "tuple[Point, int] | None" = None
+        best_key: tuple = ()
+        for x in self.flip_candidates(h):
+            y = 1 - int(h(x))
+            W = self.restrict(x, y)
+            if W.is_empty():
+                continue
+            key = (W.size(), W.ldim())
+            if best is None or key > best_key:
+                best, best_key = (x, y), key
+        return best
+
+    def flip_candidates(self, h: Hypothesis) -> Iterable[Point]:
+        """Points among which :meth:`flip_point` looks: the whole domain when it has at most 2^12 points, else the
+        split point and the points where h disagrees with SOA_V and with the SOAs of V's two restrictions at the
+        split point (a heuristic set: classes with a closed form override it)."""
+        H = self.hclass
+        if H.domain_size <= 1 << 12:
+            try:
+                return H.domain_points()
+            except TypeError:
+                pass
+        out: list[Point] = []
+
+        def disagreement(g: Hypothesis) -> None:
+            try:
+                out.append(H.disagreement(h, g))
+            except (AttributeError, TypeError):  # h has no structure the class can search (an opaque predictor)
+                pass
+
+        x0 = self.split_point()
+        if x0 is not None:
+            out.append(x0)
+            for b in (0, 1):
+                g = self.restrict(x0, b)
+                if not g.is_empty():
+                    disagreement(g.soa())
+        disagreement(self.soa())
+        return [x for x in out if x is not None]
+
+    def online_run_array(
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
+    ) -> "tuple[np.ndarray, VersionSpace, int] | None":
+        """:meth:`online_run` on a NumPy batch (validated points, 0/1 labels), vectorized: (int8 predictions of the
+        realizable prefix — written to ``out`` when given —, the version space after it, its length k), or None (the
+        default) when the class has no
+        vectorized closed form — callers then try :meth:`online_run` and the per-round path."""
+        return None
+
+    def halving_hypothesis(self) -> "Hypothesis | None":
+        """The Halving vote x ↦ 1[|V|(x,1)| > |V|(x,0)|] as a hypothesis of the class's representation, or None
+        (the default) when the class has no closed form for it."""
         return None
 
     def chain(self) -> "tuple[int, Callable[[int], Point]] | None":

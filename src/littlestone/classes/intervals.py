@@ -13,7 +13,17 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import CountingForm, Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
+from .base import (
+    CountingForm,
+    Hypothesis,
+    HypothesisClass,
+    LazySequence,
+    Point,
+    VersionSpace,
+    as_python_point,
+    uniform_below,
+    uniform_integers,
+)
 
 
 def _lg(w: int) -> int:
@@ -579,6 +589,28 @@ class IntervalsVersionSpace(VersionSpace):
                 return start + (1 << b) - 1
         raise AssertionError("unreachable")
 
+    # ----------------------------------------------------------------------------------------------- flips
+    def flip_candidates(self, h: Hypothesis) -> list[int]:
+        """Exact for a union of intervals h: between consecutive breakpoints (h's ends, the negatives, the gap and
+        version-space bounds) h and the structure of V are constant, and |V|(x, 1 − h(x))| is linear (after a
+        positive) or a concave/convex quadratic in x (in a gap), so its maximum over such a run is at a run end or
+        at a gap's middle — those points (±1) are the candidates."""
+        if not isinstance(h, IntervalUnion):
+            return list(VersionSpace.flip_candidates(self, h))
+        n, s = self._cls.n, self.state
+        if s[0] == "empty":
+            return []
+        marks = {0, n - 1}
+        for a, b in h.intervals:
+            marks.update((a, b))
+        if s[0] == "pos":
+            marks.update(s[1:])
+        else:
+            marks.update(s[1].flat())
+            for start, L in self._gaps():
+                marks.update((start, start + L - 1, start + (L - 1) // 2, start + L // 2))
+        return sorted({z for m in marks for z in (m - 1, m, m + 1) if 0 <= z < n})
+
     # ----------------------------------------------------------------------------------------------- samples
     def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         y = np.asarray(y)
@@ -668,6 +700,33 @@ class Intervals(HypothesisClass):
                 raise DomainError(f"point {int(bad)} is outside the domain of {self.name} (0..{self.n - 1})")
             return arr
         return [self.validate_point(x) for x in (X if isinstance(X, (list, tuple)) else list(arr))]
+
+    def uniform_points(self) -> Any:
+        """The points 0..n−1 as a list, or (n > 2^20) a sampler ``rng -> int``."""
+        if self.n > 1 << 20:
+            return uniform_integers(self.n)
+        return self.domain_points()
+
+    def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> IntervalUnion:
+        """Closed form, every n: uniform over the 1 + n(n+1)/2 functions (the empty one, then [a, b] in
+        lexicographic order — row a holds the n − a intervals [a, a] … [a, n−1]; the row of an index by bisection)."""
+        n = self.n
+        j = uniform_below(rng, 1 + n * (n + 1) // 2)
+        if j == 0:
+            return EMPTY
+        k = j - 1
+
+        def before(a: int) -> int:  # intervals in rows 0 … a−1
+            return a * n - a * (a - 1) // 2
+
+        lo, hi = 0, n - 1  # the largest a with before(a) ≤ k
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if before(mid) <= k:
+                lo = mid
+            else:
+                hi = mid - 1
+        return IntervalUnion(((lo, lo + k - before(lo)),))
 
     def hypothesis(self, a: int | None = None, b: int | None = None) -> IntervalUnion:
         """[a, b] (or the empty interval when a is None)."""

@@ -15,7 +15,16 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ..errors import DomainError, EmptyDataError, LittlestoneError
-from .base import CountingForm, Hypothesis, HypothesisClass, Point, VersionSpace, as_python_point, point_key
+from .base import (
+    CountingForm,
+    Hypothesis,
+    HypothesisClass,
+    Point,
+    VersionSpace,
+    as_python_point,
+    point_key,
+    uniform_integers,
+)
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -321,6 +330,60 @@ class PointsVersionSpace(VersionSpace):
             return None
         return self._cls.domain.point_outside(self.negatives)
 
+    def online_run_array(
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
+    ) -> "tuple[np.ndarray, VersionSpace, int] | None":
+        """Closed form of the SOA and Halving rounds on int64 points: both predict 1 exactly at p once a positive
+        (p, 1) is seen (V = {h_p}) and 0 before (no free point outvotes the rest: the SOA's Ldims tie at 0 vs 1 or
+        Halving's 1 < |V| − 1 … and a two-hypothesis V ties), so the predictions are 1[x = p] after the first
+        positive; the realizable prefix is :meth:`restrict_sample`'s. Only where no restriction collapses V to a
+        single point function by negatives alone (an infinite domain, or the zero function in the class)."""
+        if X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
+            return None
+        if self.positive is None and not (self.zero or self._cls.domain.finite is None):
+            return None
+        if self.size() == 0:
+            return np.zeros(0, dtype=np.int8), self, 0
+        y = np.asarray(y)
+        V, k = self.restrict_sample(X, y)
+        preds = np.zeros(k, dtype=np.int8) if out is None else out[:k]
+        preds[:] = 0
+        view = preds.view(np.bool_) if preds.dtype.itemsize == 1 else preds
+        if self.positive is not None:
+            if isinstance(self.positive, int):
+                np.equal(X[:k], self.positive, out=view)
+            return preds, V, k
+        ones = np.flatnonzero(y[:k] == 1)
+        if ones.size:
+            i1 = int(ones[0])
+            np.equal(X[i1 + 1 : k], X[i1], out=view[i1 + 1 :])
+        return preds, V, k
+
+    def flip_candidates(self, h: Hypothesis) -> list[Point]:
+        """Exact on any domain for finite and cofinite sets: after a positive only a disagreement with h_p can be
+        flipped; otherwise a 1 of h at a negative keeps all of V (a free one drops one hypothesis), and a 0 of h at
+        a free point leaves the single h_x — so a few points of h's support and of the negatives suffice."""
+        H = self._cls
+        if self.size() == 0:
+            return []
+        if self.positive is not None:
+            x = H.disagreement(h, FiniteSet((self.positive,)))
+            return [] if x is None else [x]
+        if not isinstance(h, (FiniteSet, CofiniteSet)):
+            return list(VersionSpace.flip_candidates(self, h))
+        out: list[Point] = []
+        if isinstance(h, FiniteSet):  # h = 1 exactly on h.points
+            inside = [p for p in h.points if p in H.domain]
+            out += [p for p in inside if p in self.negatives][:1] + [p for p in inside if p not in self.negatives][:1]
+            if self._free:  # a free point where h = 0
+                out.append(H.domain.point_outside(set(self.negatives) | set(h.points)))
+        else:  # h = 0 exactly on h.points
+            out += [p for p in self.negatives.sorted()[: len(h.points) + 1] if p not in h._set][:1]
+            if self._free:
+                out.append(H.domain.point_outside(set(self.negatives) | set(h.points)))
+            out += [p for p in h.points if p in H.domain and p not in self.negatives][:1]
+        return [x for x in out if x is not None]
+
     def restrict_sample(self, X: Any, y: Any) -> tuple["PointsVersionSpace", int]:
         y = np.asarray(y)
         n = len(y)
@@ -435,6 +498,35 @@ class Points(HypothesisClass):
             raise DomainError(f"points contain NaN; {self.name} needs points of {self.domain.description}")
         seq = X if isinstance(X, (list, tuple)) else list(X)
         return [self.validate_point(x) for x in seq]
+
+    #: the documented law on an infinite domain of all values: draws use the integers 0 … SAMPLING_WINDOW − 1
+    SAMPLING_WINDOW = 1 << 20
+
+    def uniform_points(self) -> Any:
+        """A finite domain: its points (a sampler ``rng -> point`` beyond 2^20 points). The infinite domain of all
+        values has no uniform law; draws then use the documented law: uniform on the integers 0 … 2^20 − 1
+        (:attr:`SAMPLING_WINDOW`). A domain given by a predicate has none (TypeError)."""
+        pts = self.domain.finite
+        if pts is not None:
+            if len(pts) > 1 << 20:
+                return lambda rng: pts[int(rng.integers(0, len(pts)))]
+            return list(pts)
+        if self.domain.predicate is not None:
+            raise TypeError(f"{self.name}: a domain given by a predicate has no uniform law")
+        return uniform_integers(self.SAMPLING_WINDOW)
+
+    def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> FiniteSet:
+        """Closed form: uniform over the class's functions on a finite domain (h_p for each point, and the zero
+        function if included); on the infinite domain of all values, uniform over h_p for p in the sampling window
+        0 … 2^20 − 1 and the zero function (the same documented law as :meth:`uniform_points`)."""
+        pts = self.domain.finite
+        if pts is None:
+            if self.domain.predicate is not None:
+                raise LittlestoneError(f"{self.name}: a domain given by a predicate has no law to draw a target from")
+            pts = range(self.SAMPLING_WINDOW)
+        size = len(pts) + int(self.include_zero)
+        j = int(rng.integers(0, size))
+        return ZERO if j == len(pts) else FiniteSet((pts[j],))
 
     def soa_is_proper(self) -> bool:
         """The SOA of a version space is the zero function or a point function: in H iff H includes zero."""

@@ -7,7 +7,18 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from ..errors import DomainError, LittlestoneError
-from .base import CountingForm, Hypothesis, HypothesisClass, LazySequence, Point, VersionSpace, as_python_point
+from .base import (
+    CountingForm,
+    Hypothesis,
+    HypothesisClass,
+    LazySequence,
+    Point,
+    VersionSpace,
+    as_python_point,
+    split_patches,
+    uniform_below,
+    uniform_integers,
+)
 
 
 def chain_ldim(size: int) -> int:
@@ -176,6 +187,109 @@ class ThresholdsVersionSpace(VersionSpace):
         V = self if k == 0 else ThresholdsVersionSpace(self._cls, lo, hi)
         return preds, V, k
 
+    def online_run_array(
+        self, X: np.ndarray, y: np.ndarray, rule: str, out: np.ndarray | None = None
+    ) -> "tuple[np.ndarray, VersionSpace, int] | None":
+        """:meth:`online_run` vectorized (NumPy, no Python loop): the version space before round i is [m_i + 1, h_i],
+        m_i the running max of lo − 1 and of x over earlier 0-labels, h_i the running min of hi and of x over earlier
+        1-labels. Then s1 = min(h_i, x) − m_i = |V|(x,1)| and s0 = h_i − max(m_i, x) = |V|(x,0)| (one of them is |V|,
+        the other ≤ 0 outside [lo_i, hi_i)); "halving" predicts s1 > s0, i.e. 2x > h_i + m_i, "soa" compares bit lengths:
+        bit_length(s1) > bit_length(s0) ⇔ s0 < (s1 & ~s0) (the top bit of s1 is above every bit of s0), which also
+        holds for the nonpositive sizes. int64 points of a domain below 2^62 only (else None). ``out``: an integer
+        array of length ≥ len(X) the predictions are written to (and returned as its first k entries)."""
+        if self._cls.n >= 1 << 62 or X.ndim != 1 or X.dtype.kind not in "iu" or len(X) != len(y):
+            return None
+        n = len(y)
+        if n == 0 or self.lo > self.hi:
+            return np.zeros(0, dtype=np.int8), self, 0
+        x = X.astype(np.int64, copy=False)
+        y = np.asarray(y)
+        pos = y.view(np.bool_) if y.dtype in (np.int8, np.uint8, np.bool_) else y.astype(np.bool_)
+        his = np.where(pos, x, np.int64(self.hi))  # running bounds *after* each round, V's own bounds included
+        his[0] = min(int(his[0]), self.hi)
+        np.minimum.accumulate(his, out=his)
+        ms = np.where(pos, np.int64(self.lo - 1), x)  # m = lo − 1
+        ms[0] = max(int(ms[0]), self.lo - 1)
+        np.maximum.accumulate(ms, out=ms)
+        k = n
+        if ms[-1] >= his[-1]:  # lo > hi (m ≥ hi) is monotone in the round: the first bad round
+            k = int(np.argmax(ms >= his))
+        preds = np.empty(k, dtype=np.int8) if out is None else out[:k]
+        if k == 0:
+            return preds, self, 0
+        x0 = int(x[0])
+        preds[0] = self.soa_predict(x0) if rule == "soa" else self._halving_predict(x0)
+        if k > 1:
+            hi, m, xs = his[: k - 1], ms[: k - 1], x[1:k]
+            dst = preds[1:].view(np.bool_) if preds.dtype.itemsize == 1 else preds[1:]
+            if rule == "soa":
+                s1 = np.minimum(hi, xs)
+                s1 -= m
+                s0 = np.maximum(m, xs)
+                np.subtract(hi, s0, out=s0)
+                np.bitwise_and(s1, ~s0, out=s1)
+                np.less(s0, s1, out=dst)
+            else:  # s1 > s0 ⇔ 2x > hi + m on a nonempty V (x ≤ m: 2x < hi + m; x ≥ hi: 2x > hi + m; between: s1 = x − m, s0 = hi − x)
+                np.greater(xs + xs, np.add(hi, m), out=dst)
+        V = ThresholdsVersionSpace(self._cls, int(ms[k - 1]) + 1, int(his[k - 1]))
+        return preds, V, k
+
+    def _halving_predict(self, x: int) -> int:
+        n1 = max(0, min(self.hi, x) - self.lo + 1)
+        n0 = max(0, self.hi - max(self.lo, x + 1) + 1)
+        return int(n1 > n0)
+
+    def halving_hypothesis(self) -> Threshold:
+        """The Halving vote as a threshold: 1 iff |V|(x,1)| > |V|(x,0)|, monotone in x (binary search)."""
+        if self.lo > self.hi:
+            return Threshold(self._cls.n)
+        a, b = max(self.lo - 1, -1), self.hi  # vote(b) = 1 (V|(b,0) = ∅), vote(a) = 0 (V|(a,1) = ∅)
+        while b - a > 1:
+            mid = (a + b) // 2
+            if self._halving_predict(mid):
+                b = mid
+            else:
+                a = mid
+        return Threshold(min(b, self._cls.n))
+
+    def flip_candidates(self, h: Hypothesis) -> list[int]:
+        """Exact for thresholds and patched thresholds: the best flip is the smallest 1 of h below lo (keeps all of
+        V), a 0 of h at or above hi (keeps all), the smallest 1 of h in [lo, hi−1] (label 0 keeps [x+1, hi]) or the
+        largest 0 of h there (label 1 keeps [lo, x]); other hypotheses: the generic candidates."""
+        base, table = split_patches(h)
+        if not isinstance(base, Threshold) or not all(isinstance(p, int) for p in table):
+            return list(VersionSpace.flip_candidates(self, h))
+        n, lo, hi = self._cls.n, self.lo, self.hi
+
+        def extreme(a: int, b: int, v: int, largest: bool) -> int | None:
+            """The smallest (largest) x in [a, b] with h(x) = v."""
+            if a > b:
+                return None
+            hits = [p for p, w in table.items() if a <= p <= b and w == v]
+            c = base.t
+            if v == 1:  # unpatched ones: x ≥ c
+                lo_, hi_ = max(a, c), b
+            else:
+                lo_, hi_ = a, min(b, c - 1)
+            if lo_ <= hi_:
+                x = hi_ if largest else lo_
+                step = -1 if largest else 1
+                while lo_ <= x <= hi_ and x in table:  # skip patched points (at most len(table) of them)
+                    x += step
+                if lo_ <= x <= hi_:
+                    hits.append(x)
+            if not hits:
+                return None
+            return max(hits) if largest else min(hits)
+
+        cands = [
+            extreme(0, min(lo, n) - 1, 1, False),
+            extreme(hi, n - 1, 0, False),
+            extreme(lo, min(hi, n) - 1, 1, False),
+            extreme(lo, min(hi, n) - 1, 0, True),
+        ]
+        return [x for x in cands if x is not None]
+
     def restrict_sample(self, X: Any, y: Any) -> tuple[VersionSpace, int]:
         X = np.asarray(X)
         y = np.asarray(y)
@@ -257,13 +371,12 @@ class Thresholds(HypothesisClass):
     def uniform_points(self) -> Any:
         """The points 0..n−1 as a list, or (n > 2^20) a sampler ``rng -> int``."""
         if self.n > 1 << 20:
-            n = self.n
-            return lambda rng: int(rng.integers(0, n))
+            return uniform_integers(self.n)
         return self.domain_points()
 
     def random_hypothesis(self, rng: np.random.Generator, *, limit: int = 1_000_000) -> "Threshold":
         """Closed form: the cut t uniform in {0, …, n} (every class size)."""
-        return Threshold(int(rng.integers(0, self.n + 1)))
+        return Threshold(uniform_below(rng, self.n + 1))
 
     def validate_points(self, X: Any) -> np.ndarray:
         arr = np.asarray(X)

@@ -227,9 +227,30 @@ def learn(
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
+    checkpoint: Optional[Path] = typer.Option(
+        None,
+        "--checkpoint",
+        metavar="DIR",
+        help="blm20: save G's batches to DIR in chunks and resume from them when rerun (needs --seed; DIR holds "
+        "non-private intermediate outputs: keep it with the data, delete it after).",
+    ),
+    checkpoint_every: Optional[int] = typer.Option(
+        None, "--checkpoint-every", metavar="K", help="G batches per saved chunk (default 2000)."
+    ),
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
+    if checkpoint is not None or checkpoint_every is not None:
+        if learner != LearnerKind.blm20:
+            raise LittlestoneError(f"--checkpoint applies to --learner blm20 only, not {learner.value}")
+        if checkpoint is None:
+            raise LittlestoneError("--checkpoint-every needs --checkpoint DIR")
+        if seed is None:
+            raise LittlestoneError("--checkpoint needs a fixed --seed (a resumed run must draw the same G coins)")
+        if checkpoint.exists() and not checkpoint.is_dir():
+            raise LittlestoneError(f"--checkpoint {checkpoint} exists and is not a directory")
+        if checkpoint_every is not None and checkpoint_every < 1:
+            raise LittlestoneError(f"--checkpoint-every must be ≥ 1, got {checkpoint_every}")
     given = {name for name in ("delta", "mode") if _given(ctx, name)}
     if "delta" in given and learner not in (LearnerKind.blm20, LearnerKind.blm20_agnostic):
         raise LittlestoneError(
@@ -266,6 +287,8 @@ def learn(
     )
     if "classes" in est.get_params(deep=False):
         est.set_params(classes=parse_classes(classes))
+    if checkpoint is not None:
+        est.set_params(checkpoint=str(checkpoint), checkpoint_every=checkpoint_every)
     if params:
         from .experiment_cmds import _parse_value
 

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .._random import as_generator, spawn_seeds
+from .._random import spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
 from ._common import (
@@ -63,7 +63,13 @@ class AdversaryName(str, Enum):
     tree = "tree"
     greedy_tree = "greedy-tree"
     iid = "iid"
+    disagreement = "disagreement"
+    late_commitment = "late-commitment"
     fixed = "fixed"
+
+
+#: rounds per game a transcript-keeping game may play (≈ 50 bytes a round); i.i.d. games of SOA/Halving stream
+MAX_TRANSCRIPT_ROUNDS = 20_000_000
 
 
 def _cell(text: str) -> Any:
@@ -99,20 +105,16 @@ def load_sequence_csv(path: Path) -> tuple[list[Any], list[Any]]:
     return X, y
 
 
-def _random_target(H: Any, rng: np.random.Generator) -> Any:
+def _check_iid_law(H: Any) -> None:
+    """--adversary iid needs the class's law on points and on targets (closed form for thresholds, points,
+    intervals of any size; enumeration of ≤ 10^6 hypotheses otherwise): fail up front with one line."""
+    from ..online.adversaries import point_law
+
+    point_law(H)
     try:
-        return H.random_hypothesis(rng)  # closed form where the class has one, else an enumeration of ≤ 10^6
+        H.random_hypothesis(np.random.default_rng(0))
     except LittlestoneError as exc:
         raise LittlestoneError(f"--adversary iid needs a target: {exc}") from None
-
-
-def _support(H: Any) -> Any:
-    try:
-        return H.uniform_points()
-    except TypeError:
-        raise LittlestoneError(
-            f"--adversary iid draws points uniformly from a finite domain; {H.name} has none that can be enumerated"
-        ) from None
 
 
 @with_cluster
@@ -124,7 +126,9 @@ def play(
         "--adversary",
         "-a",
         help="tree: forces Ldim mistakes then replays; greedy-tree: forces "
-        "while it can; iid: uniform points labelled by a random target; "
+        "while it can; iid: uniform points labelled by a random target (oblivious; SOA/Halving stream in chunks); "
+        "disagreement: a point where the released hypothesis and a random target disagree; late-commitment: the "
+        "opposite of the released hypothesis where the flip keeps the most hypotheses (adaptive, LWY25 §3); "
         "fixed: the examples of --data in order (oblivious).",
     ),
     data: Optional[Path] = typer.Option(
@@ -175,8 +179,8 @@ def play(
     else:
         T = 2 * max(d, 0) + 10 if adversary != AdversaryName.iid else 200
     seeds = spawn_seeds(seed, runs + 1)
-    target = _random_target(H, as_generator(seeds[-1])) if adversary == AdversaryName.iid else None
-    support = _support(H) if adversary == AdversaryName.iid else None
+    if adversary == AdversaryName.iid:
+        _check_iid_law(H)
 
     private = learner.value in PRIVATE_LEARNERS
     if private and backend == BackendKind.secure and seed is not None:
@@ -203,14 +207,44 @@ def play(
         return online.SOA(H, extended=learner == LearnerName.soa_extended)
 
     def make_adversary() -> Any:
-        if adversary == AdversaryName.iid:
-            return online.IIDRealizable(H, target, support)
         if fixed is not None:
             return online.FixedSequence(*fixed)
-        return online.TreeAdversary(H, greedy=adversary == AdversaryName.greedy_tree)
+        return online.make_adversary(adversary.value, H)  # each game seeded by play's seed
 
-    results = []
-    if private:
+    streamed = not private and adversary == AdversaryName.iid
+    if not streamed and T > MAX_TRANSCRIPT_ROUNDS:
+        raise LittlestoneError(
+            f"--rounds {T} is too many for a game that keeps its transcript (at most {MAX_TRANSCRIPT_ROUNDS:,} "
+            "rounds, about 50 bytes each); --adversary iid with soa/halving streams any number of rounds"
+        )
+    results: list[Any] = []
+    if streamed and jobs == 1 and cluster is None:
+        with progress() as bar:
+            task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
+            for s in seeds[:runs]:
+                results.append(
+                    online.play_stream(
+                        make_learner(),
+                        make_adversary(),
+                        T,
+                        seed=s,
+                        keep=show,
+                        on_chunk=lambda k: bar.advance(task, k),
+                    )
+                )
+    elif streamed:
+        with tracking(f"{learner.value} vs {adversary.value}"):
+            results = online.play_many(
+                make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs, cluster=cluster, stream=True
+            )
+    elif not private and jobs == 1 and cluster is None:
+        with progress() as bar:  # the bar counts rounds (every T/100), not games
+            task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
+            for s in seeds[:runs]:
+                every = max(T // 100, 1)
+                results.append(online.play(make_learner(), _ticking(make_adversary(), bar, task, every), T, seed=s))
+                bar.update(task, completed=len(results) * T)
+    elif private:
         with progress() as bar:
             task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
             for s in seeds[:runs]:
@@ -220,7 +254,7 @@ def play(
         with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
             results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
 
-    first = results[0]
+    first = results[0].head if isinstance(results[0], online.StreamResult) else results[0]
     if show:
         table = Table(title=f"first game, rounds 1–{min(show, first.T)}")
         for col in ("t", "x_t", "prediction", "label", "mistakes so far"):
@@ -276,6 +310,9 @@ def _ticking(inner: Any, bar: Any, task: Any, every: int) -> Any:
     class Ticking(Adversary):
         def start(self, rng: Any) -> None:
             inner.start(rng)
+
+        def watch(self, learner: Any) -> None:
+            inner.watch(learner)
 
         def propose(self, t: int) -> Any:
             if t % every == 0 and t:

@@ -48,16 +48,44 @@ def new_figure(width: float = 7.0, height: float = 4.2) -> tuple[Any, Any]:
     return fig, ax
 
 
-def save_figure(fig: Any, path: Path) -> Path:
+def save_figure(fig: Any, path: Path, tight: bool = True) -> Path:
+    """Write ``fig`` atomically as PNG (``tight``: apply ``tight_layout`` first; False keeps a layout set by hand)."""
     import matplotlib.pyplot as plt
 
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + ".tmp.png")
-    fig.tight_layout()
+    if tight:
+        fig.tight_layout()
     fig.savefig(tmp, dpi=110)
     plt.close(fig)
     os.replace(tmp, path)
     return path
+
+
+def fitted_slope(Ts: Any, values: Any) -> float:
+    """Least-squares slope of log(value) on log(T) over the points with a positive value (nan if fewer than 2)."""
+    import math
+
+    pts = [(math.log(t), math.log(v)) for t, v in zip(Ts, values) if v > 0]
+    if len(pts) < 2:
+        return float("nan")
+    x, yv = np.array(pts).T
+    return float(np.polyfit(x, yv, 1)[0])
+
+
+def vacuous_box(ax: Any, lines: list[str], head: str = "bound vacuous (≥ T) over this range, nothing claimed:") -> None:
+    """Name, in the panel's top-left corner, the curves whose theorem's bound is ≥ T (no claim made about them)."""
+    if lines:
+        ax.text(
+            0.02,
+            0.98,
+            head + "\n" + "\n".join(lines),
+            transform=ax.transAxes,
+            va="top",
+            fontsize=6.5,
+            color="0.3",
+            bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "0.8"},
+        )
 
 
 def out_path(out_dir: Any) -> Path:

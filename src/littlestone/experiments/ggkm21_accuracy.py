@@ -125,16 +125,40 @@ def run(
     table = write_table(rows, out / "ggkm21_accuracy.csv")
     fig, ax = new_figure(8.0, 4.6)
     styles = {"PolyPriLearn": "o-", "PolyPriPropLearn": "s--", "BLM20": "^:"}
-    for learner, st in styles.items():
+    # series with the same points (e.g. every learner at its fallback for every ε) are drawn once, labelled with all
+    # their members, so that the legend never lists lines hidden under one another
+    groups: dict[tuple, list[tuple[str, float]]] = {}
+    for learner in styles:
         for eps in epsilons:
-            pts = sorted((r["n"], r["mean_loss"]) for r in rows if r["learner"] == learner and r["epsilon"] == eps)
-            ax.plot(*zip(*pts), st, label=f"{learner}, ε = {eps:g}")
+            pts = tuple(
+                sorted((r["n"], r["mean_loss"]) for r in rows if r["learner"] == learner and r["epsilon"] == eps)
+            )
+            groups.setdefault(pts, []).append((learner, eps))
+    for pts, members in groups.items():
+        learners = list(dict.fromkeys(m[0] for m in members))
+        if len(members) == 1:
+            label = f"{members[0][0]}, ε = {members[0][1]:g}"
+        else:
+            label = (
+                "\n".join(f"{lr}, ε = {', '.join(f'{e:g}' for m, e in members if m == lr)}" for lr in learners)
+                + f"\n({len(members)} series coincide: one line)"
+            )
+        ax.plot(*zip(*pts), styles[learners[0]], label=label)
     ax.axhline(alpha, color="k", ls="--", lw=0.8, label=f"α = {alpha}")
     ax.set_xscale("log")
     ax.set_xlabel("total examples n")
     ax.set_ylabel("loss (exact, skewed points)")
-    ax.set_title(f"{H.name}, d={d}: GGKM21 vs BLM20 (user sizes)")
-    ax.legend(fontsize=6, ncol=3)
+    coinciding = sum(len(m) for m in groups.values() if len(m) > 1)
+    ax.set_title(
+        f"{H.name}, d={d}: GGKM21 vs BLM20 (user sizes)"
+        + (
+            f"\n{coinciding} of {sum(len(m) for m in groups.values())} series coincide: drawn once each group"
+            if coinciding
+            else ""
+        ),
+        fontsize=10,
+    )
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig_path = save_figure(fig, out / "ggkm21_accuracy.png")
     best = {lr: min(r["mean_loss"] for r in rows if r["learner"] == lr and r["n"] == max(totals)) for lr in styles}
     return ExperimentResult(

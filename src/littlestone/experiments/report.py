@@ -19,7 +19,9 @@ table{border-collapse:collapse;margin:1em 0;font-size:.92em}th,td{border:1px sol
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:1.2em 0;text-align:center}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:.9em;color:#555}.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.6em 1em}
-.meta{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .25em}
+.meta{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .25em;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch}.scroll table{margin:0}
+figure.wide img{max-width:none}.scroll th,.scroll td{white-space:nowrap}
 """
 
 
@@ -33,13 +35,26 @@ def img_tag(path: str | Path, alt: str) -> str:
     return f'<img alt="{esc(alt)}" src="data:image/png;base64,{data}">'
 
 
-def figure(path: str | Path, caption: str) -> str:
+def png_width(path: str | Path) -> int:
+    """The pixel width of a PNG (its IHDR chunk)."""
+    head = Path(path).read_bytes()[:24]
+    return int.from_bytes(head[16:20], "big")
+
+
+def figure(path: str | Path, caption: str, *, wide: bool = False) -> str:
+    """A figure with its caption; ``wide``: shown at its full pixel width in a horizontally scrolling box (so that
+    small labels stay legible instead of being scaled down to the page)."""
     if not Path(path).exists():
         return f'<p class="note">Figure not available: {esc(caption)}</p>'
+    if wide:
+        img = img_tag(path, caption).replace("<img ", f'<img width="{png_width(path)}" ', 1)
+        return f"<figure class='wide'><div class='scroll'>{img}</div><figcaption>{esc(caption)}</figcaption></figure>"
     return f"<figure>{img_tag(path, caption)}<figcaption>{esc(caption)}</figcaption></figure>"
 
 
-def _cell(v: Any) -> str:
+def _cell(v: Any, percent: bool = False) -> str:
+    if percent and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f'<td class="num">{v:.0%}</td>'
     if isinstance(v, float):
         if math.isinf(v):
             return '<td class="num">∞</td>'
@@ -49,19 +64,23 @@ def _cell(v: Any) -> str:
     return f"<td>{esc(v)}</td>"
 
 
-def table(rows: Sequence[dict], columns: Sequence[str] | None = None) -> str:
-    """An HTML table from dict rows (missing cells left empty)."""
+def table(rows: Sequence[dict], columns: Sequence[str] | None = None, percent: Sequence[str] = ()) -> str:
+    """An HTML table from dict rows (missing cells left empty; the ``percent`` columns as whole percentages, as the
+    terminal shows them), inside a box that scrolls sideways on a narrow screen."""
     if not rows:
         return "<p>(no rows)</p>"
     cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     head = "".join(f"<th>{esc(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(_cell(r[c]) if c in r else "<td></td>" for c in cols) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    body = "".join(
+        "<tr>" + "".join(_cell(r[c], c in percent) if c in r else "<td></td>" for c in cols) + "</tr>" for r in rows
+    )
+    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def page(title: str, body: str) -> str:
     return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>"
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
         f"<style>{CSS}</style></head><body>{body}</body></html>\n"
     )
 
@@ -142,6 +161,59 @@ def _name_of(result: Any, h: Any) -> str:
         return repr(h)
 
 
+def _online_section(result: Any) -> str:
+    """The online section (``littlestone demo --online``): private online learners on a stream of the data."""
+    on = getattr(result, "online", None)
+    if on is None:
+        return ""
+    rows = on.rows
+    by = {r["learner"]: r for r in on.rows}
+    best_private = min(
+        (r for r in on.rows if r["privacy (ε, δ)"] != "not private"), key=lambda r: r["regret"], default=None
+    )
+    hedge = by.get("Hedge over H (non-private)")
+    lwy, gl = by.get("LWY25 (practical)"), by.get("GL21 (practical)")
+    story = ""
+    if best_private is not None and hedge is not None:
+        story += (
+            f"Over {on.T:,} rounds the best threshold in hindsight errs {on.best_mistakes:,} times (rate "
+            f"{on.best_mistakes / on.T:.1%}). Non-private Hedge over the class trails it by {hedge['regret']:,} "
+            f"mistakes; the best private learner here, {esc(best_private['learner'])}, by {best_private['regret']:,}. "
+        )
+    if lwy is not None and gl is not None:
+        story += (
+            f"LWY25 and GL21 are realizable learners: on this non-realizable stream, at their practical settings, "
+            f"they make {lwy['mistakes']:,} and {gl['mistakes']:,} mistakes (rate {lwy['mistake rate']:.1%} and "
+            f"{gl['mistake rate']:.1%}) — their theorems assume a target in the class and are silent here. "
+        )
+    return "\n".join(
+        [
+            "<h2>Online: private learning on a stream</h2>",
+            f"<p>A stream of {on.T:,} rounds, each an example drawn at random (with replacement) from the {len(result.data.y)} "
+            f"breast-cancer examples: the point is the example's cell of <i>worst concave points</i> on {on.cells} "
+            "equal cells over the published range, the label 1 for malignant. The class: the thresholds "
+            f"1[cell ≥ t] (t = 0 … {on.cells}; Littlestone dimension 2). Real data is not realizable, so each "
+            "learner is judged by its regret against the best threshold in hindsight. Private learners at "
+            f"ε = {on.epsilon:g}, δ = {on.delta:g} (column <i>privacy</i>: the claim each learner reports); the "
+            "regret bound is the learner's own (expected regret, constants written out) where it has one.</p>",
+            figure(
+                on.figure,
+                "Cumulative mistakes (left) and regret against the best threshold so far (right, "
+                "log–log; ≤ 0 drawn at 0.5) of every learner on the same stream.",
+            ),
+            table(
+                rows,
+                ["learner", "privacy (ε, δ)", "mistakes", "mistake rate", "regret", "regret bound", "setting"],
+                ["mistake rate"],
+            ),
+            f"<p>{story}PrivateHedge (LWY25 Thm E.11's rate) and TreeAggregationHedge hold against adaptive "
+            "adversaries, BatchedPrivateHedge against oblivious ones (this stream is oblivious); Algorithm 3 is "
+            "LWY25's private <i>proper</i> agnostic learner (§4). The SOA restarts from the whole class whenever an "
+            f"example contradicts every threshold left. Computed in {on.seconds:.1f} s.</p>",
+        ]
+    )
+
+
 def write_demo_report(out_dir: Path, result: Any) -> Path:
     """The demo's report: data and class, accuracy vs ε, the shattered tree, G's histogram, privacy accounting."""
     from .. import __version__
@@ -199,12 +271,14 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
             "of its Littlestone dimension"
             + (f"; drawn to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "")
             + "). Nodes are grid cells; the edge below a node is the label the path gives it; "
-            "each leaf names a stump consistent with its path (the set where it is 1).",
+            "each leaf names a stump consistent with its path (the set where it is 1). Shown at full size: scroll "
+            "sideways to read the leaves.",
+            wide=True,
         ),
         _game_paragraph(result),
         "<h2>Accuracy vs ε</h2>",
         figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
-        table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"]),
+        table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"], ["fallback rate"]),
         "<ul><li><b>ERM</b>: the stump with fewest training errors (non-private).</li>"
         "<li><b>SOA</b>: the Standard Optimal Algorithm's predictor after one pass over the training sample, "
         "extended to non-realizable samples (BLM20 Definition 8; non-private): the SOA classifier of the longest "
@@ -242,10 +316,11 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         "provide.) The ε-DP generic "
         "learner, whose cost grows with log|H| rather than with the Littlestone dimension, is the practical choice "
         "at this scale; BLM20's strength is classes too large to enumerate.</div>",
+        _online_section(result),
         "<h2>Reproduce</h2>",
         "<p><code>littlestone demo</code> draws privacy noise from OpenDP's floating-point-safe samplers "
         "(<code>--backend secure</code>, the default), which cannot be seeded; <code>littlestone demo --backend "
         "seeded --seed 0</code> makes the whole report reproducible. <code>--jobs</code> sets the parallel workers "
-        "for the splits; <code>--fast</code> runs a small version.</p>",
+        "for the splits; <code>--fast</code> runs a small version; <code>--online</code> adds the online section.</p>",
     ]
     return atomic_write_text(out_dir / "index.html", page("littlestone demo report", "\n".join(parts)))

@@ -24,6 +24,8 @@ from ._blm20_common import ExperimentResult, new_figure, out_path, save_figure, 
 
 BLM = "sequential fooling (Thm 4.2)"
 BLM_ALPHA = 0.1
+#: where an error of exactly 0 is drawn on the log axis (said in the plot and the verdict)
+ZERO_FLOOR = 1e-4
 
 
 def run(
@@ -114,20 +116,34 @@ def run(
                 )
     out = out_path(out_dir)
     csv = write_table(table, out / "sanitizer_error.csv")
-    fig, ax = new_figure()
+    fig, ax = new_figure(8.4, 4.4)
     for san, style in (("MWEM", "o-"), (BLM, "^-."), ("realizable (Thm E.5)", "s--")):
         for eps in epsilons:
             sel = [x for x in table if x["sanitizer"] == san and x["epsilon"] == eps]
-            ax.loglog(
-                [x["n"] for x in sel],
-                [max(x["mean_error"], 1e-4) for x in sel],
+            xs = np.array([x["n"] for x in sel], dtype=float)
+            ys = np.array([x["mean_error"] for x in sel], dtype=float)
+            (line,) = ax.loglog(
+                xs,
+                np.maximum(ys, ZERO_FLOOR),
                 style,
                 label=f"{san}, ε={eps:g}"
                 + (" (violated fraction)" if san.startswith("realizable") else " (max query error)"),
             )
+            zero = ys <= 0
+            if zero.any():  # an error of exactly 0 cannot sit on a log axis: drawn at the floor, hollow
+                ax.plot(xs[zero], np.full(zero.sum(), ZERO_FLOOR), "v", ms=8, mfc="white", color=line.get_color())
+    ax.axhline(ZERO_FLOOR, color="0.6", lw=0.6, ls=":")
+    ax.text(
+        ax.get_xlim()[0],
+        ZERO_FLOOR,
+        " an error of exactly 0 is drawn at 10⁻⁴ (hollow ▽)",
+        va="bottom",
+        fontsize=7,
+        color="0.35",
+    )
     ax.set_xlabel("n")
-    ax.set_ylabel("error")
-    ax.legend(fontsize=7)
+    ax.set_ylabel("mean error (0 drawn at 10⁻⁴)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig_path = save_figure(fig, out / "sanitizer_error.png")
     worst = max(x["max_error"] for x in table if x["sanitizer"] == "MWEM")
     return ExperimentResult(
@@ -138,5 +154,6 @@ def run(
         verdict=f"MWEM's largest observed query error {worst:.3g}; every run within its bound: "
         f"{all(x['error'] <= x['bound'] for x in rows if x['sanitizer'] == 'MWEM')}; "
         f"sequential fooling's largest "
-        f"{max(x['max_error'] for x in table if x['sanitizer'] == BLM):.3g}",
+        f"{max(x['max_error'] for x in table if x['sanitizer'] == BLM):.3g}; in the plot an error of exactly 0 is drawn "
+        f"at {ZERO_FLOOR:g} (hollow ▽): {sum(1 for x in table if x['mean_error'] <= 0)} of {len(table)} points",
     )

@@ -10,9 +10,11 @@ bound we can prove. The quoted and proven bounds side by side: :mod:`littlestone
   private_hedge.py  exponential weights at a privacy-calibrated rate: (ε, δ)-DP, adaptive adversaries (Thm E.11's rate)
   tree_hedge.py     tree-based aggregation + entropic regularized leader: ε-DP, adaptive adversaries
   batched_hedge.py  batched private Hedge (exponential mechanism per batch): (ε, δ)-DP, oblivious adversaries
+  classifier.py     any of them as a river-style classifier over a finite set of hypotheses (ExpertsClassifier)
 """
 
 from .base import ExpertsLearner, ExpertsRun, PrivacyClaim
+from .classifier import ExpertsClassifier
 from .batched_hedge import BatchedPrivateHedge, batched_hedge_bound, theory_batch
 from .hedge import Hedge
 from .private_hedge import PrivateHedge, private_hedge_bound, private_hedge_eta, private_hedge_privacy
@@ -20,6 +22,7 @@ from .tree_hedge import TreeAggregationHedge, theory_block, tree_hedge_bound
 
 __all__ = [
     "BatchedPrivateHedge",
+    "ExpertsClassifier",
     "ExpertsLearner",
     "ExpertsRun",
     "Hedge",

@@ -131,15 +131,14 @@ class ExpertsLearner(ABC):
             self._choice = self._sample(self.distribution())
         return self._choice
 
-    def learn_one(self, loss: Any) -> "ExpertsLearner":
-        """Observe the loss vector of the current round."""
+    def learn_one(self, loss: Any) -> None:
+        """Observe the loss vector of the current round (returns None, river's convention)."""
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         v = check_loss_vector(loss, self.n_experts)
         self._update(v)
         self.t += 1
         self._choice = None
-        return self
 
     def run(self, losses: Any) -> ExpertsRun:
         """Play every round of ``losses`` (T × N array or iterable of chunks); vectorized where the learner allows."""

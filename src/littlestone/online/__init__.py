@@ -1,11 +1,13 @@
 """Online learning in the mistake-bound model (BLM20 §3.2, Kal-LN §4): the SOA (optionally extended to
-non-realizable sequences, BLM20 Def 8), Halving, and the game runner with oblivious and adaptive adversaries."""
+non-realizable sequences, BLM20 Def 8), Halving, and the game runner with oblivious and adaptive adversaries (incl. those that see the released
+hypotheses, LWY25 §3)."""
 
 from .adversaries import AdaptiveAdversary, Adversary, FixedSequence, IIDRealizable, TreeAdversary
 from .base import OnlineLearner
 from .extended_soa import extended_soa
-from .game import GameResult, play, play_many
+from .game import GameResult, StreamResult, play, play_many, play_stream
 from .halving import Halving
+from .released import ADVERSARIES, DisagreementSeeking, LateCommitment, make_adversary
 from .soa import SOA, soa_classifier
 
 __all__ = [
@@ -16,10 +18,16 @@ __all__ = [
     "extended_soa",
     "play",
     "play_many",
+    "play_stream",
+    "StreamResult",
     "GameResult",
     "Adversary",
     "FixedSequence",
     "IIDRealizable",
     "TreeAdversary",
     "AdaptiveAdversary",
+    "DisagreementSeeking",
+    "LateCommitment",
+    "ADVERSARIES",
+    "make_adversary",
 ]

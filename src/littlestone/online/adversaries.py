@@ -28,6 +28,10 @@ class Adversary(ABC):
     def start(self, rng: np.random.Generator) -> None:
         """Reset for a new game; ``rng`` is the game's generator (used by adversaries without their own seed)."""
 
+    def watch(self, learner: Any) -> None:
+        """Called by :func:`~littlestone.online.play` before :meth:`start` with the learner of the game: adaptive
+        adversaries of LWY25 §3's setting see the released hypotheses (``learner.hypothesis()``); others ignore it."""
+
     @abstractmethod
     def propose(self, t: int) -> Point:
         """The point x_t of round t (0-based)."""
@@ -70,29 +74,41 @@ class IIDRealizable(Adversary):
     """Oblivious: x_t drawn i.i.d., y_t = target(x_t) for a target hypothesis of H (realizable by construction).
 
     ``points`` is either a callable ``rng -> point``, a finite distribution ``{point: probability}``, or a finite
-    support (a sequence of points, with optional ``probs``; uniform by default). ``seed`` fixes the draws; without it the game's generator is used.
+    support (a sequence of points, with optional ``probs``; uniform by default); None (the default) is the class's
+    own law (:meth:`~littlestone.classes.base.HypothesisClass.uniform_points`: uniform on a finite domain, a
+    documented law on an infinite one). ``target=None`` draws the target at the start of each game with the game's
+    generator (:meth:`~littlestone.classes.base.HypothesisClass.random_hypothesis`: uniform in closed form for
+    thresholds, points and intervals of any size). ``seed`` fixes the draws; without it the game's generator is used.
     """
 
     def __init__(
         self,
         hypothesis_class: HypothesisClass | VersionSpace,
-        target: Hypothesis,
-        points: Callable[[np.random.Generator], Any] | Sequence[Any] | np.ndarray,
+        target: Hypothesis | None = None,
+        points: Callable[[np.random.Generator], Any] | Sequence[Any] | np.ndarray | None = None,
         probs: Sequence[float] | np.ndarray | None = None,
         seed: SeedLike = None,
     ):
         V = as_version_space(hypothesis_class)
         self.hypothesis_class = V.hclass
-        if not isinstance(target, Hypothesis):
-            raise LittlestoneError(f"target must be a Hypothesis of {V.hclass.name}, not {type(target).__name__}")
-        if not V.contains(target):
-            raise NotRealizableError(
-                f"target {target!r} is not in {V.hclass.name}: the sequence would not be realizable"
-            )
+        self._V = V
+        if target is not None:
+            if not isinstance(target, Hypothesis):
+                raise LittlestoneError(f"target must be a Hypothesis of {V.hclass.name}, not {type(target).__name__}")
+            if not V.contains(target):
+                raise NotRealizableError(
+                    f"target {target!r} is not in {V.hclass.name}: the sequence would not be realizable"
+                )
+        self._given_target = target
         self.target = target
         self._sampler: Callable[[np.random.Generator], Any] | None = None
         self._support: list[Point] | None = None
         self._probs: np.ndarray | None = None
+        own_law = points is None
+        if own_law:
+            if probs is not None:
+                raise LittlestoneError("probs needs a finite support of points")
+            points = point_law(V.hclass)
         if isinstance(points, Mapping):
             if probs is not None:
                 raise LittlestoneError("give probabilities either in the {point: probability} mapping or in probs")
@@ -102,7 +118,7 @@ class IIDRealizable(Adversary):
                 raise LittlestoneError("probs is only meaningful with a finite support of points, not a sampler")
             self._sampler = points
         else:
-            support = [V.hclass.validate_point(x) for x in points]
+            support = list(points) if own_law else [V.hclass.validate_point(x) for x in points]  # the class's own
             if not support:
                 raise EmptyDataError("IIDRealizable needs a nonempty support of points")
             self._support = support
@@ -118,6 +134,8 @@ class IIDRealizable(Adversary):
 
     def start(self, rng: np.random.Generator) -> None:
         self._rng = rng if self._seed is None else as_generator(self._seed)
+        if self._given_target is None:
+            self.target = draw_target(self.hypothesis_class, self._rng)
 
     def propose(self, t: int) -> Point:
         if self._rng is None:
@@ -130,7 +148,49 @@ class IIDRealizable(Adversary):
         return self.hypothesis_class.validate_point(self._sampler(rng))
 
     def reveal(self, t: int, x: Point, prediction: int) -> int:
+        assert self.target is not None
         return int(self.target(x))
+
+    def draw_many(self, k: int) -> tuple[Any, np.ndarray]:
+        """k rounds at once (points, 0/1 labels): vectorized for a finite support and for samplers that take
+        ``size=`` (the classes' integer samplers), else one draw at a time. Used by
+        :func:`~littlestone.online.play_stream`; the draws follow the same law as :meth:`propose` but not the same
+        stream of the generator."""
+        if self._rng is None:
+            self.start(as_generator(None))
+        rng = self._rng
+        assert rng is not None and self.target is not None
+        X: Any = None
+        if self._support is not None:
+            idx = rng.choice(len(self._support), size=k, p=self._probs)
+            arr = np.asarray(self._support) if not hasattr(self, "_support_array") else self._support_array
+            self._support_array = arr
+            X = arr[idx] if arr.ndim == 1 and arr.dtype.kind in "iu" else [self._support[i] for i in idx.tolist()]
+        else:
+            assert self._sampler is not None
+            try:
+                X = self._sampler(rng, size=k)  # type: ignore[call-arg]
+                self.hypothesis_class.validate_points(X)
+            except TypeError:
+                X = [self.hypothesis_class.validate_point(self._sampler(rng)) for _ in range(k)]
+        y = np.asarray(self.target.predict(X), dtype=np.int8)
+        return X, y
+
+
+def point_law(H: HypothesisClass) -> Callable[[np.random.Generator], Any] | Sequence[Any]:
+    """The class's law on points (:meth:`~littlestone.classes.base.HypothesisClass.uniform_points`), or a
+    LittlestoneError naming the class when it has none."""
+    try:
+        return H.uniform_points()
+    except TypeError:
+        raise LittlestoneError(
+            f"{H.name} has no law to draw points from (its domain cannot be enumerated and it defines no sampler)"
+        ) from None
+
+
+def draw_target(H: HypothesisClass, rng: np.random.Generator) -> Hypothesis:
+    """A target hypothesis drawn by the class's own law (uniform in closed form where the class has one)."""
+    return H.random_hypothesis(rng)
 
 
 class TreeAdversary(Adversary):
@@ -145,7 +205,15 @@ class TreeAdversary(Adversary):
     ``littlestone.dimensions.ldim(H, witness=True)``); a path that leaves H raises :class:`NotRealizableError`.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, greedy: bool = False, tree: Any = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        greedy: bool = False,
+        tree: Any = None,
+        seed: SeedLike = None,
+    ):
+        # ``seed`` is accepted for the uniform ``Adversary(H, seed=...)`` signature: this adversary is deterministic
         self.initial_version_space = as_version_space(hypothesis_class)
         if self.initial_version_space.is_empty():
             raise EmptyDataError("TreeAdversary needs a nonempty class")

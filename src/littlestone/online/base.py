@@ -7,7 +7,7 @@ points and 0/1 labels; this base class validates input, remembers the user's lab
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from .._labels import check_label01
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..classes.resolve import as_version_space
 from ..errors import LabelError
+from .river_compat import feature_value, river_classifier
 
 #: sentinel: the label coding is not known yet
 _UNKNOWN = None
@@ -28,6 +29,23 @@ class _Stopped(Exception):
         self.done, self.error = done, error
 
 
+def as_point_list(pts: "list | np.ndarray") -> list:
+    """Validated points as a list of Python points (an int array becomes Python ints)."""
+    return pts.tolist() if isinstance(pts, np.ndarray) else pts
+
+
+def _label_values(y: np.ndarray) -> set:
+    """The distinct values of a numeric label vector — without sorting when they lie in {−1, 0, 1} (a few linear
+    passes, the common case), else np.unique."""
+    if y.size and y.dtype.kind in "iu":
+        lo, hi = int(y.min()), int(y.max())
+        if lo >= -1 and hi <= 1:  # -1 present iff min is -1, 1 iff max is 1, 0 iff some entry is zero
+            zeros = np.count_nonzero(y) < y.size
+            return {v for v, ok in ((-1, lo == -1), (0, zeros), (1, hi == 1)) if ok}
+    return set(np.unique(y).tolist())
+
+
+@river_classifier
 class OnlineLearner(ABC):
     """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
@@ -35,11 +53,21 @@ class OnlineLearner(ABC):
       returns the prediction in the user's label set: {−1,+1} once a −1 label has been seen (or ``labels=(-1, 1)``
       was given), else {0,1}.
     * ``learn_one(x, y)`` takes ``y`` in {0,1} or {−1,+1} (a mix of 0 and −1 is a :class:`LabelError`), counts a
-      mistake when ``y`` differs from what ``predict_one(x)`` says at that moment, updates, and returns ``self``.
+      mistake when ``y`` differs from what ``predict_one(x)`` says at that moment, updates, and returns None.
+    * river conventions (:mod:`littlestone.online.river_compat`): ``x`` may be a feature dict with one key (or the
+      key declared by ``feature=``), labels may be bools.
     """
 
-    def __init__(self, hypothesis_class: HypothesisClass | VersionSpace, *, labels: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        labels: tuple[int, int] | None = None,
+        feature: Hashable | None = None,
+    ):
         V = as_version_space(hypothesis_class)
+        #: the key of river feature dicts this learner reads (None: a dict's only key)
+        self.feature = feature
         self.hypothesis_class: HypothesisClass = V.hclass
         self.initial_version_space: VersionSpace = V
         self.mistakes = 0
@@ -73,14 +101,16 @@ class OnlineLearner(ABC):
         return self._negative is not None
 
     def validate_point(self, x: Any) -> Point:
-        return self.hypothesis_class.validate_point(x)
+        """x as a point of the class; a river feature dict gives its value at ``feature`` (or at its only key)."""
+        return self.hypothesis_class.validate_point(feature_value(x, self.feature))
 
     def predict_one(self, x: Any) -> int:
         """The prediction at x, in the user's label set."""
         return self._report(self._cached_predict(self.validate_point(x)))
 
-    def learn_one(self, x: Any, y: Any) -> "OnlineLearner":
-        """Learn the example (x, y); counts a mistake if y differs from the current prediction at x."""
+    def learn_one(self, x: Any, y: Any) -> None:
+        """Learn the example (x, y); counts a mistake if y differs from the current prediction at x. Returns None
+        (river's convention: the learner is updated in place)."""
         x = self.validate_point(x)
         y01 = self._encode(y)
         mistake = self._cached_predict(x) != y01
@@ -90,7 +120,6 @@ class OnlineLearner(ABC):
         self.n_learned += 1
         if mistake:
             self.mistakes += 1
-        return self
 
     def predict_many(self, X: Any) -> np.ndarray:
         """Predictions at several points (no learning in between)."""
@@ -112,7 +141,7 @@ class OnlineLearner(ABC):
             raise LabelError(f"X has {len(X)} points but y has {n} labels")
         y01, neg = self._encode_many(y_arr)
         pts = self._validate_many(X)
-        preds = np.empty(n, dtype=np.int64)
+        preds = np.empty(n, dtype=np.int8)
         done = 0
         try:
             done = self._learn_many01(pts, y01, preds)
@@ -123,13 +152,13 @@ class OnlineLearner(ABC):
             self._finish_many(y01, preds, done, neg)
         return preds
 
-    def _validate_many(self, X: Any) -> list:
+    def _validate_many(self, X: Any) -> "list | np.ndarray":
         arr = X if isinstance(X, np.ndarray) else None
         if arr is None and isinstance(X, (list, tuple)) and X and all(type(v) is int for v in X):
             arr = np.asarray(X) if all(-(2**63) <= v < 2**63 for v in X) else None
         if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iu":
             self.hypothesis_class.validate_points(arr)  # raises DomainError naming the first bad point
-            return arr.tolist()
+            return arr  # kept as an array: vectorized batch paths use it, the others convert (as_point_list)
         return [self.validate_point(x) for x in X]
 
     def _encode_many(self, y: np.ndarray) -> tuple[np.ndarray, int | None]:
@@ -137,7 +166,7 @@ class OnlineLearner(ABC):
         if y.dtype.kind == "b":
             return y.astype(np.int8), None
         if y.dtype.kind in "iuf" and y.ndim == 1:
-            vals = set(np.unique(y).tolist())
+            vals = _label_values(y)
             if vals <= {-1, 0, 1}:
                 if 0 in vals and -1 in vals:
                     bad = y[(y == -1) | (y == 0)]
@@ -151,6 +180,8 @@ class OnlineLearner(ABC):
                         f"labels mix label sets: this learner has seen negative label "
                         f"{self._negative}; use either {{0,1}} or {{-1,+1}} throughout"
                     )
+                if neg != -1 and y.dtype.kind in "iu":  # values in {0, 1}: a cast is the 0/1 coding
+                    return y.astype(np.int8), neg
                 return (y == 1).astype(np.int8), neg
         out = np.empty(len(y), dtype=np.int8)  # anything else: one label at a time, with _encode's errors
         first_neg = self._negative
@@ -170,7 +201,7 @@ class OnlineLearner(ABC):
     def _learn_many01(self, pts: list, y01: np.ndarray, preds: np.ndarray) -> int:
         """Hook: learn pts/y01 in order, writing 0/1 predictions to ``preds``; returns how many were learned.
         On an example that cannot be learned, raise ``_Stopped(done, error)``. Default: the per-round hooks."""
-        for i, (x, lab) in enumerate(zip(pts, y01.tolist())):
+        for i, (x, lab) in enumerate(zip(as_point_list(pts), y01.tolist())):
             p = self._predict01(x)
             preds[i] = p
             try:

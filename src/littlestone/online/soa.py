@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace, patch
 from ..errors import NotRealizableError
-from .base import OnlineLearner, _Stopped, as_version_space
+from .base import OnlineLearner, _Stopped, as_point_list, as_version_space
 
 
 def soa_classifier(H_or_V: HypothesisClass | VersionSpace) -> Hypothesis:
@@ -29,8 +31,11 @@ class SOA(OnlineLearner):
 
     >>> from littlestone import Thresholds
     >>> soa = SOA(Thresholds(8))
-    >>> soa.predict_one(3), soa.learn_one(3, 1).mistakes
-    (0, 1)
+    >>> soa.predict_one(3)
+    0
+    >>> soa.learn_one({"x": 3}, True)  # river style: a one-key feature dict, a bool label; returns None
+    >>> soa.mistakes
+    1
     """
 
     def __init__(
@@ -39,8 +44,9 @@ class SOA(OnlineLearner):
         extended: bool = False,
         *,
         labels: tuple[int, int] | None = None,
+        feature: Any = None,
     ):
-        super().__init__(hypothesis_class, labels=labels)
+        super().__init__(hypothesis_class, labels=labels, feature=feature)
         self.extended = bool(extended)
         self.version_space: VersionSpace = self.initial_version_space
         self._patches: dict[Point, int] = {}
@@ -81,11 +87,16 @@ class SOA(OnlineLearner):
     def _learn_many01(self, pts: list, y01: Any, preds: Any) -> int:
         """Batch path: the version space's closed-form :meth:`~littlestone.classes.base.VersionSpace.online_run`
         for the realizable prefix (when it has one), then the per-round hooks from the first unrealizable example."""
-        run = self.version_space.online_run(pts, y01.tolist(), "soa") if self._realizable else None
+        run = None
+        if self._realizable and isinstance(pts, np.ndarray):
+            run = self.version_space.online_run_array(pts, y01, "soa", out=preds)
+        if run is None and self._realizable:
+            run = self.version_space.online_run(as_point_list(pts), y01.tolist(), "soa")
         if run is None:
             return super()._learn_many01(pts, y01, preds)
         p, V, k = run
-        preds[:k] = p
+        if not np.may_share_memory(p, preds):  # closed forms given out=preds wrote there already
+            preds[:k] = p
         self.version_space = V
         self.realizable_prefix_length += k
         if k == len(pts):
@@ -112,5 +123,6 @@ class SOA(OnlineLearner):
             self.initial_version_space,
             self.extended,
             labels=None if self._negative is None else self.label_coding,
+            feature=self.feature,
         )
         return self

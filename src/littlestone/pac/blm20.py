@@ -195,10 +195,14 @@ def blm20_learn(
     seed: SeedLike = None,
     n_jobs: int = 1,
     diagnostics: bool = False,
+    checkpoint: Any = None,
+    checkpoint_every: int | None = None,
 ) -> BLM20Result:
     """Run M (BLM20 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
     Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
-    the proof needs no secrecy of them); all privacy noise comes from ``backend``."""
+    the proof needs no secrecy of them); all privacy noise comes from ``backend``. ``checkpoint=DIR`` saves stage 1
+    in chunks of ``checkpoint_every`` G batches and resumes from them (:mod:`littlestone.pac.checkpoint`: same seed
+    ⇒ same G outputs; a local file of the data owner, as sensitive as the data)."""
     epsilon, delta = _check_privacy(epsilon, delta)
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
@@ -252,7 +256,14 @@ def blm20_learn(
     # Stage 1: G on k disjoint batches (BLM20 Theorem 17 step 1).
     G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
     m, k = sizes.batch_size, sizes.n_batches
-    runs: list[GRun] = run_batches(G, source, [(i * m, (i + 1) * m) for i in range(k)], g_seed, n_jobs=n_jobs)
+    batches = [(i * m, (i + 1) * m) for i in range(k)]
+    if checkpoint is None:
+        runs: list[GRun] = run_batches(G, source, batches, g_seed, n_jobs=n_jobs)
+    else:
+        from .checkpoint import DEFAULT_EVERY, run_batches_checkpointed
+
+        every = DEFAULT_EVERY if checkpoint_every is None else checkpoint_every
+        runs = run_batches_checkpointed(G, source, batches, g_seed, sizes, checkpoint, every=every, n_jobs=n_jobs)
 
     # Stage 2: stable histogram with (ε/2, δ); keep estimates ≥ 3η/4, never Fail (step 2).
     release = stable_histogram([r.output for r in runs], epsilon / 2.0, delta, backend=noise, budget=budget)

@@ -23,6 +23,8 @@ class BLM20Classifier(LittlestoneClassifier):
     'seeded' (reproducible from ``random_state``). ``diagnostics=True`` adds non-private statistics of G's outputs
     to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples). ``classes`` =
     (negative label, positive label), default (0, 1): declared, never read from the private labels.
+    ``checkpoint`` = a directory: stage 1 (G) is saved there in chunks of ``checkpoint_every`` batches and a rerun
+    resumes (:mod:`littlestone.pac.checkpoint`; needs a fixed ``random_state``; never saved in model JSON).
     """
 
     _private = True
@@ -45,6 +47,8 @@ class BLM20Classifier(LittlestoneClassifier):
         n_jobs: int = 1,
         diagnostics: bool = False,
         classes: Any = (0, 1),
+        checkpoint: Any = None,
+        checkpoint_every: int | None = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -62,6 +66,8 @@ class BLM20Classifier(LittlestoneClassifier):
         self.classes = classes
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
+        self.checkpoint = checkpoint
+        self.checkpoint_every = checkpoint_every
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
         res = blm20_learn(
@@ -81,8 +87,19 @@ class BLM20Classifier(LittlestoneClassifier):
             seed=rng,
             n_jobs=self.n_jobs,
             diagnostics=self.diagnostics,
+            checkpoint=self.checkpoint,
+            checkpoint_every=self.checkpoint_every,
         )
         return res.chosen, res
+
+    def to_dict(self) -> dict:
+        """Model JSON; the checkpoint directory (a local path of the data owner) is not saved."""
+        out = super().to_dict()
+        for key in ("checkpoint", "checkpoint_every"):
+            out["params"].pop(key, None)
+            if key in out["unsaved_params"]:
+                out["unsaved_params"].remove(key)
+        return out
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
         return self._learn(self._the_class(), ArraySource(points, y01), rng)

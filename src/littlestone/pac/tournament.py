@@ -24,7 +24,7 @@ from ..classes.base import (
     as_python_point,
     patch,
 )
-from ..classes.thresholds import Threshold
+from ..classes.thresholds import Threshold, Thresholds, ThresholdsVersionSpace
 from ..errors import LittlestoneError
 from .sources import Cursor
 
@@ -81,7 +81,30 @@ class SOAState:
         """SOA(S) — the predictor after the sample (hashable; equal functions compare equal)."""
         b = _threshold_bounds(self.V)
         h = self.V.soa() if b is None else Threshold(int(_kernels().soa_threshold(*b)))  # same binary search
-        return h if self.realizable or not self.patches else canonical(patch(h, self.patches))
+        if self.realizable or not self.patches:
+            return h
+        if type(h) is Threshold and all(type(x) is int for x, _ in self.patches):
+            return canonical(_patch_threshold(h, self.patches))
+        return canonical(patch(h, self.patches))
+
+
+def _patch_threshold(h: Threshold, patches: tuple) -> Hypothesis:
+    """``patch(h, patches)`` when every patched point is a Python int (labels 0/1 as ints): the same last-wins table,
+    the points where it differs from h in point order (ints: numeric order), then ``h.absorb_patches`` — without
+    the per-point conversions of the generic path (BLM20 Definition 8)."""
+    t = h.t
+    kept = sorted((x, y) for x, y in dict(patches).items() if (x >= t) != y)
+    if not kept:
+        return h
+    absorbed = h.absorb_patches(kept)
+    return PatchedHypothesis(h, tuple(kept)) if absorbed is None else absorbed
+
+
+def _soa_t(V: VersionSpace) -> int:
+    """t of SOA(V) = Threshold(t) for a thresholds version space with int64 bounds (as in SOAState.hypothesis)."""
+    b = _threshold_bounds(V)
+    assert b is not None
+    return int(_kernels().soa_threshold(*b))
 
 
 def canonical(h: Hypothesis) -> Hypothesis:
@@ -238,6 +261,7 @@ def _draw(
     if k == 1:
         return _draw_level1(hclass, V, cursor, n, rng, max_rounds)
     rounds = 0
+    plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace and _threshold_bounds(V) is not None
     while True:
         rounds += 1
         if max_rounds is not None and rounds > max_rounds:
@@ -250,6 +274,15 @@ def _draw(
         X1, y1 = cursor.take(n)
         S0 = S0.then(X0, y0, a0, a0 + n)
         S1 = S1.then(X1, y1, a1, a1 + n)
+        if plain and S0.state.realizable and S1.state.realizable:
+            # both SOA states realizable on plain thresholds: f_i = Threshold(t_i) (SOAState.hypothesis), equal iff
+            # t0 = t1; else steps (iv)–(v) in closed form as in _draw_level1 (same generator draw, same result)
+            t0, t1 = _soa_t(S0.state.V), _soa_t(S1.state.V)
+            if t0 == t1:
+                continue
+            x = min(t0, t1)
+            y = int(rng.integers(0, 2))
+            return (S0 if int(x >= t0) != y else S1).then_tournament(x, y)
         f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()  # step (ii)
         if f0 == f1:  # step (iii)
             continue
@@ -292,10 +325,14 @@ def _draw_level1(
     non-realizable block) goes through the generic per-round test. Both give the same sample for the same stream
     and generator (pinned by tests/pac/test_blm20_kernel_pins.py)."""
     fast = _threshold_bounds(V)
+    plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace  # the contest in closed form
     chunk, rounds = 32, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
     out = np.zeros(6, dtype=np.int64)
+    block = getattr(cursor.source, "block_size", 0)  # a blocked stream: peek up to its next block boundary (a view)
     while True:
         R = min(chunk, cursor.available() // (2 * n))
+        if block:
+            R = min(R, max(1, (block - cursor.position % block) // (2 * n)))
         if R <= 0:
             cursor.take(2 * n)  # not even one more round fits under the cap: Fail
         if max_rounds is not None:
@@ -306,9 +343,24 @@ def _draw_level1(
         if fast is not None and isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu":
             Xi = np.ascontiguousarray(X, dtype=np.int64)
             yi = np.ascontiguousarray(y, dtype=np.int8)
-            r = int(_kernels().level1_first_round(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
+            scan = _kernels().level1_first_round
+            r = int(scan(Xi, yi, n, R, 0, fast[0], fast[1], fast[2], out))
             while r < R:
                 a0, lo = cursor.position + 2 * n * r, 2 * n * r
+                lo0, hi0, lo1, hi1, t0, t1 = out.tolist()
+                if lo0 <= hi0 and lo1 <= hi1 and plain:
+                    # both realizable, SOA thresholds t0 ≠ t1: f_i = Threshold(t_i), their first disagreement is
+                    # min(t0, t1) (``Thresholds.base_disagreements``); steps (iv)–(v) as in :func:`_contest`, the
+                    # loser's sample built alone (same generator draw, same result)
+                    x = min(t0, t1)
+                    lab = int(rng.integers(0, 2))
+                    cursor.skip(lo + 2 * n)
+                    vlo, vhi, a = (lo0, hi0, a0) if int(x >= t0) != lab else (lo1, hi1, a0 + n)
+                    nlo, nhi = (vlo, min(vhi, x)) if lab == 1 else (max(vlo, x + 1), vhi)
+                    if nlo <= nhi:  # still realizable: SOAState.extend's one-example step, in closed form
+                        segments = (("D", a, a + n), ("T", x, lab))
+                        return TournamentSample(SOAState(V.with_threshold_interval(nlo, nhi)), segments)
+                    return _realizable_sample(V, vlo, vhi, a, a + n).then_tournament(x, lab)
                 if out[0] <= out[1] and out[2] <= out[3]:  # both realizable, SOA thresholds differ
                     S0 = _realizable_sample(V, int(out[0]), int(out[1]), a0, a0 + n)
                     S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
@@ -318,7 +370,7 @@ def _draw_level1(
                 if found is not None:
                     cursor.skip(lo + 2 * n)
                     return found
-                r = int(_kernels().level1_first_round(Xi, yi, n, R, r + 1, fast[0], fast[1], fast[2], out))
+                r = int(scan(Xi, yi, n, R, r + 1, fast[0], fast[1], fast[2], out))
         else:
             for r in range(R):
                 lo = 2 * n * r

@@ -1,11 +1,12 @@
 """Differential-privacy building blocks: noise backends, mechanisms, accounting.
 
-Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = OpenDP, floating-point safe; ``SeededBackend(seed)``
-= NumPy, reproducible, not floating-point safe), validates ε > 0 and 0 ≤ δ < 1, and charges an optional
+Every mechanism takes ``backend=`` explicitly (``SecureBackend()`` = exact samplers with OpenDP's law, floating-point
+safe; ``SeededBackend(seed)`` = NumPy, reproducible, not floating-point safe), validates ε > 0 and 0 ≤ δ < 1, and charges an optional
 ``PrivacyBudget`` before it releases anything. Neighbouring datasets: replace-one unless a docstring says otherwise.
 
 Where things are (one idea per module):
   backends.py          SecureBackend / SeededBackend / make_backend (which OpenDP call each sampler maps to)
+  exact_sampling.py    the SecureBackend's native exact discrete Laplace (CKS20 Alg. 1–2, vectorised, OS randomness)
   params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
   composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
   laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it)

@@ -2,6 +2,7 @@
 
 queries.py     counting-query families of a class over a finite domain (explicit, counting closed form, H^label)
 mwem.py        MWEM (HLM12): exponential mechanism + Laplace + multiplicative weights, with its proven bound
+mw_replay.py   MWEM's measurement reuse (HLM12 §3): updates replayed over past measurements on atoms (post-processing)
 realizable.py  realizable sanitizer (LWY25 Lemma E.2 discriminator, Thm E.5 game against the SOA)
 dyadic.py      sequential sanitizer over dyadic intervals (LWY25 Alg 5, Fact E.6, Lemma E.8)
 sequential_fooling.py  Bousquet–Livni–Moran sequential-fooling sanitizer (BousquetLM20; LWY25 Thm 4.2, Lemma D.7):

@@ -103,8 +103,8 @@ def _same_space(A: VersionSpace, B: VersionSpace, pts: list) -> bool:
 
 
 def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: list, rng: np.random.Generator) -> None:
-    """Every optional closed form V offers (online_run, chain, threshold_interval) agrees with the generic
-    computation from restrict/soa_predict/size."""
+    """Every optional closed form V offers (online_run, online_run_array, halving_hypothesis, flip_point, chain,
+    threshold_interval) agrees with the generic computation from restrict/soa_predict/size."""
     where = f"{H.name} after {path or 'no examples'}"
     xs = [pts[int(i)] for i in rng.integers(0, len(pts), size=8)]
     if V.is_empty():
@@ -117,10 +117,15 @@ def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: li
             ys.append(y)
             W = W.restrict(x, y)
         ys[-2] = int(rng.integers(2))
+    runs = []
     for rule in ("soa", "halving"):
         if rule == "halving" and not math.isfinite(V.size()):
             continue
-        run = V.online_run(list(xs), list(ys), rule)
+        runs.append((rule, "online_run", V.online_run(list(xs), list(ys), rule)))
+        if all(isinstance(x, int) and -(2**62) < x < 2**62 for x in xs):
+            X = np.array(xs, dtype=np.int64)
+            runs.append((rule, "online_run_array", V.online_run_array(X, np.array(ys, dtype=np.int8), rule)))
+    for rule, name, run in runs:
         if run is None:
             continue
         W, preds = V, []
@@ -133,11 +138,16 @@ def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: li
             W = W2
         got, Wr, k = run
         assert k == len(preds), (
-            f"{where}: online_run({rule!r}) read {k} examples of {list(zip(xs, ys))}, "
-            f"the rounds one at a time {len(preds)}"
+            f"{where}: {name}({rule!r}) read {k} examples of {list(zip(xs, ys))}, the rounds one at a time {len(preds)}"
         )
-        assert list(got) == preds, f"{where}: online_run({rule!r}) predicted {list(got)}, one at a time {preds}"
-        assert _same_space(Wr, W, pts), f"{where}: online_run({rule!r}) left another version space"
+        assert [int(v) for v in got] == preds, f"{where}: {name}({rule!r}) predicted {list(got)}, one at a time {preds}"
+        assert _same_space(Wr, W, pts), f"{where}: {name}({rule!r}) left another version space"
+    vote = V.halving_hypothesis() if math.isfinite(V.size()) else None
+    if vote is not None:
+        for x in pts:
+            want = int(V.restrict(x, 1).size() > V.restrict(x, 0).size())
+            assert vote(x) == want, f"{where}: halving_hypothesis() says {vote(x)} at {x!r}, the vote {want}"
+    _check_flip_point(H, V, pts, where, rng)
     chain = V.chain()
     if chain is not None:
         c, kth = chain
@@ -168,6 +178,33 @@ def _check_closed_forms(H: HypothesisClass, V: VersionSpace, pts: list, path: li
                     )
     if H.soa_is_proper():
         assert H.version_space().contains(V.soa()), f"{where}: soa_is_proper() but SOA_V = {V.soa()!r} ∉ H"
+
+
+def _check_flip_point(H: HypothesisClass, V: VersionSpace, pts: list, where: str, rng: np.random.Generator) -> None:
+    """flip_point(h) answers 1 − h(x) and keeps V nonempty; on domains of ≤ 2^12 points (all of them in pts) no
+    point keeps a larger (size, Ldim) — so a closed-form override is exact where the generic scan is."""
+    hyps = [V.soa(), H.version_space().soa()]
+    if math.isfinite(H.version_space().size()):
+        try:
+            hyps.append(H.random_hypothesis(rng))
+        except Exception:  # noqa: BLE001 - a class without a target law: the SOAs suffice
+            pass
+    exact = H.domain_size <= 1 << 12 and len(pts) == H.domain_size
+    for h in hyps:
+        move = V.flip_point(h)
+        best = None
+        if exact:
+            keys = [(W.size(), W.ldim()) for W in (V.restrict(x, 1 - int(h(x))) for x in pts) if not W.is_empty()]
+            best = max(keys) if keys else None
+        if move is None:
+            assert best is None, f"{where}: flip_point({h!r}) found no flip, but one keeps {best}"
+            continue
+        x, y = move
+        assert y == 1 - int(h(x)), f"{where}: flip_point({h!r}) answers {y} at {x!r} where h says {h(x)}"
+        W = V.restrict(x, y)
+        assert not W.is_empty(), f"{where}: flip_point({h!r}) = {move} empties the version space"
+        if best is not None:
+            assert (W.size(), W.ldim()) == best, f"{where}: flip_point({h!r}) keeps {(W.size(), W.ldim())} < {best}"
 
 
 def _check_class_closed_forms(H: HypothesisClass, hyps: list, pts: list, rng: np.random.Generator) -> None:
@@ -313,7 +350,7 @@ def check_online_learner(
     mistake_bound: int | None = None,
 ) -> None:
     """Check the online-learner protocol (river conventions) on fresh learners from ``factory()``: predict_one
-    returns a label and changes nothing; learn_one returns the learner and counts a mistake exactly when the label
+    returns a label and changes nothing; learn_one returns None and counts a mistake exactly when the label
     differs from the prediction; two fresh learners fed the same sequence behave identically; labels come back in
     the coding they came in ({0,1} or {−1,+1}); a point outside the domain raises DomainError and a bad label
     LabelError; and on realizable sequences (labels of a random hypothesis of the learner's class) the mistakes stay
@@ -343,7 +380,7 @@ def check_online_learner(
             assert a.predict_one(x) == p, f"round {t}: predict_one({x!r}) changed between two calls"
             assert b.predict_one(x) == p, f"round {t}: two fresh learners predict differently at {x!r}"
             before = a.mistakes
-            assert a.learn_one(x, y) is a, "learn_one must return the learner"
+            assert a.learn_one(x, y) is None, "learn_one must return None (river convention)"
             b.learn_one(x, y)
             mistakes += int(p != y)
             assert a.mistakes == before + int(p != y), (

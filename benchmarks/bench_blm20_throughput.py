@@ -1,0 +1,115 @@
+"""BLM20's G at Theorem 1's size: CPU nanoseconds per example read by G against a bare NumPy draw of the same
+examples, in the same process (issue 22 item 3: target ≤ 3×).
+
+G: ``GlobalStableLearner`` on thresholds(2^(d+1) − 2) (the largest threshold class of Ldim d), target in the middle,
+``batches`` consecutive Theorem-1 batches of a streamed ``RealizableStream`` (seed 3), generator seeds from
+SeedSequence(5) — exactly the runs of ``bench_blm20.py``'s throughput rows. Bare draw: the stream's own recipe for the
+same number of examples (per 2^14-example block: ``default_rng(SeedSequence(3, spawn_key=(j,)))``, ``integers``,
+labels ``x ≥ t`` as int8), nothing else. Both timed with ``time.process_time`` after a warm-up G run (imports and the
+compiled kernels loaded: warm), interleaved ``--repeats`` times; best and median ratio reported with the load average.
+
+``--before DIR`` also runs the same measurement with ``PYTHONPATH=DIR`` (another source tree, e.g. the previous
+commit's ``src``) in a child process, and checks both trees give the same G outputs (digest).
+
+Usage: .venv/bin/python benchmarks/bench_blm20_throughput.py [--d 3] [--batches 100] [--repeats 3] [--before DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def measure(d: int, batches: int, repeats: int) -> dict:
+    from littlestone import Thresholds
+    from littlestone.pac.blm20 import plan_sizes
+    from littlestone.pac.global_stable import GlobalStableLearner
+    from littlestone.pac.sources import RealizableStream, UniformIntegers
+
+    npts = 2 ** (d + 1) - 2
+    H = Thresholds(npts)
+    sizes = plan_sizes(d, epsilon=1.0, delta=1e-6, alpha=0.1, beta=0.05)
+    G = GlobalStableLearner(H, 0.05, d=d, n=sizes.aux_size, cap=sizes.cap)
+    warm = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), G.m, seed=99)
+    G.run(warm, 0, G.m, 0)
+    g_ns, bare_ns, digest, read = [], [], "", 0
+    for _ in range(repeats):
+        src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), batches * G.m, seed=3)
+        seeds = np.random.SeedSequence(5).spawn(batches)
+        t0 = time.process_time()
+        runs = [G.run(src, i * G.m, (i + 1) * G.m, seeds[i]) for i in range(batches)]
+        cpu = time.process_time() - t0
+        read = sum(r.examples_read for r in runs)
+        digest = hashlib.sha256(";".join(f"{r.output!r},{r.k},{r.examples_read}" for r in runs).encode()).hexdigest()
+        t0 = time.process_time()
+        left, j, block, t = read, 0, 1 << 14, npts // 2 + 1
+        while left > 0:
+            rng = np.random.default_rng(np.random.SeedSequence(3, spawn_key=(j,)))
+            X = rng.integers(0, npts, min(block, left), dtype=np.int64)
+            _ = (X >= t).astype(np.int8)
+            left -= block
+            j += 1
+        bare = time.process_time() - t0
+        g_ns.append(cpu / read * 1e9)
+        bare_ns.append(bare / read * 1e9)
+    ratios = [g / b for g, b in zip(g_ns, bare_ns)]
+    return {
+        "d": d,
+        "batches": batches,
+        "read": read,
+        "g_ns": min(g_ns),
+        "bare_ns": min(bare_ns),
+        "ratio_best": min(ratios),
+        "ratio_median": statistics.median(ratios),
+        "digest": digest[:16],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--d", type=int, default=3)
+    ap.add_argument("--batches", type=int, default=100)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--before", help="another source tree to measure the same way (PYTHONPATH=DIR, child process)")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    load = os.getloadavg()
+    rows = {"this tree": measure(args.d, args.batches, args.repeats)}
+    if args.before:
+        env = dict(os.environ, PYTHONPATH=args.before)
+        cmd = [sys.executable, __file__, "--d", str(args.d), "--batches", str(args.batches)]
+        cmd += ["--repeats", str(args.repeats), "--json"]
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+        rows["before"] = json.loads(out)
+        assert rows["before"]["digest"] == rows["this tree"]["digest"], "the two trees' G runs differ"
+    if args.json:
+        print(json.dumps(rows["this tree"]))
+        return 0
+    load1 = os.getloadavg()
+    print(
+        f"G at Theorem 1's size, d = {args.d}, {args.batches} batches, best of {args.repeats} (CPU, warm); "
+        f"load average {load[0]:.1f} → {load1[0]:.1f}"
+    )
+    print(
+        "| tree | examples read by G | G ns / example | bare NumPy draw ns / example | ratio (best) | ratio (median) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, r in rows.items():
+        print(
+            f"| {name} | {r['read']:,} | {r['g_ns']:.2f} | {r['bare_ns']:.2f} | {r['ratio_best']:.2f}× | "
+            f"{r['ratio_median']:.2f}× |"
+        )
+    print(f"same G outputs: {'yes' if args.before else 'n/a'} (digest {rows['this tree']['digest']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
