@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from .._random import spawn_seeds
@@ -271,10 +272,10 @@ def play(
     what = f"{learner.value} vs {adversary.value} adversary on {H.name}"
     if runs == 1:
         m = int(mistakes[0])
-        console.print(f"{what}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
+        console.print(f"{escape(what)}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
     else:
         console.print(
-            f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
+            f"{escape(what)}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
             f"max {mistakes.max()} (Ldim = {d})"
         )
     if private:
@@ -283,7 +284,7 @@ def play(
             f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
             f"({claim.composition}); backend {backend.value}"
         )
-        console.print(f"state at the end of the last game: {last.state()}")
+        console.print(f"state at the end of the last game: {last.state()}", markup=False)
         console.print(
             "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
             f"its own parameters (littlestone bounds {learner.value.split('-')[0]})"
