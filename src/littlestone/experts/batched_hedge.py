@@ -101,6 +101,8 @@ class BatchedPrivateHedge(ExpertsLearner):
         """The batch's draw, once, at its first round: one run of :attr:`step` on the scores −L (P(i) ∝ e^{−ηL(i)})."""
         b = self.t // self.batch
         if self._drawn_for != b:
+            if self.t >= self.horizon:  # a draw past the horizon would be a run the claim does not count
+                raise LittlestoneError(f"the horizon T={self.horizon} is exhausted: no batch is left to draw for")
             self._p = softmin(self._cumulative, 1.0 / self.step.scale)  # evaluation only (expected loss)
             self._current = int(self.step(-self._cumulative, backend=self.backend))
             self._drawn_for = b
