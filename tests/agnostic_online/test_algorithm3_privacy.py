@@ -240,3 +240,34 @@ PINNED = [
     1,
     0,
 ]
+
+
+# ------------------------------------------------------------------------------------------------ constructed experts
+@pytest.mark.parametrize("ope", ["batched", "tree"])
+def test_constructed_experts_draws_are_the_parts_of_its_claim(ope):
+    """Thm 4.4's learner: the dyadic sanitizer's MWEM runs (ε/L each) and the OPE learner's mechanism are the only
+    noise, at the scales their claims state; privacy() is their basic composition."""
+    from littlestone.agnostic_online import ConstructedExpertsLearner
+    from littlestone.privacy import tree_levels
+
+    T, eps = 8, 1.0
+    b = RecordingBackend(0)
+    learner = ConstructedExpertsLearner(Thresholds(4), T, eps, 1e-6, ope=ope, backend=b, seed=0)
+    X = np.arange(T) % 4
+    learner.run(X, (X >= 2).astype(int))
+    L, ope_ = tree_levels(T), learner.ope_
+    assert {k for k, _, _ in b.log} <= {"noisy_argmax:gumbel", "laplace", "uniform"}
+    mwem_laplace = b.calls("laplace")
+    if ope == "batched":  # one exponential-mechanism draw per batch at scale 1/η (Δ = 1, ε₀ = 2η)
+        k = sum(
+            1 for s, n in b.calls("noisy_argmax:gumbel") if n == ope_.n_experts and s == pytest.approx(1 / ope_.eta)
+        )
+        assert k == ope_.n_batches
+    else:  # the node noise: one Laplace release of the node family, scale N·L_K/ε (seeded: discrete=False)
+        tree = [n for s, n in mwem_laplace if s == pytest.approx(ope_.mechanism.scale)]
+        assert sum(tree) == ope_.n_blocks * ope_.n_experts
+        mwem_laplace = [(s, n) for s, n in mwem_laplace if s != pytest.approx(ope_.mechanism.scale)]
+    # every MWEM measurement at ε₀ = (ε/L)/(2·T_i): scale 1/ε₀ = 2·T_i·L/ε ≥ 2L/ε
+    assert mwem_laplace and all(s >= 2 * L / eps - 1e-9 for s, _ in mwem_laplace)
+    san, o = learner.sanitizer_.privacy(), ope_.privacy()
+    assert learner.privacy().pair == pytest.approx((san.epsilon + o.epsilon, san.delta + o.delta))
