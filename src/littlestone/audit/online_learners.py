@@ -51,10 +51,9 @@ class HalfNoiseCountDiscreteLaplace(CountDiscreteLaplace):
 # ------------------------------------------------------------------------------------------ experts learners
 
 N_EXPERTS, HORIZON = 2, 3
-#: one round's loss vector replaced (the first)
-LOSSES = np.zeros((HORIZON, N_EXPERTS))
-LOSSES_PRIME = LOSSES.copy()
-LOSSES_PRIME[0] = (1.0, 0.0)
+#: one round's loss vector replaced (the first); tuples, so audits compare as values
+LOSSES = ((0.0, 0.0),) * HORIZON
+LOSSES_PRIME = ((1.0, 0.0),) + ((0.0, 0.0),) * (HORIZON - 1)
 
 
 def _release(learner: Any, losses: np.ndarray) -> tuple:
@@ -108,8 +107,8 @@ class ExactDistributionRelease(ExpertsRelease):
 
 
 #: tree aggregation on a fractional loss: N = 1, T = 2, grid 4; the first round's loss 1 vs 0
-TREE_D = np.array([[1.0], [0.0]])
-TREE_D_PRIME = np.array([[0.0], [0.0]])
+TREE_D = ((1.0,), (0.0,))
+TREE_D_PRIME = ((0.0,), (0.0,))
 
 
 class TreeFractionalRelease(Mechanism):
