@@ -141,8 +141,8 @@ class TreeAggregationHedge(ExpertsLearner):
         if not self.discrete and self.backend.floating_point_safe:
             raise LittlestoneError(
                 "discrete=False adds Laplace noise to loss sums in floating point, which is not "
-                "floating-point safe: the secure backend refuses it (use 0/1 losses with "
-                "discrete=True, or backend='seeded' for a non-private run)"
+                "floating-point safe: the secure backend refuses it (use discrete=True, which counts any "
+                "losses in [0, 1] on a grid of 1/grid, or backend='seeded' for a non-private run)"
             )
         if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or grid < 1:
             raise LittlestoneError(f"grid must be an integer >= 1 (losses counted in units of 1/grid), got {grid!r}")
