@@ -60,8 +60,8 @@ class ExponentialMechanism(Mechanism):
         P = None
         if want:
             P = probabilities if probabilities is not None else np.empty(S.shape, dtype=np.float32)
-            shifted = S - S.max(axis=1, keepdims=True)
-            np.multiply(shifted, 1.0 / self.scale, out=P, casting="same_kind")
+            np.subtract(S, S.max(axis=1, keepdims=True), out=P, casting="same_kind")  # shift in float64
+            P *= 1.0 / self.scale
             np.exp(P, out=P)
             P /= P.sum(axis=1, keepdims=True)
         if backend.floating_point_safe:
