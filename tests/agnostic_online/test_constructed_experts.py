@@ -152,7 +152,14 @@ def test_same_outputs_as_before_the_online_refactor_on_fixed_points():
         n, T, seed, san = (int(v) for v in d[f"c{k}_meta"])
         X, y = d[f"c{k}_X"], d[f"c{k}_y"]
         L = ConstructedExpertsLearner(
-            Thresholds(n), T, 1.0, 1e-6, sanitizer=["mwem", "realizable"][san], backend="seeded", seed=seed
+            Thresholds(n),
+            T,
+            1.0,
+            1e-6,
+            sanitizer=["mwem", "realizable"][san],
+            backend="seeded",
+            seed=seed,
+            diagnostics=True,
         )
         res = L.run(X, y)
         P, tuples = expert_predictions(L.learner, X, L.sanitizer_.window, live_only=True)
@@ -181,8 +188,10 @@ def _adaptive_play(L, n, T, rng):
 @pytest.mark.parametrize("ope", ["batched", "tree", "private"])
 def test_adaptive_points_online_and_consistent_with_the_materialized_experts(ope):
     n, T = 4, 24
-    L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5)
+    L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5, diagnostics=True)
     X, y = _adaptive_play(L, n, T, np.random.default_rng(0))
+    with pytest.raises(LittlestoneError, match="diagnostics=True"):
+        ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5).cumulative_
     full, _ = expert_predictions(L.learner, X, L.sanitizer_.window)
     assert np.array_equal(np.array(L.predictions_), full[np.array(L.choices_), np.arange(T)])
     assert np.array_equal(L.cumulative_, (full != y[None, :]).sum(axis=1))

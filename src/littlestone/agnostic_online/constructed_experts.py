@@ -458,8 +458,8 @@ class ConstructedExpertsLearner:
         self.t = 0
         self.predictions_: list[int] = []
         self.choices_: list[int] = []
-        # exact expert losses, reporting only (never read by the OPE learner's choices)
-        self.cumulative_ = np.zeros(self.n_experts_, dtype=np.int16 if self.horizon < 1 << 15 else np.int32)
+        # exact expert losses, for the run's evaluation (never read by the OPE learner's choices)
+        self._cumulative = np.zeros(self.n_experts_, dtype=np.int16 if self.horizon < 1 << 15 else np.int32)
         self.track_expected = bool(track_expected)
         self._expected = 0.0
         self._mistakes = 0
@@ -504,6 +504,16 @@ class ConstructedExpertsLearner:
         return compose([san, ope], "basic", what="constructed-experts learner (LWY25 Thm 4.4)")
 
     @property
+    def cumulative_(self) -> np.ndarray:
+        """The exact cumulative loss of every expert (a function of the private labels): ``diagnostics=True`` only."""
+        if self.private and not self.diagnostics:
+            raise LittlestoneError(
+                "cumulative_ holds exact losses of the private data, which the privacy claim does not cover: "
+                "it is a diagnostic, available only with diagnostics=True"
+            )
+        return self._cumulative
+
+    @property
     def n_states_(self) -> int:
         """Distinct A-states (version spaces) the experts have reached."""
         return self.experts_.n_states
@@ -542,7 +552,7 @@ class ConstructedExpertsLearner:
         lossf = np.empty(self.n_experts_)  # fresh: the OPE learner may keep what it gets
         p = self._played_distribution()
         lut = (lab != int(y)).astype(np.float64)  # each distinct state's loss, scattered to N experts
-        dot = _compiled_scatter()(self.experts_.state, lut, lossf, self.cumulative_, p)
+        dot = _compiled_scatter()(self.experts_.state, lut, lossf, self._cumulative, p)
         if p.size:
             self._expected += dot / float(p.sum())
         else:
@@ -573,6 +583,6 @@ class ConstructedExpertsLearner:
 
     def result(self) -> ExpertsRun:
         """Choices, realized and expected loss, the best expert of J so far and its loss."""
-        best = int(np.argmin(self.cumulative_))
+        best = int(np.argmin(self._cumulative))
         ch = np.array(self.choices_, dtype=np.int64)
-        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self.cumulative_[best]), best, int(ch.size))
+        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self._cumulative[best]), best, int(ch.size))
