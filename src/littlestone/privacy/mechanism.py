@@ -7,7 +7,9 @@ The OpenDP idea of a measurement with its privacy map, in our terms (issue 10 it
   parameters); ``mechanism(data, backend=...)`` runs it. A broken twin for an audit is a subclass that overrides
   ``__call__`` and keeps the claim.
 * :func:`compose` — basic (Dwork–Roth Thm 3.16), advanced (heterogeneous, DRV10 Thm III.3; Dwork–Roth Thm 3.20 when
-  the parts are equal) or the better of both; :func:`subsampled` — amplification by subsampling (BBG18 Thm 9).
+  the parts are equal) or the better of both; :func:`compose_repeated` — k runs of one mechanism, in closed form;
+  :func:`parallel_compose` — runs on disjoint parts of the data (the split states it); :func:`subsampled` —
+  amplification by subsampling (BBG18 Thm 9).
 * ``PrivacyBudget.charge(mechanism)`` charges a mechanism's claim.
 
 Every mechanism of this package is a class in the module named after its idea (``LaplaceMechanism`` in laplace.py,
