@@ -271,3 +271,14 @@ def test_constructed_experts_draws_are_the_parts_of_its_claim(ope):
     assert mwem_laplace and all(s >= 2 * L / eps - 1e-9 for s, _ in mwem_laplace)
     san, o = learner.sanitizer_.privacy(), ope_.privacy()
     assert learner.privacy().pair == pytest.approx((san.epsilon + o.epsilon, san.delta + o.delta))
+    # each part within the (ε, δ) = (1, 1e-6) it was given (Thm 4.4: the whole within (2ε, 2δ))
+    assert san.epsilon <= eps + 1e-12 and san.delta <= 1e-6 * (1 + 1e-9)
+    assert o.epsilon <= eps + 1e-12 and o.delta <= 1e-6 * (1 + 1e-9)
+    if ope == "batched":
+        assert ope_.delta == 1e-6 and ope_.eta == pytest.approx(_batched_eta(eps, 1e-6, ope_.n_batches))
+
+
+def _batched_eta(eps, delta, K):
+    from littlestone.privacy import per_step_epsilon
+
+    return per_step_epsilon(eps, K, delta) / 2

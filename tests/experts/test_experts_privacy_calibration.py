@@ -99,7 +99,10 @@ def test_batched_hedge_draws_counted_and_calibrated(eps, delta):
     T, N, B = 100, 3, 7
     b = RecordingBackend(3)
     bh = BatchedPrivateHedge(N, T, eps, delta, batch=B, backend=b, seed=0)
-    bh.run(_losses(T, N, 2))
+    L = _losses(T, N, 2)
+    run = bh.run(L)
+    assert np.allclose(bh._cumulative, L.sum(axis=0))  # every round counted once (no round read by two draws)
+    assert run.realized_loss == pytest.approx(L[np.arange(T), run.choices].sum())
     K = math.ceil(T / B)
     # one exponential-mechanism draw per batch, Gumbel scale 2Δ/ε₀ = 1/η, nothing else
     assert b.calls("noisy_argmax:gumbel") == [(pytest.approx(1 / bh.eta), N)] * K
@@ -130,7 +133,10 @@ def test_tree_noise_scale_recomputed_from_epsilon_and_sensitivity(discrete, grid
     L = _losses(T, N, 4)
     if discrete and grid == 1:
         L = (L > 0.5).astype(float)
-    tree.run(L)
+    run = tree.run(L)
+    assert run.realized_loss == pytest.approx(L[np.arange(T), run.choices].sum())
+    if grid == 1:  # every round counted once into the node sums (a round in two blocks would break Δ)
+        assert np.allclose(tree._cumulative, L.sum(axis=0))
     K = math.ceil(T / B0)
     levels = tree_levels(K)
     sampler = "discrete_laplace" if discrete else "laplace"

@@ -79,7 +79,11 @@ def test_realizable_scales_counts_and_composed_claim():
     b = RecordingBackend(0)
     s = RealizableSanitizer(H, 1.0, 1e-6, 0.3, m=1, backend=b)
     s.fit(np.random.default_rng(0).integers(0, 4, 300))
-    e4 = s.epsilon_round / 4
+    T = s.rounds
+    # Thm E.5's split recomputed from the REQUESTED (ε, δ) = (1, 1e-6), not read from the object
+    assert s.epsilon_round == pytest.approx(1.0 / (2 * math.sqrt(2 * T * math.log(2 / 1e-6))))
+    assert s.delta_round == pytest.approx(1e-6 / (2 * T))
+    e4 = 1.0 / (2 * math.sqrt(2 * T * math.log(2 / 1e-6))) / 4
     learners = _only(b, GUMBEL, 2 / e4)  # exponential learner, Δ = 1, at ε′/4
     tests = _only(b, "laplace", 1 / e4)  # Laplace test on a count, Δ = 1, at ε′/4
     assert tests == learners <= 2 * s.rounds  # each learner call is followed by its test; ≤ 2 per round
