@@ -148,3 +148,32 @@ def test_dyadic_refuses_a_run_claiming_more_than_its_level():
     with pytest.raises(LittlestoneError, match="more than its level"):
         for t in range(8):
             d.learn_one(t)
+
+
+def test_sequential_fooling_hands_its_learner_the_delta_its_claim_counts(monkeypatch):
+    """The GGKM21 learner inside the discriminator runs at (ε′/3, δ′) — the δ′ of round_parts(), not more."""
+    import littlestone.sanitizers.sequential_fooling as sf
+
+    seen = []
+    original = sf._ggkm21_learner
+
+    def spy(ones, n, epsilon, backend, rng, **kw):
+        seen.append((epsilon, kw["delta"]))
+        return original(ones, n, epsilon, backend, rng, **kw)
+
+    monkeypatch.setattr(sf, "_ggkm21_learner", spy)
+    s = SequentialFoolingSanitizer(
+        Thresholds(4),
+        30.0,
+        1e-3,
+        alpha=0.5,
+        rounds=1,
+        learner="ggkm21",
+        learner_options=dict(n=30, m=100, K=3, n_generic=200),
+        backend="seeded",
+        seed=1,
+    )
+    X = np.concatenate([np.zeros(2_000_000, dtype=np.int64), np.full(1_000_000, 3)])
+    s.fit(X)
+    parts = s.round_parts()
+    assert seen and all(e == pytest.approx(parts[1][0]) and d == pytest.approx(parts[1][1]) for e, d in seen)
