@@ -221,10 +221,17 @@ ONLINE = [
         marks=[pytest.mark.slow, _xfail("`insertions` and state()['insertions'/'agreeing_pairs']: exact counts")],
     ),
     pytest.param("GL21", marks=_xfail("state()['merges']: an exact count of the private stream")),
-    pytest.param("PrivateHedge", marks=_xfail(f"issue 19 leak 4: {_EXACT_LOSSES}")),
-    pytest.param("BatchedPrivateHedge", marks=_xfail(f"issue 19 leak 4: {_EXACT_LOSSES}")),
-    pytest.param("TreeAggregationHedge", marks=_xfail(_EXACT_LOSSES)),
-    pytest.param("Algorithm3", marks=_xfail("issue 19 leak 6: `mistakes` (also in repr) is an exact count")),
+    "PrivateHedge",
+    "BatchedPrivateHedge",
+    pytest.param(
+        "TreeAggregationHedge",
+        marks=_xfail(
+            "checker limitation: the tree draws node noise through DiscreteLaplaceMechanism.noise() and releases "
+            "prefix sums + that noise (the binary mechanism's output), so equal recorded draws do not mean equal "
+            "mechanism outputs; its release is audited by tree_hedge_* in littlestone.audit instead"
+        ),
+    ),
+    "Algorithm3",
 ]
 
 
