@@ -31,7 +31,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dataclasses import dataclass
 
 from .._labels import private_online_labels
 from .._random import SeedLike, as_generator, spawn_seeds
@@ -40,7 +39,7 @@ from ..classes import HypothesisClass, LabelClass
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon, sample_rows
 from ..online.base import OnlineLearner
-from ..privacy import PrivacyClaim, check_epsilon, parallel_compose
+from ..privacy import DataSplit, PrivacyClaim, check_epsilon
 from ..sanitizers.dyadic import sanitizer_claim
 from ..sanitizers.mwem import MWEM
 from ..sanitizers.queries import query_family
@@ -85,15 +84,19 @@ class _SealedCount:
     __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass(frozen=True)
 class BatchSplit:
     """Algorithm 3's data use, declared once (LWY25 Thm 4.1's proof): round t (0-based) is read by the sanitizer run
     of batch ⌊t/B⌋ only; the K = ⌊T/B⌋ batches are disjoint, so the K runs compose in PARALLEL — the learner's claim
-    is the parallel composition of the runs' claims, one per batch. A trailing partial batch (T mod B rounds) is
-    never sanitized, so never read. :meth:`take` is the one place a run gets its data."""
+    is the composition of the runs' claims that :class:`~littlestone.privacy.DataSplit` computes from the blocks it
+    handed out (one block per batch, each fed to its run). A trailing partial batch (T mod B rounds) is never
+    sanitized, so never read. :meth:`take` is the one place a run gets its data."""
 
-    horizon: int
-    batch: int
+    def __init__(self, horizon: int, batch: int):
+        self.horizon, self.batch = int(horizon), int(batch)
+        self.data = DataSplit(self.horizon, "Algorithm 3's stream")
+        self.parts = self.data.blocks(self.n_batches, self.batch, "batch")
+        for b, part in enumerate(self.parts):
+            self.data.feed(part, f"sanitizer[{b}]")
 
     @property
     def n_batches(self) -> int:
@@ -103,7 +106,7 @@ class BatchSplit:
         """The rounds (0-based) batch b reads."""
         if not 0 <= b < self.n_batches:
             raise LittlestoneError(f"batch {b} is not one of the {self.n_batches} batches")
-        return range(b * self.batch, (b + 1) * self.batch)
+        return range(self.parts[b].start, self.parts[b].stop)
 
     def take(self, buffer: list, b: int, first_round: int) -> list:
         """The data of batch b: the buffer must hold exactly the rounds :meth:`rounds` (b) (``first_round`` is the
@@ -116,8 +119,12 @@ class BatchSplit:
         return list(buffer)
 
     def privacy(self, run_claims: list[PrivacyClaim]) -> PrivacyClaim:
-        """Parallel composition of the per-batch claims (the batches are disjoint)."""
-        return parallel_compose(run_claims, what="Algorithm 3 (LWY25 Thm 4.1): disjoint batches")
+        """The composition over the blocks (parallel: the batches are disjoint) of the per-batch claims."""
+        if len(run_claims) != self.n_batches:
+            raise LittlestoneError(f"{len(run_claims)} run claims for {self.n_batches} batches")
+        what = "Algorithm 3 (LWY25 Thm 4.1): disjoint batches"
+        c = self.data.compose({f"sanitizer[{b}]": c for b, c in enumerate(run_claims)}, what=what)
+        return PrivacyClaim(c.epsilon, c.delta, c.relation, what, tuple(run_claims))  # one part per run
 
 
 class PrivateAlgorithm3Base(OnlineLearner):
