@@ -303,18 +303,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return encode_labels(y, allow_any_pair=True)
         classes = getattr(self, "classes", (0, 1))
         if classes is None:
-            import warnings
+            from .._labels import warn_inferred_labels
 
-            from ..errors import PrivacyLeakWarning
-
-            warnings.warn(
-                PrivacyLeakWarning(
-                    f"{type(self).__name__}(classes=None) reads the label set from the private labels: classes_ and the "
-                    "coding of predict reveal which labels occur, which the privacy claim does not cover. Declare "
-                    "classes=(negative, positive) to remove this leak."
-                ),
-                stacklevel=3,
-            )
+            warn_inferred_labels(type(self).__name__, "classes=None", "classes=(negative, positive)", stacklevel=4)
             return encode_labels(y, allow_any_pair=True)
         return encode_declared(y, classes)
 
