@@ -94,7 +94,7 @@ class LWY25SharedSequence(LWY25):
                 for i in np.flatnonzero(L.agree == k).tolist():
                     self._insert(i, x, y)
         self._at_count += int(h(x) != y)
-        if self._at_count + self._q.one() >= self._at_threshold:
+        if self._at.test(self._at_count):
             self._on_top()
 
 

@@ -45,9 +45,13 @@ class AboveThreshold:
         sensitivity: float = 1.0,
         backend: Backend,
         budget: PrivacyBudget | None = None,
+        noise_batch: int = _NOISE_BATCH,
+        threshold_batch: int = _THRESHOLD_BATCH,
     ):
         self.mechanism = AboveThresholdRun(threshold, epsilon, sensitivity=sensitivity)
         self.threshold, self.epsilon = self.mechanism.threshold, self.mechanism.epsilon
+        self._noise_batch = check_positive_int(noise_batch, "noise_batch")
+        self._threshold_batch = check_positive_int(threshold_batch, "threshold_batch")
         self.sensitivity = self.mechanism.sensitivity
         self.backend = check_backend(backend)
         self.budget = budget
@@ -76,7 +80,7 @@ class AboveThreshold:
         self.runs += 1
         self.halted = False
         if self._t_pos >= self._t_buffer.size:
-            self._t_buffer = self._draw(2.0, _THRESHOLD_BATCH)
+            self._t_buffer = self._draw(2.0, self._threshold_batch)
             self._t_pos = 0
         rho = self._t_buffer[self._t_pos].item()
         self._noisy_threshold: float | int = (
@@ -86,7 +90,7 @@ class AboveThreshold:
 
     def _query_noise(self) -> float | int:
         if self._pos >= self._buffer.size:
-            self._buffer = self._draw(4.0, _NOISE_BATCH)
+            self._buffer = self._draw(4.0, self._noise_batch)
             self._pos = 0
         z = self._buffer[self._pos].item()
         self._pos += 1
@@ -108,6 +112,42 @@ class AboveThreshold:
             above = bool(v + self._query_noise() >= self._noisy_threshold)
         self.halted = above
         return above
+
+    def first_above(self, values: Any) -> int:
+        """:meth:`test` on ``values[0], values[1], …`` until the first ⊤: its index (the instance then halts), or −1
+        when every answer is ⊥. Draws exactly the noise those calls draw, in the same batches and order, so a
+        vectorised caller releases what a round-by-round caller releases for the same backend state."""
+        if self.halted:
+            raise BudgetExceededError(
+                "AboveThreshold already answered ⊤ and halted; call restart() (charges epsilon again) to continue"
+            )
+        v = np.asarray(values, dtype=float).ravel()
+        if v.size == 0:
+            return -1
+        if not np.isfinite(v).all():
+            raise DomainError("AboveThreshold: query value is not finite")
+        if self._grid is not None and float(np.abs(v).max()) / self._grid >= 2.0**52:
+            for i, value in enumerate(v.tolist()):  # beyond exact int64 grid arithmetic: the scalar path
+                if self.test(value):
+                    return i
+            return -1
+        n = v.size
+        parts = [self._buffer[self._pos :]]
+        have = parts[0].size
+        while have < n:  # the batches test() would draw, in its order
+            parts.append(self._draw(4.0, self._noise_batch))
+            have += parts[-1].size
+        noise = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        if self._grid is not None:  # exact integers (floating-point safe)
+            hit = np.rint(v / self._grid).astype(np.int64) + noise[:n] >= self._noisy_threshold
+        else:
+            hit = v + noise[:n] >= self._noisy_threshold
+        tops = np.flatnonzero(hit)
+        used = int(tops[0]) + 1 if tops.size else n
+        self._buffer, self._pos = noise, used
+        self.n_queries += used
+        self.halted = bool(tops.size)
+        return int(tops[0]) if tops.size else -1
 
     def restart(self) -> None:
         """Start a fresh run (new threshold noise) after a ⊤; charges another (ε, 0)."""

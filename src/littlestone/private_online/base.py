@@ -27,7 +27,8 @@ from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LabelError, LittlestoneError
 from ..online.base import as_version_space
-from ..privacy import Backend, SecureBackend, SeededBackend, basic_composition, check_backend
+from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
+from ..privacy.mechanism import Mechanism, PrivacyClaim, claim_of, compose
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
@@ -176,11 +177,40 @@ class LearnerPrivacy:
         return "\n".join(lines)
 
 
-def compose_basic(parts: Sequence[tuple[str, float, float, int]], relation: str, note: str) -> LearnerPrivacy:
-    """Basic composition of the parts (Dwork–Roth Thm 3.16)."""
-    flat = [(e, d) for _, e, d, n in parts for _ in range(n)]
-    eps, dlt = basic_composition(flat)
-    return LearnerPrivacy(eps, dlt, relation, tuple(parts), note)
+def disjoint_segments(parts: Sequence[Mechanism | PrivacyClaim], what: str) -> PrivacyClaim:
+    """The claim of mechanisms run on disjoint segments of the stream, each segment's end decided by the outputs
+    released so far: (max ε_i, max δ_i). One changed round of the stream (LWY25 Def. 2.4) is seen by the one
+    instance whose segment holds it; the others see identical inputs given the released past (LWY25 App. B,
+    proof of Lemma B.2: "we run many instances of AboveThreshold on disjoint sequences")."""
+    claims = tuple(claim_of(p) for p in parts)
+    if not claims:
+        raise LittlestoneError("disjoint_segments needs at least one mechanism")
+    return PrivacyClaim(max(c.epsilon for c in claims), max(c.delta for c in claims), claims[0].relation, what, claims)
+
+
+def compose_claims(
+    disjoint: Sequence[Mechanism | PrivacyClaim],
+    sequential: Sequence[Mechanism | PrivacyClaim],
+    relation: str,
+    note: str,
+    *,
+    how: str = "basic",
+    delta_slack: float | None = None,
+) -> LearnerPrivacy:
+    """A learner's claim from the mechanism objects it runs: ``disjoint`` (instances on disjoint segments of the
+    stream, :func:`disjoint_segments`) composed with every mechanism of ``sequential`` (one entry per run) by
+    :func:`littlestone.privacy.compose` (``how`` = "basic", "advanced" or "best")."""
+    claims: list[PrivacyClaim] = []
+    if disjoint:
+        names = sorted({claim_of(p).what for p in disjoint})
+        claims.append(disjoint_segments(disjoint, f"{' / '.join(names)} instances on disjoint segments"))
+    claims.extend(claim_of(p) for p in sequential)
+    total = compose(claims, how, delta_slack, what=note)
+    groups: dict[tuple[str, float, float], int] = {}
+    for c in claims:
+        groups[(c.what, c.epsilon, c.delta)] = groups.get((c.what, c.epsilon, c.delta), 0) + 1
+    parts = tuple((w, e, d, n) for (w, e, d), n in groups.items())
+    return LearnerPrivacy(total.epsilon, total.delta, relation, parts, note)
 
 
 # ----------------------------------------------------------------------------------------------- randomness
