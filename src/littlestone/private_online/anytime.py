@@ -6,13 +6,15 @@ Why: at practical (non-theorem) sizes an LWY25 instance can exhaust its last lis
 GL21's HistSparse aborts after its c histograms; both then release one hypothesis forever, wrong on every round an
 adaptive adversary picks. Here instance j = 1, 2, … starts at the round after instance j−1 stopped, with
 
-* its own size doubled: N₀·2^{j−1} sequences (LWY25), k₂·2^{j−1} trees (GL21), capped by the allocation limit;
+* its own size quadrupled: N₀·4^{j−1} sequences (LWY25), k₂·4^{j−1} trees (GL21), capped by the allocation limit;
 * the AboveThreshold / SparseVector part at the paper's ε (ε/2): these pure-DP instances run on disjoint segments
   of the stream, so together they stay ε/2-DP (the argument LWY25 App. B uses for Alg. 2's own AboveThreshold
   instances, proof of Lemma B.2);
 * its histograms at a share w_j = 2^{−j} of the histogram budget (ε/2, δ): Σ_j w_j = 1, so all histograms of all
-  instances compose (basic composition) to at most (ε/2, δ) — doubling the size while halving the histogram's ε
-  keeps the ratio of a hypothesis's count to the histogram's error fixed (the doubling trick).
+  instances compose (basic composition) to at most (ε/2, δ) — quadrupling the size while halving the histogram's ε
+  doubles the ratio of a hypothesis's count to the histogram's error at every restart, so an instance too small for
+  its lists to fill is followed by ones that are large enough (a doubling trick; sizes stop at the allocation
+  limit, after which only the budget halves).
 
 When an instance stops is decided by its released outputs (the AboveThreshold ⊤ and the histogram that empty L_d;
 the c-th SparseVector ⊤), so the restart schedule is post-processing. Each instance's horizon is the number of rounds
@@ -134,7 +136,7 @@ class _Restarting(PrivateOnlineLearner):
 
     @property
     def setting(self) -> str:
-        return f"anytime restarts of {self.instances[0].setting} (size ×2, histogram share 2^-j per restart)"
+        return f"anytime restarts of {self.instances[0].setting} (size ×4, histogram share 2^-j per restart)"
 
     def privacy(self) -> LearnerPrivacy:
         """The mechanism objects of the instances built so far — AboveThreshold/SparseVector instances on disjoint
@@ -167,7 +169,7 @@ class _Restarting(PrivateOnlineLearner):
 
 class AnytimeLWY25(_Restarting):
     """LWY25 (Alg. 2) restarted whenever an instance halts (module docstring); parameters as
-    :class:`~littlestone.private_online.LWY25`. ``setting`` is the first instance's (instance j has N₀·2^{j−1}
+    :class:`~littlestone.private_online.LWY25`. ``setting`` is the first instance's (instance j has N₀·4^{j−1}
     sequences, at most :data:`~littlestone.private_online.lwy25.MAX_N0`). Extension beyond LWY25: Thm 3.1's bound
     is not claimed for it; privacy is (ε, δ) against adaptive adversaries as for LWY25.
 
@@ -183,8 +185,8 @@ class AnytimeLWY25(_Restarting):
     def _instance_setting(self, j: int) -> LWY25Setting:
         s0 = self.instances[0].setting_
         n0 = s0.N0
-        while n0 * 2 <= MAX_N0 and j > 1:
-            n0, j = n0 * 2, j - 1
+        while n0 * 4 <= MAX_N0 and j > 1:
+            n0, j = n0 * 4, j - 1
         return LWY25Setting(n0, s0.m_coef, s0.m_exp, f"{s0.name}-restart")
 
     def _mechanisms(self, inst: Any) -> tuple[list, list]:
@@ -207,7 +209,7 @@ class AnytimeLWY25(_Restarting):
 
 class AnytimeGL21(_Restarting):
     """GL21 DP-SOA restarted whenever HistSparse aborts (after its c-th histogram; module docstring); parameters as
-    :class:`~littlestone.private_online.GL21`. Instance j has k₂·2^{j−1} trees (at most the allocation limit).
+    :class:`~littlestone.private_online.GL21`. Instance j has k₂·4^{j−1} trees (at most the allocation limit).
     Extension beyond GL21: Thm 4.1's bound is not claimed for it; privacy is GL21's (oblivious streams)."""
 
     paper = GL21
@@ -216,8 +218,8 @@ class AnytimeGL21(_Restarting):
     def _instance_setting(self, j: int) -> GL21Setting:
         s0 = self.instances[0].setting_
         k2 = s0.k2
-        while k2 * 2 * s0.k1 <= MAX_FOREST and j > 1:
-            k2, j = k2 * 2, j - 1
+        while k2 * 4 * s0.k1 <= MAX_FOREST and j > 1:
+            k2, j = k2 * 4, j - 1
         return GL21Setting(s0.k1, k2, s0.eta, s0.c, f"{s0.name}-restart")
 
     def _mechanisms(self, inst: Any) -> tuple[list, list]:
