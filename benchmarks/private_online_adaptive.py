@@ -6,7 +6,8 @@ Local adversaries (the shared ones live in littlestone.online.adversaries):
 * disagree: disagreement-seeking — a fixed random target; a uniform point where h_t and the target disagree
   (a uniform point when they agree everywhere);
 * tree: the library's TreeAdversary; iid: uniform points labelled by a random target (vectorised ``run``).
-One game of horizon T_max per (learner, d, adversary, seed); cumulative mistakes are read at T = 10³ … T_max.
+One game of horizon T_max per (learner, d, adversary, seed); cumulative mistakes are read at T = 10³ … T_max, then
+the mistakes of the last 10 % of rounds (0: it stopped erring) and the status (halted / restarts=k).
 
 Run: PYTHONPATH=src python benchmarks/private_online_adaptive.py --learners lwy25,gl21 --ds 1,2,3 --Tmax 100000
 """
@@ -68,7 +69,15 @@ def make(learner: str, H, T: int, seed: int, variant: str):
     return cls(H, T=T, epsilon=1.0, delta=1e-6, backend="seeded", seed=seed, **kw)
 
 
-def game(learner: str, d: int, adv: str, seed: int, Tmax: int, checkpoints: list[int], variant: str) -> list[int]:
+def _status(L) -> str:
+    """Whether the learner stopped for good (paper algorithms) or how often it restarted (anytime variants)."""
+    if hasattr(L, "restarts"):
+        return f"restarts={L.restarts}"
+    return "halted" if getattr(L, "halted", False) or getattr(L, "aborted", False) else "running"
+
+
+def game(learner: str, d: int, adv: str, seed: int, Tmax: int, checkpoints: list[int], variant: str) -> list:
+    """Cumulative mistakes at the checkpoints, then the mistakes of the last 10 % of rounds and the status."""
     n = N_OF_D[d]
     H = Thresholds(n)
     L = make(learner, H, Tmax, seed, variant)
@@ -79,7 +88,7 @@ def game(learner: str, d: int, adv: str, seed: int, Tmax: int, checkpoints: list
         X = rng.integers(0, n, Tmax)
         r = L.run(X, (X >= t).astype(np.int8))
         cm = r.cumulative_mistakes
-        return [int(cm[c - 1]) for c in checkpoints]
+        return [int(cm[c - 1]) for c in checkpoints] + [int(cm[-1] - cm[Tmax - Tmax // 10 - 1]), _status(L)]
     if adv == "tree":
         from littlestone.online import TreeAdversary
 
@@ -96,6 +105,8 @@ def game(learner: str, d: int, adv: str, seed: int, Tmax: int, checkpoints: list
         step = (late_commitment if adv == "late" else disagreement)(n, rng)
     m = 0
     cps = set(checkpoints)
+    tail_from = Tmax - Tmax // 10
+    m_tail = 0
     for t in range(1, Tmax + 1):
         h = L.hypothesis()
         x, y = step(h)
@@ -103,7 +114,9 @@ def game(learner: str, d: int, adv: str, seed: int, Tmax: int, checkpoints: list
         L.learn_one(x, y)
         if t in cps:
             out.append(m)
-    return out
+        if t == tail_from:
+            m_tail = m
+    return out + [m - m_tail, _status(L)]
 
 
 def main() -> None:
@@ -127,8 +140,17 @@ def main() -> None:
                         res = game(learner, d, adv, seed, a.Tmax, cps, a.variant)
                     except Exception as exc:  # noqa: BLE001 - a benchmark row records the failure
                         res = [f"error: {exc}"[:80]]
-                    row = dict(learner=learner, variant=a.variant, d=d, adv=adv, seed=seed, Tmax=a.Tmax,
-                               checkpoints=cps, mistakes=res, wall=round(time.perf_counter() - t0, 1))
+                    row = dict(
+                        learner=learner,
+                        variant=a.variant,
+                        d=d,
+                        adv=adv,
+                        seed=seed,
+                        Tmax=a.Tmax,
+                        checkpoints=cps,
+                        mistakes=res,
+                        wall=round(time.perf_counter() - t0, 1),
+                    )
                     rows.append(row)
                     print(json.dumps(row), flush=True)
     if a.out:

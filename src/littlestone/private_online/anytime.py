@@ -81,8 +81,9 @@ class _Restarting(PrivateOnlineLearner):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
         self._backend, self._seeds = _child_seeds(backend, seed)
         self._base_arg = base
         self.instances: list[Any] = []

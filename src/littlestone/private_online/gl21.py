@@ -220,8 +220,9 @@ class _GL21Common(PrivateOnlineLearner):
         base: BaseLearner | str | None,
         labels: tuple[int, int],
         adaptive: bool,
+        feature: str | None = None,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
@@ -259,6 +260,7 @@ class GL21(_GL21Common):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
         histogram_share: float = 1.0,
     ):
         super().__init__(
@@ -271,6 +273,7 @@ class GL21(_GL21Common):
             base=base,
             labels=labels,
             adaptive=False,
+            feature=feature,
         )
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
@@ -359,6 +362,7 @@ class GL21Adaptive(_GL21Common):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -370,6 +374,7 @@ class GL21Adaptive(_GL21Common):
             base=base,
             labels=labels,
             adaptive=True,
+            feature=feature,
         )
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe

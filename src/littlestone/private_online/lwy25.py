@@ -167,9 +167,10 @@ class LWY25(PrivateOnlineLearner):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
         histogram_share: float = 1.0,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
         if not 0.0 < histogram_share <= 1.0:
             raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
         self.histogram_share = float(histogram_share)
