@@ -16,7 +16,6 @@ PAIRS = {
     "lwy25_sequence_shared_across_pairs": "lwy25_adaptive_game_n256",
     "gl21_histogram_without_noise": "gl21_adaptive_game",
     "lwy25_anytime_histogram_not_charged": "lwy25_anytime_adaptive_game",
-    "gl21_anytime_histogram_without_noise": "gl21_anytime_adaptive_game",
 }
 
 

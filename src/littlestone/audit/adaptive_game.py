@@ -23,7 +23,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis
 from ..classes.thresholds import Threshold, Thresholds
-from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Setting, LWY25Setting
+from ..private_online import GL21, LWY25, AnytimeLWY25, GL21Setting, LWY25Setting
 from ..private_online.base import BOT
 from ..privacy import Mechanism, PrivacyClaim
 
@@ -117,12 +117,6 @@ class AnytimeLWY25UnchargedHistogram(AnytimeLWY25):
     paper = LWY25UnchargedHistogram
 
 
-class AnytimeGL21ExactHistogram(AnytimeGL21):
-    """BROKEN: the anytime restarts of :class:`GL21ExactHistogram` (HistSparse's histogram without noise)."""
-
-    paper = GL21ExactHistogram
-
-
 # ------------------------------------------------------------------------------------------------ mechanisms
 
 
@@ -179,10 +173,6 @@ def _gl21(backend: Any, *, k2: int, T: int, cls: type = GL21) -> Any:
 
 def _anytime_lwy(backend: Any, *, N0: int, T: int, cls: type = AnytimeLWY25) -> Any:
     return _lwy(backend, N0=N0, T=T, cls=cls)
-
-
-def _anytime_gl21(backend: Any, *, k2: int, T: int, cls: type = AnytimeGL21) -> Any:
-    return _gl21(backend, k2=k2, T=T, cls=cls)
 
 
 def private_online_audits() -> list[tuple[Any, list[Any]]]:
@@ -243,20 +233,6 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
                     "lwy25_anytime_histogram_not_charged",
                     AnytimeLWY25UnchargedHistogram,
                     "AnytimeLWY25 whose instances read their lists from exact counts; first N0=4",
-                    1000,
-                )
-            ],
-        ),
-        (
-            "gl21_anytime_adaptive_game",
-            partial(_anytime_gl21, k2=1, T=T_small),
-            T_small,
-            "AnytimeGL21 (restarts of GL21 DP-SOA, first forest one tree, k1=2) in the adaptive game of LWY25 Def. 2.4",
-            [
-                (
-                    "gl21_anytime_histogram_without_noise",
-                    AnytimeGL21ExactHistogram,
-                    "AnytimeGL21 whose HistSparse histograms add no noise; one tree",
                     1000,
                 )
             ],
