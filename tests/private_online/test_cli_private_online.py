@@ -167,3 +167,10 @@ def test_experiment_private_online_small(tmp_path):
     assert {r["learner"] for r in res.rows} == {"lwy25", "soa", "gl21-adaptive"}
     soa = [r for r in res.rows if r["learner"] == "soa"]
     assert all(r["mean_mistakes"] <= 1 for r in soa)  # d = 1
+
+
+def test_progress_of_long_private_games_moves_by_rounds():
+    """issue 21 item 10: a 10⁹-round game's bar moves every 10⁴ rounds (was every T/100 = 10⁷)."""
+    from littlestone.cli.online_cmds import progress_every
+
+    assert progress_every(10**9) == 10_000 and progress_every(5000) == 50 and progress_every(7) == 1

@@ -320,7 +320,7 @@ def play(
             task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
             for s in seeds[:runs]:
                 last = make_learner()
-                every = max(min(T // 100, _PROGRESS_EVERY), 1)
+                every = progress_every(T)
                 results.append(online.play(last, _ticking(make_adversary(), bar, task, every), T, seed=s))
     else:
         with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
@@ -373,6 +373,12 @@ def play(
     elif bound is not None:
         ok = bool(mistakes.max() <= bound)
         console.print(f"{name}: " + ("[green]respected[/]" if ok else "[red]exceeded[/]"))
+
+
+def progress_every(T: int) -> int:
+    """Rounds between two progress updates of a private learner's game: T/100, at most 10⁴ (a 10⁹-round game moves
+    every 10⁴ rounds, not every 10⁷), at least 1."""
+    return max(min(T // 100, _PROGRESS_EVERY), 1)
 
 
 def _check_rounds(T: int) -> None:
