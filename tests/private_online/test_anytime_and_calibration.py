@@ -276,3 +276,24 @@ def test_vectorised_run_equals_learn_one_for_a_base_that_keeps_agreeing():
     assert np.array_equal(pa, np.array(pb))
     assert a.insertions == b.insertions and a.state()["list_sizes"] == b.state()["list_sizes"]
     assert max(len(q) for q in a.sequences() if q is not None) >= 2  # some pair took two insertions in one layer
+
+
+@pytest.mark.parametrize("backend", ["seeded", "secure"])
+def test_above_threshold_first_above_is_the_scalar_loop(backend):
+    """The vectorised AboveThreshold test LWY25's run uses answers and consumes noise exactly as test() does."""
+    from littlestone.privacy import AboveThreshold
+
+    def make(seed):
+        b = SeededBackend(np.random.SeedSequence(seed)) if backend == "seeded" else SecureBackend()
+        return AboveThreshold(40.0, 0.5, backend=b, noise_batch=16, threshold_batch=1)
+
+    vals = np.cumsum(np.random.default_rng(1).integers(0, 2, 500)).astype(float)
+    for seed in range(5 if backend == "seeded" else 1):
+        a, b = make(seed), make(seed)
+        i = a.first_above(vals)
+        j = next((k for k, v in enumerate(vals) if b.test(v)), -1)
+        if backend == "seeded":
+            assert i == j and a.n_queries == b.n_queries
+            assert np.array_equal(a._buffer[a._pos :], b._buffer[b._pos :])  # the same noise is left
+        else:
+            assert a._grid is not None and a._buffer.dtype.kind == "i"

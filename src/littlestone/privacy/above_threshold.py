@@ -131,23 +131,27 @@ class AboveThreshold:
                 if self.test(value):
                     return i
             return -1
-        n = v.size
-        parts = [self._buffer[self._pos :]]
-        have = parts[0].size
-        while have < n:  # the batches test() would draw, in its order
-            parts.append(self._draw(4.0, self._noise_batch))
-            have += parts[-1].size
-        noise = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        if self._grid is not None:  # exact integers (floating-point safe)
-            hit = np.rint(v / self._grid).astype(np.int64) + noise[:n] >= self._noisy_threshold
-        else:
-            hit = v + noise[:n] >= self._noisy_threshold
-        tops = np.flatnonzero(hit)
-        used = int(tops[0]) + 1 if tops.size else n
-        self._buffer, self._pos = noise, used
-        self.n_queries += used
-        self.halted = bool(tops.size)
-        return int(tops[0]) if tops.size else -1
+        n, done = v.size, 0
+        while done < n:  # batch by batch, drawing the next batch only when test() would
+            if self._pos >= self._buffer.size:
+                self._buffer, self._pos = self._draw(4.0, self._noise_batch), 0
+            k = min(self._buffer.size - self._pos, n - done)
+            seg, noise = v[done : done + k], self._buffer[self._pos : self._pos + k]
+            if self._grid is not None:  # exact integers (floating-point safe)
+                hit = np.rint(seg / self._grid).astype(np.int64) + noise >= self._noisy_threshold
+            else:
+                hit = seg + noise >= self._noisy_threshold
+            tops = np.flatnonzero(hit)
+            if tops.size:
+                first = int(tops[0])
+                self._pos += first + 1
+                self.n_queries += done + first + 1
+                self.halted = True
+                return done + first
+            self._pos += k
+            done += k
+        self.n_queries += n
+        return -1
 
     def restart(self) -> None:
         """Start a fresh run (new threshold noise) after a ⊤; charges another (ε, 0)."""

@@ -20,10 +20,15 @@ Behaviour on inputs the theorem does not cover: a non-realizable stream makes so
 agreeing and drop out); once L_d is exhausted the learner halts (Alg. 2 line 6) and keeps releasing the last
 hypothesis it released (post-processing). More than T rounds raise an error.
 
-Randomness: the per-round insertion indices come from one stream of uniforms (element t for round t), the
-AboveThreshold query noise from one vector-drawn Laplace stream (element t for round t), threshold noise and
-histograms from their own streams, so the vectorized :meth:`LWY25._run01` releases exactly the stream of the
-round-by-round protocol for the same seed.
+Randomness: the per-round insertion indices come from one stream of uniforms (element t for round t); the noise is
+drawn only by mechanism objects of :mod:`littlestone.privacy` — each AboveThreshold instance is a
+:class:`~littlestone.privacy.AboveThreshold` (integer grid and discrete Laplace on the secure backend, floats on the
+seeded one) and each layer histogram a :class:`~littlestone.privacy.BoundedHistogram` — and :meth:`LWY25.privacy`
+composes exactly those objects. ``AboveThreshold.first_above`` draws the noise the scalar ``test`` calls would, so the
+vectorized :meth:`LWY25._run01` releases exactly the stream of the round-by-round protocol for the same seed.
+
+Once L_d is exhausted Alg. 2 halts for good; :class:`~littlestone.private_online.AnytimeLWY25` (an extension) starts a
+fresh instance instead.
 """
 
 from __future__ import annotations
