@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..privacy import DiscreteLaplaceMechanism
+from ..privacy import DiscreteLaplaceMechanism, SecureBackend
 from ..sanitizers.threshold_label import DyadicLabelTree, NoisyDyadicTree, ThresholdLabelSanitizer
 from .builtin import BuiltinAudit
 
@@ -45,7 +45,12 @@ class _FloatNoisedTree(NoisyDyadicTree):
     def nodes(self, y: int, j: int, ks: Any) -> np.ndarray:
         ks = np.asarray(ks, dtype=np.int64)
         true = self._true_counts(y, j, ks).astype(float)
-        return true + np.asarray(self._backend.laplace(self.scale, ks.shape), dtype=float).reshape(ks.shape)
+        backend = self._backend
+        if isinstance(backend, SecureBackend) and backend.sampler != "opendp":
+            # OpenDP's own raw Laplace (its fine 2^k grid, the float-bit pattern Mironov's event reads); the native
+            # sampler's raw Laplace sits on a grid relative to its scale, which this event does not separate
+            backend = SecureBackend("opendp")
+        return true + np.asarray(backend.laplace(self.scale, ks.shape), dtype=float).reshape(ks.shape)
 
 
 def _sanitizer(backend: Any) -> ThresholdLabelSanitizer:
