@@ -266,6 +266,7 @@ def test_vectorised_run_equals_learn_one_for_a_base_that_keeps_agreeing():
     T = 600
     X, y = _stream(T, 1, n=4, seed=2)
     kw = dict(T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=1, setting=LWY25Setting(256, 128, 1.0))
+    kw["diagnostics"] = True  # the insertions and sequences are read below
     a = LWY25(H, base=LazySOA(H), **kw)
     pa = a.run(X, y).predictions
     b = LWY25(H, base=LazySOA(H), **kw)

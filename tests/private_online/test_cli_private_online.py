@@ -42,6 +42,20 @@ def test_play_private_learners(learner):
     assert r.exit_code == 0, r.output
     assert "claim: (" in r.output and "-DP" in r.output and "practical(" in r.output
     assert ("anytime restarts" in r.output) == (learner in ("lwy25", "gl21"))
+    assert "public state at the end" in r.output and "diagnostics" not in r.output
+    assert not any(k in r.output for k in ("'insertions'", "'agreeing_pairs'", "'merges'", "'released_frequency'"))
+
+
+@pytest.mark.parametrize("learner, key", [("lwy25", "'insertions'"), ("gl21-paper", "'merges'")])
+def test_play_prints_exact_counts_only_with_diagnostics(learner, key):
+    """Release policy (issue 19 item 4): the exact counts of the private stream are printed only on --diagnostics,
+    labelled as not private; --diagnostics is refused for a non-private learner."""
+    args = ("play", "-c", "thresholds:2", "-l", learner, "-a", "iid", "-T", 40, "--backend", "seeded", "--seed", 1)
+    r = _run(*args, "--show", 0, "--diagnostics")
+    assert r.exit_code == 0, r.output
+    assert "with non-private diagnostics" in r.output and key in r.output
+    r = _run("play", "-c", "thresholds:2", "-l", "soa", "--diagnostics")
+    assert r.exit_code == 2 and "--diagnostics applies only to the private learners" in r.output, r.output
 
 
 @pytest.mark.parametrize(

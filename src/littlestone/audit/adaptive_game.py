@@ -103,7 +103,7 @@ class GL21ExactHistogram(GL21):
 
     def _hist_top(self) -> Any:
         self.histograms_run += 1
-        counts = {h: n for h, n in self.forest.counts.items() if h is not BOT}
+        counts = {h: n for h, n in self._forest.counts.items() if h is not BOT}
         if not counts:
             return None
         best = max(counts.values())

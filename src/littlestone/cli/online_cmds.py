@@ -221,6 +221,12 @@ def play(
         "practical setting of the class's Ldim.",
     ),
     backend: BackendKind = BACKEND_OPTION,
+    diagnostics: bool = typer.Option(
+        False,
+        "--diagnostics",
+        help="Private learners: also print the exact counts of the private stream (insertions, merges, …) in the "
+        "learner's state — NOT covered by the privacy claim; off by default (only the public state is printed).",
+    ),
 ) -> None:
     """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data;
     private learners: mistakes of the released hypotheses h_t, practical setting)."""
@@ -260,7 +266,13 @@ def play(
     if not private:
         given = [
             n
-            for n, v in (("--epsilon", epsilon), ("--delta", delta), ("--beta", beta), ("--setting", setting))
+            for n, v in (
+                ("--epsilon", epsilon),
+                ("--delta", delta),
+                ("--beta", beta),
+                ("--setting", setting),
+                ("--diagnostics", diagnostics or None),
+            )
             if v is not None
         ]
         if given:
@@ -304,7 +316,7 @@ def play(
     def make_learner() -> Any:
         if private:
             i = next(made, 0)
-            kw = dict(T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen)
+            kw = dict(T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen, diagnostics=diagnostics)
             if backend == BackendKind.secure:
                 return cls(H, backend="secure", **kw)
             return cls(H, backend="seeded", seed=learner_seeds[i], **kw)
@@ -391,7 +403,8 @@ def play(
             f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
             f"({claim.composition}); backend {backend.value}"
         )
-        console.print(f"state at the end of the last game: {last.state()}", markup=False)
+        label = "state (with non-private diagnostics)" if diagnostics else "public state"
+        console.print(f"{label} at the end of the last game: {last.state()}", markup=False)
         console.print(
             "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
             f"its own parameters (littlestone bounds {learner.value.split('-')[0]})"

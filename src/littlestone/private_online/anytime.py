@@ -63,7 +63,8 @@ def _child_seeds(backend: Any, seed: SeedLike) -> tuple[str, Any]:
 
 
 class _Restarting(PrivateOnlineLearner):
-    """Instance j (1-based) of the paper's learner on the rounds after instance j−1 stopped (module docstring)."""
+    """Instance j (1-based) of the paper's learner on the rounds after instance j−1 stopped (module docstring); every
+    instance is built with this learner's ``diagnostics`` flag."""
 
     paper: type = PrivateOnlineLearner
     stop_flag = "halted"
@@ -82,8 +83,18 @@ class _Restarting(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
         self._backend, self._seeds = _child_seeds(backend, seed)
         self._base_arg = base
         self.instances: list[Any] = []
@@ -113,6 +124,7 @@ class _Restarting(PrivateOnlineLearner):
             seed=seed,
             labels=self.labels,
             histogram_share=2.0**-j,
+            diagnostics=self.diagnostics,
         )
         self.instances.append(inst)
         self.current = inst
@@ -162,10 +174,15 @@ class _Restarting(PrivateOnlineLearner):
     def _mechanisms(self, inst: Any) -> tuple[list, list]:
         raise NotImplementedError
 
-    def state(self) -> dict[str, Any]:
-        out = dict(self.current.state())
+    def _public_state(self) -> dict[str, Any]:
+        """The current instance's public state, the round, and the restarts (decided by released outputs)."""
+        out = self.current._public_state()
         out.update(t=self.t, instances=len(self.instances), restarts=self.restarts, setting=self.setting)
         return out
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """The current instance's exact counts (its own ``diagnostics`` is this learner's)."""
+        return self.current._diagnostic_state()
 
 
 class AnytimeLWY25(_Restarting):

@@ -9,8 +9,12 @@ predictions made from it; everything else (sequences, counts, noise) stays insid
 * ``hypothesis()`` = the released h_t (the hypothesis used at the next round);
 * ``run(X, y)`` plays a fixed stream (oblivious adversary) and returns the predictions of the released hypotheses;
 * ``privacy()`` = the learner's claim, composed from its parts (parameters only, never data);
-* ``state()`` = internal diagnostics (layer, list sizes, AboveThreshold restarts, histograms run): for experiments,
-  **not** covered by the privacy claim.
+* ``state()`` = what may be shown: parameters and what is computed from mechanism outputs only (round t, setting,
+  layer, lists released by the histograms, AboveThreshold instances and restarts, histograms run, halted/aborted);
+  with ``diagnostics=True`` (a constructor parameter, default False) it adds the exact counts of the private stream
+  (insertions, agreeing pairs, ⊥ sequences, merges, list frequencies, …) — **not** covered by the privacy claim,
+  for tests and experiments only, never printed or saved by default. Attributes that hold such counts (LWY25's
+  ``insertions``, GL21's ``forest``) refuse to be read without ``diagnostics=True`` (:meth:`_require_diagnostics`).
 
 Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never inferred from the data; bool labels
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
@@ -340,8 +344,10 @@ class PrivateOnlineLearner(ABC):
     """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
 
     Subclasses implement :meth:`_released` (h_t), :meth:`_learn01` (round t with a validated point and 0/1 label),
-    :meth:`privacy` and :meth:`state`; they may override :meth:`_run01` with a vectorized fast path that must release
-    exactly the same stream as the round-by-round protocol for the same seed.
+    :meth:`privacy`, :meth:`_public_state` and, if they have any, :meth:`_diagnostic_state`; they may override
+    :meth:`_run01` with a vectorized fast path that must release exactly the same stream as the round-by-round
+    protocol for the same seed. ``diagnostics=True`` turns on the exact counts of the private stream in
+    :meth:`state` and the attributes guarded by :meth:`_require_diagnostics` (module docstring).
     """
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
@@ -356,8 +362,12 @@ class PrivateOnlineLearner(ABC):
         beta: float = 0.1,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        diagnostics: bool = False,
     ):
         _register_with_river()
+        if not isinstance(diagnostics, (bool, np.bool_)):
+            raise LittlestoneError(f"diagnostics must be True or False, not {diagnostics!r}")
+        self.diagnostics = bool(diagnostics)
         self.initial_version_space = as_version_space(hypothesis_class)
         self.feature = feature
         self.hypothesis_class = self.initial_version_space.hclass
@@ -488,9 +498,31 @@ class PrivateOnlineLearner(ABC):
     def privacy(self) -> LearnerPrivacy:
         """The claim, composed from the parts (parameters only)."""
 
-    @abstractmethod
     def state(self) -> dict[str, Any]:
-        """Diagnostics (not covered by the privacy claim)."""
+        """What the learner may show: parameters and values computed from mechanism outputs only (round, setting,
+        layer, AboveThreshold instances, histograms run, …); with ``diagnostics=True`` also the exact counts of the
+        private stream (:meth:`_diagnostic_state`), which the privacy claim does NOT cover."""
+        out = self._public_state()
+        if self.diagnostics:
+            out.update(self._diagnostic_state())
+        return out
+
+    @abstractmethod
+    def _public_state(self) -> dict[str, Any]:
+        """The part of :meth:`state` that is public or computed from mechanism outputs."""
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the private stream (only with ``diagnostics=True``; not covered by the claim)."""
+        return {}
+
+    def _require_diagnostics(self, name: str) -> None:
+        """A one-line error unless the learner was built with ``diagnostics=True``: ``name`` is computed from the
+        private stream itself (an exact count or the examples), which the privacy claim does not cover."""
+        if not self.diagnostics:
+            raise LittlestoneError(
+                f"{type(self).__name__}.{name} is computed from the private stream itself (not covered by the "
+                "privacy claim): build the learner with diagnostics=True to read it"
+            )
 
     @property
     def setting(self) -> str:

@@ -221,8 +221,18 @@ class _GL21Common(PrivateOnlineLearner):
         labels: tuple[int, int],
         adaptive: bool,
         feature: str | None = None,
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
@@ -245,7 +255,9 @@ class GL21(_GL21Common):
     """GL21 DP-SOA with HistSparse: (ε, δ)-DP released stream; O_d(log T) mistakes against oblivious adversaries
     (GL21 Thm 4.1, for the theory setting). Parameters as :class:`~littlestone.private_online.LWY25`, with
     ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory". ``histogram_share`` w ∈ (0, 1] runs the
-    histograms at (wε/(2c), wδ/c) (the restarts of :class:`~littlestone.private_online.AnytimeGL21`; 1 = GL21)."""
+    histograms at (wε/(2c), wδ/c) (the restarts of :class:`~littlestone.private_online.AnytimeGL21`; 1 = GL21).
+    ``diagnostics=True`` adds the forest's exact counts (merges, entries of the list, frequency of the released
+    hypothesis) to :meth:`state` and lets :attr:`forest` be read; without it neither is shown."""
 
     def __init__(
         self,
@@ -262,6 +274,7 @@ class GL21(_GL21Common):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         histogram_share: float = 1.0,
+        diagnostics: bool = False,
     ):
         super().__init__(
             hypothesis_class,
@@ -274,11 +287,12 @@ class GL21(_GL21Common):
             labels=labels,
             adaptive=False,
             feature=feature,
+            diagnostics=diagnostics,
         )
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
         s = self.setting_
-        self.forest = _Forest(self.base, s.k1, s.k2, rng)
+        self._forest = _Forest(self.base, s.k1, s.k2, rng)
         self._svt = SparseVector(
             1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2, backend=self._b_svt
         )
@@ -292,13 +306,20 @@ class GL21(_GL21Common):
         self.aborted = False
         self._item = self._hist_top()
 
+    @property
+    def forest(self) -> _Forest:
+        """The forest (samples, list and its exact counts): the private stream itself, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("forest")
+        return self._forest
+
     def _hist_top(self) -> Any:
         """Top element of hist_{ε/(2c), δ/c}(L_t) (GL21 Alg. 2), None if nothing is released."""
         self.histograms_run += 1
-        return _hist_top(self.forest.counts, self.histogram_mechanism, self._b_hist)
+        return _hist_top(self._forest.counts, self.histogram_mechanism, self._b_hist)
 
     def _learn01(self, x: Point, y: int) -> None:
-        f = self.forest
+        f = self._forest
         tree, leaf = f.random_leaf()
         f.insert(tree, leaf, x, y)
         if self.aborted:
@@ -320,17 +341,24 @@ class GL21(_GL21Common):
             "basic composition",
         )
 
-    def state(self) -> dict[str, Any]:
-        f = self.forest
+    def _public_state(self) -> dict[str, Any]:
+        """Computed from mechanism outputs: the SparseVector's ⊤s, the histograms run, ABORT."""
         return {
             "t": self.t,
-            "distinct_in_list": len(f.counts),
-            "released_frequency": f.counts.get(self._item, 0) / f.k2,
-            "merges": f.merges,
             "histograms_run": self.histograms_run,
             "svt_positives": self._svt.positives,
             "aborted": self.aborted,
             "setting": self.setting,
+        }
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the forest: distinct entries of the list L_t, the released hypothesis's exact frequency
+        in it (the SparseVector's query before noise), the tournaments (merges) run so far."""
+        f = self._forest
+        return {
+            "distinct_in_list": len(f.counts),
+            "released_frequency": f.counts.get(self._item, 0) / f.k2,
+            "merges": f.merges,
         }
 
 
@@ -363,6 +391,7 @@ class GL21Adaptive(_GL21Common):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        diagnostics: bool = False,
     ):
         super().__init__(
             hypothesis_class,
@@ -375,6 +404,7 @@ class GL21Adaptive(_GL21Common):
             labels=labels,
             adaptive=True,
             feature=feature,
+            diagnostics=diagnostics,
         )
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe
@@ -409,7 +439,8 @@ class GL21Adaptive(_GL21Common):
             delta_slack=self.delta / 2.0,
         )
 
-    def state(self) -> dict[str, Any]:
+    def _public_state(self) -> dict[str, Any]:
+        """Parameters and the released item (no count of the prefix is kept)."""
         return {
             "t": self.t,
             "histograms_run": self.histograms_run,

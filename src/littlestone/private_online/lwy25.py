@@ -150,7 +150,10 @@ class LWY25(PrivateOnlineLearner):
     in the AboveThreshold margin), ``setting`` ("practical" — default —, "theory", or an :class:`LWY25Setting`),
     ``base`` (the deterministic mistake-bounded learner, SOA by default), ``backend`` ("secure" — OpenDP — or
     "seeded" with ``seed``), ``labels`` (declared label pair), ``histogram_share`` w ∈ (0, 1] (the layer histograms
-    run at (wε₀/d, wδ/d): the restarts of :class:`~littlestone.private_online.AnytimeLWY25`; 1 = LWY25).
+    run at (wε₀/d, wδ/d): the restarts of :class:`~littlestone.private_online.AnytimeLWY25`; 1 = LWY25),
+    ``diagnostics`` (False: :meth:`state` shows only what is public or computed from mechanism outputs, and
+    :attr:`insertions` / :meth:`sequences` refuse to be read; True adds the exact counts of the private stream, which
+    the claim does not cover).
 
     >>> from littlestone import Thresholds
     >>> H = Thresholds(1000)
@@ -174,8 +177,18 @@ class LWY25(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         histogram_share: float = 1.0,
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels, feature=feature)
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
         if not 0.0 < histogram_share <= 1.0:
             raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
         self.histogram_share = float(histogram_share)
@@ -228,7 +241,7 @@ class LWY25(PrivateOnlineLearner):
         self.at_instances = 0
         self.histograms_run = 0
         self.list_sizes: list[int] = [1]
-        self.insertions = 0
+        self._insertions = 0
         self._new_at()
 
     # ------------------------------------------------------------------------------------------- bookkeeping
@@ -240,6 +253,13 @@ class LWY25(PrivateOnlineLearner):
     @property
     def setting(self) -> str:
         return self.setting_.label()
+
+    @property
+    def insertions(self) -> int:
+        """Examples inserted so far (Alg. 2 line 9): an exact count of the private stream, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("insertions")
+        return self._insertions
 
     def _set_layer(self, seqs: list, states: list, outs: list) -> None:
         half = len(outs) // 2
@@ -285,7 +305,7 @@ class LWY25(PrivateOnlineLearner):
             L.agree[i] = L.ids.setdefault(o, len(L.hyps))
             if L.agree[i] == len(L.hyps):
                 L.hyps.append(o)
-        self.insertions += 1
+        self._insertions += 1
 
     def _on_top(self) -> None:
         """Alg. 2 lines 14–23."""
@@ -414,8 +434,9 @@ class LWY25(PrivateOnlineLearner):
             self.at_mechanisms, self.histogram_mechanisms, self.relation, "basic composition, LWY25 Lemma B.2"
         )
 
-    def state(self) -> dict[str, Any]:
-        L = self._layer
+    def _public_state(self) -> dict[str, Any]:
+        """Public or computed from mechanism outputs: the layer s (moved by AboveThreshold's ⊤), N_s = N₀/2^s, the
+        lists L_s released by the histograms (their sizes) and what is left of the current one (shrunk by ⊤)."""
         return {
             "t": self.t,
             "layer": self.s,
@@ -426,15 +447,23 @@ class LWY25(PrivateOnlineLearner):
             "at_instances": self.at_instances,
             "at_restarts": self.at_instances - 1,
             "histograms_run": self.histograms_run,
-            "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
-            "bottom_sequences": sum(1 for o in L.outs if o is BOT),
-            "insertions": self.insertions,
             "halted": self.halted,
             "setting": self.setting,
         }
 
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the private stream: agreeing pairs, ⊥ sequences of the layer, insertions."""
+        L = self._layer
+        return {
+            "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
+            "bottom_sequences": sum(1 for o in L.outs if o is BOT),
+            "insertions": self._insertions,
+        }
+
     def sequences(self) -> list[tuple | None]:
-        """The current layer's sequences (None for ⊥) — internal, for tests and diagnostics only."""
+        """The current layer's sequences (None for ⊥): the private examples themselves, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("sequences()")
         return [s if o is not BOT else None for s, o in zip(self._layer.seqs, self._layer.outs)]
 
 
