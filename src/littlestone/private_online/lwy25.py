@@ -156,7 +156,7 @@ class LWY25(PrivateOnlineLearner):
     the claim does not cover).
 
     >>> from littlestone import Thresholds
-    >>> H = Thresholds(1000)
+    >>> H = Thresholds(4)
     >>> learner = LWY25(H, T=100, epsilon=1.0, delta=1e-6, backend="seeded", seed=0)
     >>> learner.learn_one(3, 1); learner.state()["layer"]
     0
