@@ -436,6 +436,12 @@ def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
 class AffineSubspaces(HypothesisClass):
     """Affine subspaces of F_q^n of dimension ≤ d (q prime): Ldim min(d, n) + 1 except F_2^1."""
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (
+            AffineFlat,
+            AffinePointSet,
+        )
+
     def __init__(self, q: int, n: int, d: int):
         for name, v, lo in (("q", q, 2), ("n", n, 1), ("d", d, 0)):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < lo:

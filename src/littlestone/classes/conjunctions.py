@@ -416,6 +416,9 @@ class Conjunctions(HypothesisClass):
     The non-monotone class with k ≥ 2 includes the contradictory (always-0) conjunction.
     """
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (Conjunction,)
+
     def __init__(self, n_vars: int, k: int | None = None, monotone: bool = False):
         if not isinstance(n_vars, (int, np.integer)) or isinstance(n_vars, bool) or n_vars < 1:
             raise LittlestoneError(f"Conjunctions needs n_vars ≥ 1, got {n_vars!r}")

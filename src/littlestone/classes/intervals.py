@@ -659,6 +659,9 @@ class IntervalsVersionSpace(VersionSpace):
 class Intervals(HypothesisClass):
     """Intervals [a, b] ⊆ {0,…,n−1} and the empty set (Ldim 1,2,2,3,3,4,4,4,5,… for n = 1,2,…)."""
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (IntervalUnion,)
+
     def __init__(self, n: int):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
             raise LittlestoneError(f"Intervals(n) needs an integer n ≥ 1, got {n!r}")

@@ -447,6 +447,12 @@ class Points(HypothesisClass):
     integer n (the points 0, …, n − 1, as ``Points(16)`` or the spec ``points:16``) or a predicate restricts it. Ldim is 1 whenever the class has ≥ 2 functions (0 for one point without zero).
     """
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (
+            FiniteSet,
+            CofiniteSet,
+        )
+
     def __init__(self, domain: Any = None, include_zero: bool = True):
         self.domain = PointDomain(domain)
         self.include_zero = bool(include_zero)
