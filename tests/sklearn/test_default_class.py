@@ -78,8 +78,9 @@ def test_grid_is_data_independent_and_clips():
     edges, H = default_grid(3)
     assert [len(e) for e in edges] == [default_bins(3) - 1] * 3
     lo, hi = DEFAULT_SCALE
-    pts = to_grid_points(np.array([[lo - 100, 0.0, hi + 100]]), edges)
-    assert pts == [(0, default_bins(3) // 2, default_bins(3) - 1)]
+    pts = to_grid_points(np.array([[hi + 100, lo - 100, 0.0], [lo + 1e-9, hi - 1e-9, 0.99]]), edges)
+    b = default_bins(3)  # 6 cells of width 1
+    assert pts == [(b - 1, 0, b // 2), (0, b - 1, b // 2)]
     assert H.validate_points(pts) is not None
     assert [default_bins(k) for k in range(1, 9)] == [8, 8, 6, 4, 3, 2, 2, 2]
     with pytest.raises(ClassSpecError, match="at most 8 features"):
