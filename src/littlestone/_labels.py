@@ -120,3 +120,28 @@ def check_label01(y: Any) -> int:
     if isinstance(y, (float, np.floating)) and float(y) in (0.0, 1.0, -1.0):
         return 1 if float(y) == 1.0 else 0
     raise LabelError(f"label {y!r} is not in {{0,1}} or {{-1,+1}}")
+
+
+def warn_inferred_labels(owner: str, setting: str, fix: str, *, stacklevel: int = 3) -> None:
+    """The one PrivacyLeakWarning of a private learner reading its label set from the private labels (``setting``,
+    e.g. "classes=None"): whatever reports the coding back reveals which labels occur, which no claim covers."""
+    import warnings
+
+    from .errors import PrivacyLeakWarning
+
+    warnings.warn(
+        PrivacyLeakWarning(
+            f"{owner}({setting}) reads the label set from the private labels: the coding of its predictions reveals "
+            f"which labels occur, which the privacy claim does not cover. Declare {fix} to remove this leak."
+        ),
+        stacklevel=stacklevel,
+    )
+
+
+def private_online_labels(labels: Any, owner: str) -> tuple[int, int] | None:
+    """The label pair of a private online learner: the declared one ((0, 1), the default, or (-1, 1)); ``None`` —
+    the coding read from the first 0 or −1 label seen — is kept for compatibility, with a PrivacyLeakWarning."""
+    if labels is None:
+        warn_inferred_labels(owner, "labels=None", "labels=(0, 1) or labels=(-1, 1)", stacklevel=4)
+        return None
+    return labels

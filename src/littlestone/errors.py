@@ -44,6 +44,15 @@ class InsufficientSampleError(LittlestoneError):
     """Too few examples for the requested parameters (the message says how many are needed)."""
 
 
+class SearchBudgetError(LittlestoneError):
+    """An exact exponential search (VC or threshold dimension) reached its cap before finishing; ``cap`` is the cap
+    and ``parameter`` the keyword that sets it (``None`` lifts it)."""
+
+    def __init__(self, message: str, *, what: str = "", cap: int = 0, parameter: str = ""):
+        super().__init__(message)
+        self.what, self.cap, self.parameter = what, cap, parameter
+
+
 class IrreducibilityError(LittlestoneError):
     """The irreducibility order of a class cannot be computed (no closed form and no explicit twin)."""
 

@@ -100,7 +100,7 @@ def output_target(path: str | os.PathLike) -> OutputTarget:
     for p in (parent, *parent.parents):
         if p.exists():
             if not p.is_dir():
-                raise OutputError(f"cannot write {given}: {p} is a file, not a directory")
+                raise OutputError(f"cannot write {given}: {p} is {_what_is(p)}, not a directory")
             break
     if not parent.is_dir():
         raise OutputError(f"cannot write {given}: directory {parent} does not exist (create it first)")
@@ -211,6 +211,29 @@ def atomic_savefig(fig: Any, path: str | os.PathLike, **kwargs: Any) -> Path:
     return Path(path)
 
 
+def _what_is(path: str | os.PathLike) -> str:
+    """What an existing path that is not a directory is, for error messages: "a file", "a FIFO (named pipe)",
+    "a character device", "a block device", "a socket", or "a symbolic link to …"."""
+    p = os.fspath(path)
+    if os.path.islink(p):
+        real = os.path.realpath(p)
+        return f"a symbolic link to {_what_is(real)} ({real})" if os.path.lexists(real) else "a broken symbolic link"
+    try:
+        mode = os.stat(p).st_mode
+    except OSError:
+        return "not a directory"
+    for test, name in (
+        (stat.S_ISREG, "a file"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a directory"
+
+
 def check_output_dir(path: str | os.PathLike, what: str = "the results") -> Path:
     """An output directory: not ``-``, not an existing non-directory, and its parent must exist."""
     given = os.fspath(path)
@@ -219,13 +242,13 @@ def check_output_dir(path: str | os.PathLike, what: str = "the results") -> Path
     out = Path(os.path.realpath(given)) if os.path.islink(given) else Path(given)
     if out.exists():
         if not out.is_dir():
-            raise OutputError(f"cannot write {what} to {given}: it is a file, not a directory")
+            raise OutputError(f"cannot write {what} to {given}: it is {_what_is(given)}, not a directory")
         return out
     parent = out.parent if str(out.parent) else Path(".")
     for p in (parent, *parent.parents):
         if p.exists():
             if not p.is_dir():
-                raise OutputError(f"cannot write {what} to {given}: {p} is a file, not a directory")
+                raise OutputError(f"cannot write {what} to {given}: {p} is {_what_is(p)}, not a directory")
             break
     if not parent.is_dir():
         raise OutputError(f"cannot write {what} to {given}: directory {parent} does not exist (create it first)")
@@ -266,7 +289,7 @@ def _merge_into(src: Path, dst: Path) -> None:
         target = dst / entry.name
         if entry.is_dir() and not entry.is_symlink():
             if target.exists() and not target.is_dir():
-                raise OutputError(f"cannot write {target}: it is a file, not a directory")
+                raise OutputError(f"cannot write {target}: it is {_what_is(target)}, not a directory")
             target.mkdir(exist_ok=True)
             _merge_into(entry, target)
         else:

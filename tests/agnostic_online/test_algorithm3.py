@@ -75,7 +75,7 @@ def test_streaming_protocol_and_mwem_sanitizer():
         assert p in (0, 1)
         a.learn_one(int(X[t]), int(y[t]))
     assert np.all(a.subsequence_sizes_ == 10)
-    assert a.privacy() == (1.0, 0.0, "replace-one")
+    assert a.privacy().pair == (1.0, 0.0) and a.privacy().relation == "replace-one"
 
 
 def test_same_seed_same_predictions():

@@ -63,7 +63,8 @@ def test_each_subsequence_gets_exactly_one_synthetic_point_per_batch(learner, mo
 def test_claim_is_the_sanitizers_and_data_free():
     A = ThresholdsAlgorithm3(H60, 10_000, 0.5, backend="seeded", seed=0)
     before = A.privacy()
-    assert before.pair == pytest.approx((0.5, 0.0)) and len(before.parts) == 61
+    assert before.pair == pytest.approx((0.5, 0.0)) and len(before.parts) == A.split.n_batches
+    assert all(len(run.parts) == 61 for run in before.parts)  # each batch's run: the tree's 61 levels
     X, y = _data(10_000)
     A.run(X, y)
     assert A.privacy() == before
@@ -79,8 +80,8 @@ def test_same_seed_same_stream_and_different_seed_differs():
 def test_run_equals_river_rounds():
     T = 600
     X, y = _data(T)
-    A = ThresholdsAlgorithm3(H60, T, 5.0, batch=50, backend="seeded", seed=3)
-    B = ThresholdsAlgorithm3(H60, T, 5.0, batch=50, backend="seeded", seed=3)
+    A = ThresholdsAlgorithm3(H60, T, 5.0, batch=50, backend="seeded", seed=3, diagnostics=True)
+    B = ThresholdsAlgorithm3(H60, T, 5.0, batch=50, backend="seeded", seed=3, diagnostics=True)
     p = A.run(X, y)
     q = []
     for x_, y_ in zip(X, y):
@@ -98,7 +99,7 @@ def test_regret_within_theorem41_bound_on_noisy_thresholds():
     assert bound < 0.5 * T
     regrets = []
     for seed in range(3):
-        A = ThresholdsAlgorithm3(H60, T, eps, backend="seeded", seed=seed)
+        A = ThresholdsAlgorithm3(H60, T, eps, backend="seeded", seed=seed, diagnostics=True)
         assert A.regret_bound() == pytest.approx(bound)
         A.run(X, y)
         regrets.append(A.mistakes - _best(X, y))
@@ -109,7 +110,7 @@ def test_regret_within_theorem41_bound_on_noisy_thresholds():
 def test_learning_happens_at_epsilon_one():
     T = 200_000
     X, y = _data(T, eta=0.05)
-    A = ThresholdsAlgorithm3(H60, T, 1.0, backend="seeded", seed=0)
+    A = ThresholdsAlgorithm3(H60, T, 1.0, backend="seeded", seed=0, diagnostics=True)
     assert 2 <= A.batch < T
     A.run(X, y)
     assert A.mistakes - _best(X, y) < 0.35 * T

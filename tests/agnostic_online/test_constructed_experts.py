@@ -31,6 +31,9 @@ class ExactWindows:
     def __init__(self, e, d, n, i):
         pass
 
+    def privacy(self):
+        return (float("inf"), 0.0)  # not private: it releases its data
+
     def fit(self, X):
         self.X = list(X)
         return self
@@ -149,7 +152,14 @@ def test_same_outputs_as_before_the_online_refactor_on_fixed_points():
         n, T, seed, san = (int(v) for v in d[f"c{k}_meta"])
         X, y = d[f"c{k}_X"], d[f"c{k}_y"]
         L = ConstructedExpertsLearner(
-            Thresholds(n), T, 1.0, 1e-6, sanitizer=["mwem", "realizable"][san], backend="seeded", seed=seed
+            Thresholds(n),
+            T,
+            1.0,
+            1e-6,
+            sanitizer=["mwem", "realizable"][san],
+            backend="seeded",
+            seed=seed,
+            diagnostics=True,
         )
         res = L.run(X, y)
         P, tuples = expert_predictions(L.learner, X, L.sanitizer_.window, live_only=True)
@@ -178,8 +188,10 @@ def _adaptive_play(L, n, T, rng):
 @pytest.mark.parametrize("ope", ["batched", "tree", "private"])
 def test_adaptive_points_online_and_consistent_with_the_materialized_experts(ope):
     n, T = 4, 24
-    L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5)
+    L = ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5, diagnostics=True)
     X, y = _adaptive_play(L, n, T, np.random.default_rng(0))
+    with pytest.raises(LittlestoneError, match="diagnostics=True"):
+        ConstructedExpertsLearner(Thresholds(n), T, 1.0, 1e-6, ope=ope, backend="seeded", seed=5).cumulative_
     full, _ = expert_predictions(L.learner, X, L.sanitizer_.window)
     assert np.array_equal(np.array(L.predictions_), full[np.array(L.choices_), np.arange(T)])
     assert np.array_equal(L.cumulative_, (full != y[None, :]).sum(axis=1))
@@ -216,7 +228,7 @@ def test_regret_within_theorem_e10_and_4_4_bound(eta, seed):
     assert bound < T
     assert res.expected_loss - best_h <= bound + M  # Thm 4.4
     for ope in ("batched", "tree", "private"):
-        P = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=seed)
+        P = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=seed, diagnostics=True)
         r = P.run(X, y)
         assert r.expected_loss - r.best_loss <= P.ope_.regret_bound()
 
@@ -233,9 +245,10 @@ def test_same_seed_same_stream():
         assert res.rounds == T and L.n_experts_ == number_of_experts_upto(T, 2)
     for ope in ("batched", "tree", "private"):  # Alg 5's (ε, δ) + the OPE learner's own claim ≤ (ε, δ): Thm 4.4
         L = ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=1)
-        c, o = L.privacy(), L.ope_.privacy()
-        assert c[:2] == pytest.approx((1.0 + o.epsilon, 1e-6 + o.delta))
-        assert c[0] <= 2.0 + 1e-12 and c[1] <= 2e-6
+        c, o, s = L.privacy(), L.ope_.privacy(), L.sanitizer_.privacy()
+        assert c.pair == pytest.approx((s.epsilon + o.epsilon, s.delta + o.delta))  # composed from the parts run
+        assert s.epsilon <= 1.0 + 1e-12 and s.delta <= 1e-6 + 1e-15  # MWEM runs report (ε/L, 0) each
+        assert c.epsilon <= 2.0 + 1e-12 and c.delta <= 2e-6
     assert ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope="hedge", seed=1).privacy() is None
     for ope in ("batched", "tree", "private"):
         runs = [ConstructedExpertsLearner(H, T, 1.0, 1e-6, ope=ope, backend="seeded", seed=3) for _ in range(2)]

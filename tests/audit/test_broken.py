@@ -45,6 +45,11 @@ def _repaired(name):
         "binary_mechanism_without_level_factor",
         "histogram_first_seen_keys",
         "subsample_not_secret",
+        "discrete_laplace_half_noise",
+        "private_hedge_exact_distribution",
+        "batched_hedge_exact_distribution",
+        "algorithm3_labels_inferred",
+        "algorithm3_exact_mistakes",
     ],
 )
 def test_twin_with_the_bug_switched_off_passes(name):

@@ -96,7 +96,7 @@ def test_csv(tmp_path):
         ("foo:3", "unknown class 'foo'"),
         ("thresholds", "missing N"),
         ("thresholds:x", "integer"),
-        ("thresholds:0", "≥ 1"),
+        ("thresholds:0", "must be a positive integer, got 0"),
         ("random:3", "HxP"),
         ("missing.csv", "does not exist"),
         ("pointsneg:3", "no parameters"),

@@ -195,7 +195,7 @@ BAD_FILES = {
         (("learn", "huge_float.csv", "-c", "intervals:10", "-o", "m.json"), "point 1e+300 is outside the domain"),
         (
             ("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "-l", "blm20", "-p", "n_batches=abc"),
-            "n_batches expects",
+            "n_batches must be an integer ≥ 1, got 'abc'",
         ),
         (("learn", "ok.csv", "-c", "thresholds:10", "-o", "m.json", "--seed", "-1"), "--seed"),
         (("experiment", "blm20_accuracy", "--set", "reps=abc"), "reps expects an integer"),

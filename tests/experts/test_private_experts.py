@@ -64,9 +64,9 @@ def test_tree_noisy_prefix_matches_streaming_and_exact_sums():
     for t in range(T):
         a.predict_one()
         a.learn_one(L[t])
-    assert np.allclose(a.cumulative, L.sum(axis=0))
+    assert np.allclose(a._cumulative, L.sum(axis=0))
     # the noise part is a sum of ≤ L Laplace nodes: its size is of the node scale, not of t·scale
-    assert np.all(np.abs(a.noisy_cumulative() - a.cumulative) <= a.noise_bound)
+    assert np.all(np.abs(a.noisy_cumulative() - a._cumulative) <= a.noise_bound)
 
 
 @pytest.mark.parametrize(
@@ -139,8 +139,8 @@ def test_bad_losses_and_batch():
         Hedge(3, 10).learn_one([0.0, 1.0])
     with pytest.raises(LittlestoneError, match="horizon"):
         Hedge(3, 2).run(np.zeros((3, 3)))
-    with pytest.raises(LittlestoneError, match="0/1"):
-        TreeAggregationHedge(3, 10, 1.0, discrete=True).learn_one([0.5, 0.0, 0.0])
+    with pytest.raises(LittlestoneError, match="grid"):
+        TreeAggregationHedge(3, 10, 1.0, discrete=True, grid=0)
 
 
 # ------------------------------------------------------------------------------------------------ privacy audits
@@ -185,13 +185,12 @@ def test_tree_hedge_audit_passes_and_catches_broken_twin():
 class _NoiselessLeader(BatchedPrivateHedge):
     """Broken twin: follows the leader without the exponential mechanism's noise."""
 
-    def distribution(self):
+    def _draw(self):
         b = self.t // self.batch
         if self._drawn_for != b:
-            self._p = np.eye(self.n_experts)[int(np.argmin(self.cumulative))]
-            self._current = int(np.argmin(self.cumulative))
+            self._p = np.eye(self.n_experts)[int(np.argmin(self._cumulative))]
+            self._current = int(np.argmin(self._cumulative))
             self._drawn_for = b
-        return self._p
 
 
 def _hedge_choices(cls):

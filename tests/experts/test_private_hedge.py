@@ -32,7 +32,7 @@ def test_private_hedge_regret_within_bound_random_losses(seed):
 def test_private_hedge_regret_within_bound_adaptive_adversary():
     """The adversary puts loss 1 on the expert just played (it sees i_1..i_t before choosing ℓ_{t+1})."""
     T, N = 5000, 4
-    ph = PrivateHedge(N, T, epsilon=2.0, delta=1e-6, backend="seeded", seed=3)
+    ph = PrivateHedge(N, T, epsilon=2.0, delta=1e-6, backend="seeded", seed=3, diagnostics=True)
     cum, expected = np.zeros(N), 0.0
     for _ in range(T):
         p = ph.distribution()
@@ -116,7 +116,7 @@ class _NoiselessLeader(PrivateHedge):
     """Broken twin: follows the leader (argmin of L) instead of sampling the exponential mechanism."""
 
     def _sample(self, p):
-        return int(np.argmin(self.cumulative))
+        return int(np.argmin(self._cumulative))
 
 
 def _choices(cls):
@@ -158,7 +158,7 @@ def test_vectorized_tree_reads_the_same_noise_stream_as_the_per_round_path(discr
         expected_b += b.run(L[pos : pos + k]).expected_loss
         pos += k
         assert np.allclose(b.noisy_cumulative(), seen[pos])
-    assert pos == T and np.array_equal(a.cumulative, b.cumulative)
+    assert pos == T and np.array_equal(a._cumulative, b._cumulative)
     assert expected_b == pytest.approx(expected_a, rel=1e-4)
 
 

@@ -113,9 +113,40 @@ def test_schedule_validation_and_overrides():
     s = ReduceTreeSchedule.theory(2, 0.3, 4)
     assert s.alphas[-1] == pytest.approx(0.0) and s.orders == (4, 8, 16)
     assert s.outputs[0] == pytest.approx(0.3 - 2 * s.eta)
-    assert ReduceTreeSchedule.theory(2, 0.3, 4, orders=[5, 5, 5]).orders == (5, 5, 5)
+    assert ReduceTreeSchedule.theory(2, 0.3, 4, orders=[5, 9, 18]).orders == (5, 9, 18)
     for bad in (dict(d=-1, A=0.1, K=1), dict(d=1, A=2.0, K=1), dict(d=1, A=0.1, K=0)):
         with pytest.raises(LittlestoneError):
             ReduceTreeSchedule.theory(**bad)
     with pytest.raises(LittlestoneError, match="needs 4 levels"):
         ReduceTreeSchedule.theory(2, 0.3, 4, alphas=[0.3, 0.2])
+
+
+def test_last_level_is_exactly_zero():
+    """α_{d+2} = A − 4η(d+1) with η = A/(4(d+1)) is 0 in exact arithmetic; in floats it came out −1.4·10⁻¹⁷ for
+    (d, A) = (10, 0.1), an empty last level. A user η equal to A/(4(d+1)) rounded in floats is accepted too."""
+    for d, A in ((10, 0.1), (10, 0.05), (7, 0.3), (3, 1 / 3), (50, 0.01)):
+        s = ReduceTreeSchedule.theory(d, A, 1)
+        assert s.alphas[-1] == 0.0
+        assert 0.0 <= ReduceTreeSchedule.theory(d, A, 1, eta=A / (4 * (d + 1))).alphas[-1] < 1e-15
+        assert all(a - b >= 4 * s.eta * (1 - 1e-12) for a, b in zip(s.alphas, s.alphas[1:]))
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(eta=0.03), r"last level α_4 = -0.06 is negative .* η can be at most A/\(4\(d\+1\)\) = 0.025"),
+        (dict(eta=-0.01), "level gap η must be a finite number ≥ 0"),
+        (dict(eta=float("nan")), "level gap η must be a finite number ≥ 0"),
+        (dict(alphas=[0.3, 0.25, 0.1, 0.0]), r"α_1 = 0.3 and α_2 = 0.25 must be at least 4η = 0.1 apart"),
+        (dict(alphas=[0.3, 0.2, 0.1, -0.1]), r"every level α_t must be a number in \[0, 1\]"),
+        (dict(outputs=[0.3, 0.1, 0.0]), r"output level c_1 = 0.3 must lie in \[α_2 \+ 2η, α_1 − 2η\]"),
+        (dict(orders=[4, 4, 16]), r"order k_2 = 4 must be ≥ K \+ k_1 = 8"),
+        (dict(orders=[4, 8, 15]), r"order k_3 = 15 must be ≥ K \+ k_1 \+ … \+ k_2 = 16"),
+        (dict(orders=[3, 8, 16]), r"order k_1 = 3 must be ≥ K = 4"),
+        (dict(orders=[4.0, 8, 16]), "orders k_t must be integers"),
+        (dict(orders=[4, 8]), "needs 3 orders k_t, got 2"),
+    ],
+)
+def test_user_given_schedule_is_validated(kw, message):
+    with pytest.raises(LittlestoneError, match=message):
+        ReduceTreeSchedule.theory(2, 0.3, 4, **kw)

@@ -15,6 +15,7 @@ PAIRS = {
     "lwy25_histogram_not_charged": "lwy25_adaptive_game",
     "lwy25_sequence_shared_across_pairs": "lwy25_adaptive_game_n256",
     "gl21_histogram_without_noise": "gl21_adaptive_game",
+    "lwy25_anytime_histogram_not_charged": "lwy25_anytime_adaptive_game",
 }
 
 

@@ -23,7 +23,16 @@ def test_forest_invariants_on_a_realizable_stream():
     H = Thresholds(4)
     T = 5000
     X, y = _stream(4, 0, T)
-    learner = GL21(H, T=T, epsilon=1.0, delta=1e-6, backend="seeded", seed=0, setting=GL21Setting(8, 256, 0.25, 8))
+    learner = GL21(
+        H,
+        T=T,
+        epsilon=1.0,
+        delta=1e-6,
+        backend="seeded",
+        seed=0,
+        setting=GL21Setting(8, 256, 0.25, 8),
+        diagnostics=True,
+    )
     learner.run(X, y)
     f = learner.forest
     assert f.merges > 0 and sum(f.counts.values()) == 256

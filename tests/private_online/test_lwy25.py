@@ -147,7 +147,8 @@ def test_ldim_zero_never_errs():
 def test_same_seed_same_released_stream_and_fast_path_equals_protocol():
     T = 30_000
     X, y = _stream(4, 0, T, seed=1)
-    a, b = _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=7), _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=7)
+    a = _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=7, diagnostics=True)
+    b = _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=7, diagnostics=True)
     released_a = []
     for t in range(T):
         released_a.append(a.hypothesis())
@@ -155,7 +156,7 @@ def test_same_seed_same_released_stream_and_fast_path_equals_protocol():
     preds_b = b.run(X, y).predictions
     assert np.array_equal(np.array([h(int(x)) for h, x in zip(released_a, X)]), preds_b)
     assert a.state() == b.state() and a.hypothesis() == b.hypothesis()
-    c = _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=8)
+    c = _learner(n=4, T=T, N0=1024, m_exp=6.0, seed=8, diagnostics=True)
     c.run(X, y)
     assert c.state()["insertions"] != b.state()["insertions"]  # another seed, another run
 
@@ -188,7 +189,7 @@ def test_unrealizable_stream_is_documented_behaviour():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, T)
     y = rng.integers(0, 2, T).astype(np.int8)
-    learner = _learner(T=T)
+    learner = _learner(T=T, diagnostics=True)
     claim = learner.privacy()
     learner.run(X, y)
     st = learner.state()

@@ -8,7 +8,7 @@ import pytest
 from littlestone.audit import audit_mechanism
 from littlestone.classes import Thresholds, random_class
 from littlestone.errors import LittlestoneError
-from littlestone.privacy import tree_levels
+from littlestone.privacy import ExponentialMechanism, tree_levels
 from littlestone.sanitizers.dyadic import DyadicSanitizer
 from littlestone.sanitizers.mwem import MWEM
 from littlestone.sanitizers.realizable import RealizableSanitizer
@@ -60,8 +60,11 @@ def test_game_length_and_synthetic_hitting_set():
 
 
 def _argmax_learner(candidates, agreements, n, epsilon, backend):
-    """Broken twin's learner: the best hypothesis chosen without noise."""
+    """Broken twin's learner: the best hypothesis chosen without noise (it keeps the honest learner's claim)."""
     return int(candidates[np.argmax(agreements[candidates])])
+
+
+_argmax_learner.claim = lambda epsilon: ExponentialMechanism(epsilon).privacy()
 
 
 def _transcript(learner):
@@ -92,6 +95,12 @@ def test_realizable_sanitizer_audit(learner, ok):
 
 
 class _Identity:
+    def __init__(self, epsilon=1.0, delta=0.0):
+        self.claim = (epsilon, delta)
+
+    def privacy(self):
+        return self.claim
+
     def fit(self, X):
         self.X = list(X)
         return self
@@ -106,7 +115,7 @@ def test_dyadic_windows_reassemble_every_interval_and_charge_each_point_L_times(
 
     def make(eps, delta, length, i):
         runs.append((eps, length))
-        return _Identity()
+        return _Identity(eps, delta)
 
     d = DyadicSanitizer(T, 1.0, 1e-6, make)
     for t in range(T):

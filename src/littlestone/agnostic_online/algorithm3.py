@@ -31,13 +31,16 @@ from typing import Any, Callable
 
 import numpy as np
 
+
+from .._labels import private_online_labels
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..bounds.lwy25_agnostic import corollary43_batch_size, theory_batch_size
 from ..classes import HypothesisClass, LabelClass
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon, sample_rows
 from ..online.base import OnlineLearner
-from ..privacy import check_epsilon
+from ..privacy import DataSplit, PrivacyClaim, check_epsilon
+from ..sanitizers.dyadic import sanitizer_claim
 from ..sanitizers.mwem import MWEM
 from ..sanitizers.queries import query_family
 
@@ -54,6 +57,115 @@ def check_batch_size(batch: Any, horizon: int) -> int:
     if batch > horizon:
         raise LittlestoneError(f"batch size B = {batch} exceeds the horizon T = {horizon}")
     return int(batch)
+
+
+class _SealedCount:
+    """An exact count a private learner keeps but does not release: ``+`` works (the online protocol advances it),
+    reading it (int, comparison, printing) raises — it is available with ``diagnostics=True`` only."""
+
+    __slots__ = ("_value", "_owner")
+
+    def __init__(self, value: int, owner: str):
+        self._value, self._owner = int(value), owner
+
+    def __add__(self, other: int) -> "_SealedCount":
+        return _SealedCount(self._value + int(other), self._owner)
+
+    __iadd__ = __add__
+
+    def _refuse(self, *_: Any) -> Any:
+        raise LittlestoneError(
+            f"{self._owner}.mistakes is an exact count of the private data, which the privacy claim does not cover: "
+            "it is a diagnostic, available only with diagnostics=True"
+        )
+
+    __int__ = __index__ = __float__ = __bool__ = __repr__ = __str__ = __format__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __sub__ = __rsub__ = __radd__ = _refuse
+    __hash__ = None  # type: ignore[assignment]
+
+
+class BatchSplit:
+    """Algorithm 3's data use, declared once (LWY25 Thm 4.1's proof): round t (0-based) is read by the sanitizer run
+    of batch ⌊t/B⌋ only; the K = ⌊T/B⌋ batches are disjoint, so the K runs compose in PARALLEL — the learner's claim
+    is the composition of the runs' claims that :class:`~littlestone.privacy.DataSplit` computes from the blocks it
+    handed out (one block per batch, each fed to its run). A trailing partial batch (T mod B rounds) is never
+    sanitized, so never read. :meth:`take` is the one place a run gets its data."""
+
+    def __init__(self, horizon: int, batch: int):
+        self.horizon, self.batch = int(horizon), int(batch)
+        self.data = DataSplit(self.horizon, "Algorithm 3's stream")
+        self.parts = self.data.blocks(self.n_batches, self.batch, "batch")
+        for b, part in enumerate(self.parts):
+            self.data.feed(part, f"sanitizer[{b}]")
+
+    @property
+    def n_batches(self) -> int:
+        return self.horizon // self.batch
+
+    def rounds(self, b: int) -> range:
+        """The rounds (0-based) batch b reads."""
+        if not 0 <= b < self.n_batches:
+            raise LittlestoneError(f"batch {b} is not one of the {self.n_batches} batches")
+        return range(self.parts[b].start, self.parts[b].stop)
+
+    def take(self, buffer: list, b: int, first_round: int) -> list:
+        """The data of batch b: the buffer must hold exactly the rounds :meth:`rounds` (b) (``first_round`` is the
+        round of its first element) — anything else would feed a round to two runs, or none."""
+        r = self.rounds(b)
+        if first_round != r.start or len(buffer) != self.batch:
+            raise LittlestoneError(
+                f"batch {b} must read rounds {r.start}..{r.stop - 1}; got {len(buffer)} rounds from {first_round}"
+            )
+        return list(buffer)
+
+    def privacy(self, run_claims: list[PrivacyClaim]) -> PrivacyClaim:
+        """The composition over the blocks (parallel: the batches are disjoint) of the per-batch claims."""
+        if len(run_claims) != self.n_batches:
+            raise LittlestoneError(f"{len(run_claims)} run claims for {self.n_batches} batches")
+        what = "Algorithm 3 (LWY25 Thm 4.1): disjoint batches"
+        c = self.data.compose({f"sanitizer[{b}]": c for b, c in enumerate(run_claims)}, what=what)
+        return PrivacyClaim(c.epsilon, c.delta, c.relation, what, tuple(run_claims))  # one part per run
+
+
+class PrivateAlgorithm3Base(OnlineLearner):
+    """What both Algorithm 3 learners share: the declared label pair (``labels=(0, 1)`` by default; None reads it
+    from the data, with a PrivacyLeakWarning), the exact mistake count as a diagnostic (``diagnostics=True`` only,
+    never in repr), and the batch split."""
+
+    private = True
+
+    def __init__(self, hypothesis_class: Any, *, labels: Any, diagnostics: bool):
+        super().__init__(hypothesis_class, labels=private_online_labels(labels, type(self).__name__))
+        self.diagnostics = bool(diagnostics)
+
+    @property
+    def mistakes(self) -> Any:
+        """The exact number of mistakes so far (a function of the private labels): an int with ``diagnostics=True``;
+        otherwise a sealed count that the protocol can still advance but that refuses to be read."""
+        return self._mistakes if self.diagnostics else _SealedCount(self._mistakes, type(self).__name__)
+
+    @mistakes.setter
+    def mistakes(self, value: Any) -> None:
+        self._mistakes = value._value if isinstance(value, _SealedCount) else int(value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.hypothesis_class!r}, n_learned={self.n_learned})"
+
+    def _run_labels(self, y: Any) -> np.ndarray:
+        """0/1 labels of a ``run`` batch, checked against the declared (or already fixed) pair as learn_one does."""
+        arr = np.asarray(y)
+        if arr.dtype.kind not in "biuf" or arr.ndim != 1:
+            arr = np.asarray(list(y), dtype=float)
+        y01, neg = self._encode_many(arr)
+        if self._negative is None and neg is not None and len(y01):
+            self._negative = neg
+        return y01
+
+    def _check_run(self, claim: PrivacyClaim, declared: PrivacyClaim, b: int) -> None:
+        if claim.epsilon > declared.epsilon * (1 + 1e-12) or claim.delta > declared.delta * (1 + 1e-12):
+            raise LittlestoneError(
+                f"the sanitizer of batch {b} claims {claim.pair}, more than declared {declared.pair}"
+            )
 
 
 class _HedgePool:
@@ -114,11 +226,10 @@ class _SOAPool:
 SanitizerFactory = Callable[[float, int, int], Any]
 
 
-class Algorithm3(OnlineLearner):
+class Algorithm3(PrivateAlgorithm3Base):
     """(ε, δ)-DP proper online learner for a finite class (LWY25 Alg 3); river-style ``predict_one``/``learn_one``
-    and a vectorized ``run(X, y)``. ``subsequence_sizes_`` counts the synthetic points each subsequence received."""
-
-    private = True
+    and a vectorized ``run(X, y)``. ``subsequence_sizes_`` counts the synthetic points each subsequence received.
+    Labels: the declared pair ``labels`` ((0, 1) by default, or (-1, 1)); ``mistakes`` with ``diagnostics=True``."""
 
     def __init__(
         self,
@@ -131,9 +242,10 @@ class Algorithm3(OnlineLearner):
         sanitizer: Any = "mwem",
         backend: Any = "secure",
         seed: SeedLike = None,
-        labels: tuple[int, int] | None = None,
+        labels: tuple[int, int] | None = (0, 1),
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, labels=labels)
+        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics)
         H = self.hypothesis_class
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
@@ -146,6 +258,7 @@ class Algorithm3(OnlineLearner):
 
             batch = corollary43_batch_size(self.horizon, max(1, H.ldim()), max(1, dual_ldim(H)), self.epsilon)
         self.batch = check_batch_size(batch, self.horizon)
+        self.split = BatchSplit(self.horizon, self.batch)
         if learner not in ("hedge", "soa"):
             raise LittlestoneError(f"learner must be 'hedge' or 'soa', got {learner!r}")
         self.learner = learner
@@ -179,15 +292,22 @@ class Algorithm3(OnlineLearner):
             self._pool = _SOAPool(self.batch, H)
             self._pool.hypothesis(0)  # fail early when the SOA of the class itself is not in it
         self.subsequence_sizes_ = np.zeros(self.batch, dtype=np.int64)
+        self._rounds_seen = 0  # rounds appended to the buffer so far (the split checks which rounds a batch reads)
         self._buffer: list = []
         self._n_batches = 0
         self._round_hyp: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ claim (parameters only)
-    def privacy(self) -> tuple[float, float, str]:
-        """The sanitizer's claim: it alone reads the data, on disjoint batches (LWY25 Thm 4.1)."""
-        s = self.make_sanitizer(self.epsilon, self.batch, 0)
-        return tuple(s.privacy())  # type: ignore[return-value]
+    def run_claim(self) -> PrivacyClaim:
+        """The claim one batch's sanitizer reports (every run is checked against it before it reads data)."""
+        if not hasattr(self, "_run_claim"):
+            self._run_claim = sanitizer_claim(self.make_sanitizer(self.epsilon, self.batch, 0))
+        return self._run_claim
+
+    def privacy(self) -> PrivacyClaim:
+        """The sanitizer runs alone read the data, one per batch of :attr:`split` (disjoint): their parallel
+        composition (LWY25 Thm 4.1)."""
+        return self.split.privacy([self.run_claim()] * max(1, self.split.n_batches))
 
     # ------------------------------------------------------------------ online protocol
     def _point_arg(self, x: Any) -> Any:
@@ -203,13 +323,16 @@ class Algorithm3(OnlineLearner):
         if self.n_learned >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         self._buffer.append((x, y))
+        self._rounds_seen += 1
         if len(self._buffer) == self.batch:
             self._end_batch()
 
     def _end_batch(self) -> None:
-        data = self._buffer
+        b = self._n_batches
+        data = self.split.take(self._buffer, b, self._rounds_seen - len(self._buffer))
         self._buffer = []
-        san = self.make_sanitizer(self.epsilon, self.batch, self._n_batches)
+        san = self.make_sanitizer(self.epsilon, self.batch, b)
+        self._check_run(sanitizer_claim(san), self.run_claim(), b)
         san.fit([(x, y) for x, y in data])
         synth = list(san.synthetic(self.batch))
         if len(synth) != self.batch:
@@ -224,9 +347,7 @@ class Algorithm3(OnlineLearner):
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
-        from .._labels import check_label01
-
-        y01 = np.array([check_label01(v) for v in y], dtype=np.int8)
+        y01 = self._run_labels(y)
         if len(X) != len(y01):
             raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")
         if self.n_learned + len(y01) > self.horizon:
@@ -244,6 +365,7 @@ class Algorithm3(OnlineLearner):
             preds[pos:end] = self._pool.predict(hyps, arg)
             for t in range(pos, end):
                 self._buffer.append((pts[t], int(y01[t])))
+                self._rounds_seen += 1
                 self.n_learned += 1
                 if len(self._buffer) == self.batch:
                     self._end_batch()

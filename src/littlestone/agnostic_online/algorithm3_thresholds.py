@@ -32,17 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from .._labels import check_label01
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..bounds.lwy25_agnostic import corollary43_batch_size
 from ..bounds.threshold_label import algorithm3_thresholds_batch, algorithm3_thresholds_bound, tree_depth
 from ..classes import Thresholds
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon
-from ..online.base import OnlineLearner
 from ..privacy import PrivacyClaim, check_epsilon
 from ..sanitizers.threshold_label import ThresholdLabelSanitizer
-from .algorithm3 import check_batch_size
+from .algorithm3 import BatchSplit, PrivateAlgorithm3Base, check_batch_size
 
 
 class _ThresholdHedgePool:
@@ -148,13 +146,12 @@ class _ThresholdSOAPool:
         self._soa()
 
 
-class ThresholdsAlgorithm3(OnlineLearner):
+class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
     """(ε, 0)-DP proper online learner for ``Thresholds(n)``, n ≤ 2^62 (LWY25 Alg 3 with the thresholds H^label
     sanitizer); river-style ``predict_one``/``learn_one`` and a vectorized ``run(X, y)``. ``subsequence_sizes_``
     counts the synthetic points each subsequence received; ``hypothesis_`` is the threshold behind the last
-    prediction."""
-
-    private = True
+    prediction. Labels: the declared pair ``labels`` ((0, 1) by default, or (-1, 1)); ``mistakes`` with
+    ``diagnostics=True``."""
 
     def __init__(
         self,
@@ -166,7 +163,8 @@ class ThresholdsAlgorithm3(OnlineLearner):
         learner: str = "hedge",
         backend: Any = "secure",
         seed: SeedLike = None,
-        labels: tuple[int, int] | None = None,
+        labels: tuple[int, int] | None = (0, 1),
+        diagnostics: bool = False,
     ):
         if not isinstance(hypothesis_class, Thresholds):
             raise LittlestoneError(
@@ -174,7 +172,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
                 f"{getattr(hypothesis_class, 'name', type(hypothesis_class).__name__)} (use "
                 "Algorithm3 for finite classes)"
             )
-        super().__init__(hypothesis_class, labels=labels)
+        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics)
         H = self._thresholds = hypothesis_class
         self.n = H.n
         tree_depth(self.n)  # n ≤ 2^62
@@ -191,6 +189,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
             else:
                 raise LittlestoneError(f"batch must be an integer, 'theory' or 'cor4.3', got {batch!r}")
         self.batch = check_batch_size(batch, self.horizon)
+        self.split = BatchSplit(self.horizon, self.batch)
         if learner not in ("hedge", "soa"):
             raise LittlestoneError(
                 f"learner must be 'hedge' or 'soa' (proper learners over thresholds), got {learner!r}"
@@ -208,6 +207,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
         else:
             self._pool = _ThresholdSOAPool(self.batch, H)
         self.subsequence_sizes_ = np.zeros(self.batch, dtype=np.int64)
+        self._rounds_seen = 0  # rounds appended to the batch buffer so far (the split checks which rounds it reads)
         self._bx: list[int] = []
         self._by: list[int] = []
         self._n_batches = 0
@@ -221,8 +221,9 @@ class ThresholdsAlgorithm3(OnlineLearner):
         return ThresholdLabelSanitizer(self.n, self.epsilon, beta=self.beta, backend=self.backend, seed=seed)
 
     def privacy(self) -> PrivacyClaim:
-        """The sanitizer's claim: it alone reads the data, on disjoint batches (LWY25 Thm 4.1)."""
-        return self._sanitizer(0).privacy()
+        """The sanitizer runs alone read the data, one per batch of :attr:`split` (disjoint): the parallel
+        composition of their claims (LWY25 Thm 4.1)."""
+        return self.split.privacy([self._sanitizer(0).privacy()] * max(1, self.split.n_batches))
 
     def regret_bound(self) -> float:
         """Thm 4.1's expected-regret bound with constants (Hedge; :func:`algorithm3_thresholds_bound`)."""
@@ -255,14 +256,18 @@ class ThresholdsAlgorithm3(OnlineLearner):
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         self._bx.append(int(x))
         self._by.append(int(y))
+        self._rounds_seen += 1
         if len(self._bx) == self.batch:
             self._end_batch()
 
     def _end_batch(self) -> None:
-        X = np.array(self._bx, dtype=np.int64)
-        Y = np.array(self._by, dtype=np.int8)
+        b, first = self._n_batches, self._rounds_seen - len(self._bx)
+        X = np.array(self.split.take(self._bx, b, first), dtype=np.int64)
+        Y = np.array(self.split.take(self._by, b, first), dtype=np.int8)
         self._bx, self._by = [], []
-        san = self._sanitizer(self._n_batches).fit_arrays(X, Y)
+        san = self._sanitizer(b)
+        self._check_run(san.privacy(), self._sanitizer(0).privacy(), b)
+        san.fit_arrays(X, Y)
         Xs, Ys = san.synthetic_arrays(self.batch)
         if Xs.size != self.batch:
             raise LittlestoneError(f"the sanitizer returned {Xs.size} synthetic points for a batch of {self.batch}")
@@ -274,11 +279,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
-        y01 = (
-            np.array([check_label01(v) for v in y], dtype=np.int8)
-            if not (isinstance(y, np.ndarray) and y.dtype.kind in "iub" and np.isin(y, (0, 1)).all())
-            else y.astype(np.int8)
-        )
+        y01 = self._run_labels(y)
         if len(X) != len(y01):
             raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")
         if self.n_learned + len(y01) > self.horizon:
@@ -293,6 +294,7 @@ class ThresholdsAlgorithm3(OnlineLearner):
             preds[pos:end] = pts[pos:end] >= hyps
             self._bx.extend(pts[pos:end].tolist())
             self._by.extend(y01[pos:end].tolist())
+            self._rounds_seen += end - pos
             self.n_learned += end - pos
             if len(self._bx) == self.batch:
                 self._end_batch()

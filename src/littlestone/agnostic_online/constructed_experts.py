@@ -38,6 +38,7 @@ composition (Thm 4.4); river-style ``predict_one(x)`` / ``learn_one(x, y)``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Callable
 
@@ -49,7 +50,7 @@ from ..classes import FiniteClass, HypothesisClass, majority_xor_class
 from ..errors import LittlestoneError
 from ..experts import BatchedPrivateHedge, ExpertsRun, Hedge, PrivateHedge, TreeAggregationHedge
 from ..experts.base import check_horizon
-from ..privacy import basic_composition, check_delta, check_epsilon
+from ..privacy import PrivacyClaim, check_delta, check_epsilon, compose
 from ..sanitizers.dyadic import DyadicSanitizer
 from ..sanitizers.mwem import MWEM
 from ..sanitizers.realizable import RealizableSanitizer
@@ -394,7 +395,9 @@ class ConstructedExpertsLearner:
     ``ope``: "batched" (BatchedPrivateHedge, oblivious; default), "tree" (TreeAggregationHedge, adaptive), "private"
     (PrivateHedge, adaptive, Thm E.11's rate — with Thm E.10 this is Cor E.13's adaptive learner), or
     "hedge" (non-private Hedge over the same J: the baseline; then the learner is not private).
-    ``track_expected`` adds Σ_t ⟨p_t, ℓ_t⟩ to :meth:`result` (one more pass over N per round; Hedge recomputes p_t).
+    ``track_expected`` adds Σ_t ⟨p_t, ℓ_t⟩ to :meth:`result` (one more pass over N per round; Hedge recomputes p_t); with
+    the private OPE learners whose p_t is a function of the exact losses (PrivateHedge, batched) only when
+    ``diagnostics=True`` (else NaN).
     """
 
     def __init__(
@@ -412,6 +415,7 @@ class ConstructedExpertsLearner:
         seed: SeedLike = None,
         max_experts: int = MAX_EXPERTS,
         track_expected: bool = True,
+        diagnostics: bool = False,
     ):
         self.H = hypothesis_class
         self.horizon = check_horizon(horizon)
@@ -421,6 +425,7 @@ class ConstructedExpertsLearner:
             raise LittlestoneError(f"ope must be 'batched', 'tree', 'private' or 'hedge', got {ope!r}")
         self.ope = ope
         self.private = ope != "hedge"
+        self.diagnostics = bool(diagnostics)
         self.learner = SOAMajorityLearner(hypothesis_class)
         self.max_flips = max_flips
         self.sanitized_class: FiniteClass = majority_xor_class(hypothesis_class, self.learner.m)
@@ -453,32 +458,60 @@ class ConstructedExpertsLearner:
         self.t = 0
         self.predictions_: list[int] = []
         self.choices_: list[int] = []
-        # exact expert losses, reporting only (never read by the OPE learner's choices)
-        self.cumulative_ = np.zeros(self.n_experts_, dtype=np.int16 if self.horizon < 1 << 15 else np.int32)
+        # exact expert losses, for the run's evaluation (never read by the OPE learner's choices)
+        self._cumulative = np.zeros(self.n_experts_, dtype=np.int16 if self.horizon < 1 << 15 else np.int32)
         self.track_expected = bool(track_expected)
         self._expected = 0.0
         self._mistakes = 0
         self._round: tuple | None = None
 
     def _ope(self, N: int) -> Any:
-        if self.ope == "batched":
-            return BatchedPrivateHedge(
-                N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope
+        if self.ope in ("batched", "private"):
+            cls = BatchedPrivateHedge if self.ope == "batched" else PrivateHedge
+            return cls(
+                N,
+                self.horizon,
+                self.epsilon,
+                self.delta,
+                backend=self.backend,
+                seed=self._s_ope,
+                diagnostics=self.diagnostics,
             )
         if self.ope == "tree":
             return TreeAggregationHedge(N, self.horizon, self.epsilon, backend=self.backend, seed=self._s_ope)
-        if self.ope == "private":
-            return PrivateHedge(N, self.horizon, self.epsilon, self.delta, backend=self.backend, seed=self._s_ope)
         return Hedge(N, self.horizon, seed=self._s_ope)
 
-    def privacy(self) -> tuple[float, float, str] | None:
+    def _played_distribution(self) -> np.ndarray:
+        """The OPE learner's distribution this round, for the expected loss (evaluation): released as it is by the
+        tree learner and Hedge; PrivateHedge's and the batched learner's draw distribution is a function of the exact
+        losses, read only with ``diagnostics=True`` (else the expected loss is not tracked: NaN)."""
+        if not self.track_expected:
+            return np.zeros(0)
+        if isinstance(self.ope_, BatchedPrivateHedge):
+            return self.ope_.draw_distribution() if self.diagnostics else np.zeros(0)
+        if isinstance(self.ope_, PrivateHedge) and not self.diagnostics:
+            return np.zeros(0)
+        return self.ope_.distribution()
+
+    def privacy(self) -> PrivacyClaim | None:
         """Algorithm 5's claim (ε, δ) composed (basic composition) with the OPE learner's own claim (≤ (ε, δ); (ε, 0)
         for the tree one): at most (2ε, 2δ) as in Thm 4.4. None with the non-private Hedge baseline."""
         if not self.private:
             return None
         san, ope = self.sanitizer_.privacy(), self.ope_.privacy()
-        eps, dlt = basic_composition([(san[0], san[1]), (ope.epsilon, ope.delta)])
-        return (eps, dlt, "replace-one")
+        # one round's example replaced = one point of the sanitized stream and one round's loss vector replaced
+        ope = dataclasses.replace(ope, relation=san.relation)
+        return compose([san, ope], "basic", what="constructed-experts learner (LWY25 Thm 4.4)")
+
+    @property
+    def cumulative_(self) -> np.ndarray:
+        """The exact cumulative loss of every expert (a function of the private labels): ``diagnostics=True`` only."""
+        if self.private and not self.diagnostics:
+            raise LittlestoneError(
+                "cumulative_ holds exact losses of the private data, which the privacy claim does not cover: "
+                "it is a diagnostic, available only with diagnostics=True"
+            )
+        return self._cumulative
 
     @property
     def n_states_(self) -> int:
@@ -517,11 +550,13 @@ class ConstructedExpertsLearner:
         assert self._round is not None
         _, lab, yhat, e = self._round
         lossf = np.empty(self.n_experts_)  # fresh: the OPE learner may keep what it gets
-        p = self.ope_.distribution() if self.track_expected else np.zeros(0)
+        p = self._played_distribution()
         lut = (lab != int(y)).astype(np.float64)  # each distinct state's loss, scattered to N experts
-        dot = _compiled_scatter()(self.experts_.state, lut, lossf, self.cumulative_, p)
-        if self.track_expected:
+        dot = _compiled_scatter()(self.experts_.state, lut, lossf, self._cumulative, p)
+        if p.size:
             self._expected += dot / float(p.sum())
+        else:
+            self._expected = math.nan
         self.ope_.learn_one(lossf)
         self.sanitizer_.learn_one(x)
         self.experts_.advance(self.sanitizer_.window)
@@ -548,6 +583,6 @@ class ConstructedExpertsLearner:
 
     def result(self) -> ExpertsRun:
         """Choices, realized and expected loss, the best expert of J so far and its loss."""
-        best = int(np.argmin(self.cumulative_))
+        best = int(np.argmin(self._cumulative))
         ch = np.array(self.choices_, dtype=np.int64)
-        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self.cumulative_[best]), best, int(ch.size))
+        return ExpertsRun(ch, float(self._mistakes), self._expected, float(self._cumulative[best]), best, int(ch.size))

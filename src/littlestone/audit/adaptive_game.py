@@ -23,7 +23,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis
 from ..classes.thresholds import Threshold, Thresholds
-from ..private_online import GL21, LWY25, GL21Setting, LWY25Setting
+from ..private_online import GL21, LWY25, AnytimeLWY25, GL21Setting, LWY25Setting
 from ..private_online.base import BOT
 from ..privacy import Mechanism, PrivacyClaim
 
@@ -94,7 +94,7 @@ class LWY25SharedSequence(LWY25):
                 for i in np.flatnonzero(L.agree == k).tolist():
                     self._insert(i, x, y)
         self._at_count += int(h(x) != y)
-        if self._at_count + self._q.one() >= self._at_threshold:
+        if self._at.test(self._at_count):
             self._on_top()
 
 
@@ -103,11 +103,18 @@ class GL21ExactHistogram(GL21):
 
     def _hist_top(self) -> Any:
         self.histograms_run += 1
-        counts = {h: n for h, n in self.forest.counts.items() if h is not BOT}
+        counts = {h: n for h, n in self._forest.counts.items() if h is not BOT}
         if not counts:
             return None
         best = max(counts.values())
         return min((h for h, n in counts.items() if n == best))
+
+
+class AnytimeLWY25UnchargedHistogram(AnytimeLWY25):
+    """BROKEN: the anytime restarts of :class:`LWY25UnchargedHistogram` (every instance reads its lists from the exact
+    counts), with the honest anytime claim."""
+
+    paper = LWY25UnchargedHistogram
 
 
 # ------------------------------------------------------------------------------------------------ mechanisms
@@ -164,6 +171,10 @@ def _gl21(backend: Any, *, k2: int, T: int, cls: type = GL21) -> Any:
     )
 
 
+def _anytime_lwy(backend: Any, *, N0: int, T: int, cls: type = AnytimeLWY25) -> Any:
+    return _lwy(backend, N0=N0, T=T, cls=cls)
+
+
 def private_online_audits() -> list[tuple[Any, list[Any]]]:
     """(honest audit, its broken twins) for the private online learners in the adaptive game: one set-up each."""
     from .builtin import BuiltinAudit
@@ -208,6 +219,20 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
                     "gl21_histogram_without_noise",
                     GL21ExactHistogram,
                     "GL21 whose HistSparse histogram adds no noise; one tree",
+                    1000,
+                )
+            ],
+        ),
+        (
+            "lwy25_anytime_adaptive_game",
+            partial(_anytime_lwy, N0=4, T=T_small),
+            T_small,
+            "AnytimeLWY25 (restarts of LWY25, first N0=4) in the adaptive game of LWY25 Def. 2.4 on thresholds(2)",
+            [
+                (
+                    "lwy25_anytime_histogram_not_charged",
+                    AnytimeLWY25UnchargedHistogram,
+                    "AnytimeLWY25 whose instances read their lists from exact counts; first N0=4",
                     1000,
                 )
             ],

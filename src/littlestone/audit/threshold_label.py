@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..privacy import DiscreteLaplaceMechanism, SecureBackend
 from ..sanitizers.threshold_label import DyadicLabelTree, NoisyDyadicTree, ThresholdLabelSanitizer
 from .builtin import BuiltinAudit
 
@@ -31,11 +32,11 @@ def _float_bits(value: float) -> str:
     return f"exp={math.frexp(v)[1]},lsb={int(np.float64(v).view(np.uint64) & np.uint64(1))}"
 
 
-class _Noiseless:
-    """A 'backend' that releases the counts as they are (the bug of the first twin)."""
+class _Noiseless(DiscreteLaplaceMechanism):
+    """A level 'mechanism' that releases the counts as they are (the bug of the first twin)."""
 
-    def add_discrete_laplace(self, values: Any, scale: float) -> np.ndarray:
-        return np.asarray(values, dtype=np.int64)
+    def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> np.ndarray:
+        return np.asarray(data, dtype=np.int64)
 
 
 class _FloatNoisedTree(NoisyDyadicTree):
@@ -44,7 +45,12 @@ class _FloatNoisedTree(NoisyDyadicTree):
     def nodes(self, y: int, j: int, ks: Any) -> np.ndarray:
         ks = np.asarray(ks, dtype=np.int64)
         true = self._true_counts(y, j, ks).astype(float)
-        return true + np.asarray(self._backend.laplace(self.scale, ks.shape), dtype=float).reshape(ks.shape)
+        backend = self._backend
+        if isinstance(backend, SecureBackend) and backend.sampler != "opendp":
+            # OpenDP's own raw Laplace (its fine 2^k grid, the float-bit pattern Mironov's event reads); the native
+            # sampler's raw Laplace sits on a grid relative to its scale, which this event does not separate
+            backend = SecureBackend("opendp")
+        return true + np.asarray(backend.laplace(self.scale, ks.shape), dtype=float).reshape(ks.shape)
 
 
 def _sanitizer(backend: Any) -> ThresholdLabelSanitizer:
@@ -66,7 +72,8 @@ def noiseless_synthetic(data: tuple, backend: Any) -> tuple:
     s = _sanitizer(backend).fit(data)
     X = np.array([p[0] for p in data], dtype=np.int64)
     Y = np.array([p[1] for p in data], dtype=np.int8)
-    s.tree_ = NoisyDyadicTree(X[Y == 0], X[Y == 1], s.levels, s.mechanism.scale, _Noiseless())
+    noiseless = [_Noiseless(m.epsilon, m.sensitivity) for m in s.mechanism.level_mechanisms]
+    s.tree_ = NoisyDyadicTree(X[Y == 0], X[Y == 1], noiseless, backend)
     return tuple(sorted(s.synthetic(len(data))))
 
 
@@ -75,7 +82,7 @@ def float_noised_estimate(data: tuple, backend: Any) -> float:
     X = np.array([p[0] for p in data], dtype=np.int64)
     Y = np.array([p[1] for p in data], dtype=np.int8)
     mech = DyadicLabelTree(DOMAIN, EPSILON)
-    tree = _FloatNoisedTree(X[Y == 0], X[Y == 1], mech.levels, mech.scale, backend)
+    tree = _FloatNoisedTree(X[Y == 0], X[Y == 1], mech.level_mechanisms, backend)
     return float(tree.nodes(1, 0, [0])[0])
 
 

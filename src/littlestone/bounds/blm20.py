@@ -49,12 +49,21 @@ class BoundReport:
 # ------------------------------------------------------------------------------------------------- parameter checks
 
 
+#: the largest d for which η = 2^-(d+1)/(d+1) is a normal float (full precision)
+_MAX_FLOAT_D = 1010
+
+
 def _check_d(d: Any) -> int:
     if isinstance(d, bool) or not isinstance(d, (int,)) and not hasattr(d, "__index__"):
         raise LittlestoneError(f"the Littlestone dimension d must be an integer ≥ 1, got {d!r}")
     d = int(d)
     if d < 1:
         raise LittlestoneError(f"the Littlestone dimension d must be ≥ 1 (BLM20 Theorem 10), got {d}")
+    if d > _MAX_FLOAT_D:  # every bound is built on η = 2^-(d+1)/(d+1), which would be 0 or lose its precision
+        raise LittlestoneError(
+            f"the BLM20 bounds are computed for d ≤ {_MAX_FLOAT_D}, got d = {d}: their stability η = 2^-(d+1)/(d+1) "
+            "is then below the smallest normal floating-point number"
+        )
     return d
 
 
@@ -80,7 +89,7 @@ def _check_eps_delta(epsilon: float, delta: float) -> tuple[float, float]:
 def stability(d: int) -> float:
     """η = 2^{-(d+1)}/(d+1): G's stability (BLM20 Theorem 10 / proof, Markov on Lemma 14)."""
     d = _check_d(d)
-    return 1.0 / ((d + 1) * 2 ** (d + 1))
+    return math.ldexp(1.0 / (d + 1), -(d + 1))
 
 
 def aux_size(d: int, alpha: float) -> int:
@@ -118,7 +127,13 @@ def theorem10(
 
 def generalization_batches(eta: float, beta: float) -> int:
     """k ≥ 128·ln(3/β)/η: multiplicative Chernoff (BLM20 fn 5) Pr[freq ≤ (1−1/8)·η] ≤ e^{-(1/8)²kη/2} ≤ β/3."""
-    return math.ceil(128.0 * math.log(3.0 / beta) / eta)
+    k = 128.0 * math.log(3.0 / beta) / eta
+    if not math.isfinite(k):
+        raise LittlestoneError(
+            f"the generalisation batches k ≥ 128·ln(3/β)/η overflow a float for η = {eta:.4g} (BLM20 Theorem 17): "
+            "the stability η of this d is too small for any sample size"
+        )
+    return math.ceil(k)
 
 
 #: the two readings of "Hist at accuracy (η/8, β/3)" (BLM20 Theorem 17, step 2); see the module docstring

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from ..errors import LittlestoneError
 from ..privacy.params import check_delta, check_epsilon, check_probability
+from .._search import least_true
+from ..privacy.mechanism import PrivacyClaim, compose
 from ..privacy.stable_histogram import stable_histogram_threshold
 
 
@@ -87,3 +89,40 @@ def theorem_4_1(d: int, T: int, epsilon: float, delta: float, beta: float, *, ad
         reqs.append(("hist'", (4 / eta) * (tau + (2 / er) * math.log(2 * T / b)), "(4/η)(τ(ε′, δ′) + (2/ε′) ln(2T/β))"))
     k2 = float(math.ceil(max(v for _, v, _ in reqs)))
     return GL21Bound(d, T, eps, dlt, b, adaptive, k1, eta, c, k2, reqs, er, dr)
+
+
+def adaptive_round_budget(epsilon: float, delta: float, T: int) -> tuple[float, float]:
+    """Per-round (ε′, δ′) of GL21 Thm 4.2: ε′ = ε/(2√(2T ln(1/δ))), δ′ = δ/(2T) — shrunk (bisection) where T stable
+    histograms of ε′ would compose above ε by the better of basic and advanced composition (slack δ/2; e.g. ε = 8,
+    δ = 0.2, T = 100, where GL21's ε′ composes to ≈ 22 by either). The histogram's exact δ is ≤ δ′, so the T runs
+    spend ≤ δ/2 and the composed δ ≤ δ."""
+    eps_r = epsilon / (2.0 * math.sqrt(2.0 * T * math.log(1.0 / delta)))
+    d_r = delta / (2.0 * T)
+
+    def total(e: float) -> float:
+        return compose([PrivacyClaim(e, d_r)] * T, "best", delta / 2.0).epsilon
+
+    if total(eps_r) > epsilon:
+        lo, hi = 0.0, eps_r
+        for _ in range(60):
+            mid = (lo + hi) / 2.0
+            lo, hi = (mid, hi) if total(mid) <= epsilon else (lo, mid)
+        eps_r = lo
+    return eps_r, d_r
+
+
+def adaptive_min_horizon(epsilon: float, delta: float, *, limit: int = 2**62) -> int | None:
+    """The least T at which GL21 Thm 4.2 (:class:`~littlestone.private_online.GL21Adaptive`) can release a
+    hypothesis learned from the data, whatever its forest (k₁, k₂): a list entry other than SOA(∅) needs a tree that
+    received an example, so after t rounds at most t entries differ from SOA(∅), while the stable histogram of
+    (ε′, δ′) = :func:`adaptive_round_budget` releases only counts above τ(ε′, δ′) ≈ (2/ε′)ln(2/δ′); so T ≥ τ is
+    necessary. (ε = 1, δ = 10⁻⁶: T = 345,480, where the per-round rebuild costs ~T²/2 ≈ 6·10¹⁰ example steps.)
+    None when no T ≤ ``limit`` qualifies."""
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta, positive=True)
+
+    def ok(T: int) -> bool:
+        er, dr = adaptive_round_budget(eps, dlt, T)
+        return T >= stable_histogram_threshold(er, dr)
+
+    return least_true(ok, 1, limit=limit)

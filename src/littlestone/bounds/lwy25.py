@@ -7,7 +7,10 @@ AboveThreshold margin of Alg. 2 lines 4, 23). N₀ must satisfy (proof of Lemma 
   (hist)     N₀ ≥ d·2^{6·2^d+d}·ln(8d/δ)/ε₀           so the histogram error 8d ln(8d/δ)/ε₀ ≤ M_s/4 (event E₂);
   (r₁)       N₀ ≥ 2^{6·2^d+d}                          so r₁ = M_s/8 ≤ M_s/4 − 6 (Lemma B.1);
   (coupon)   M_d ≥ 4 ln(3T/β), i.e. N₀ ≥ 2^{6·2^d+d}·ln(3T/β)/32   (Lemma A.14 with k = M_s, event E₃);
-  (union)    N₀ ≥ 4·2^{24·2^d+d}·d·ln(2^{24·2^d+d}·2d) + 2·2^{24·2^d+d}(d ln 7 + ln(6/β))   (event E₄, Lemma A.6);
+  (union)    N₀ ≥ 4·2^{24·2^d+d}·d·ln(2^{24·2^d+d}·2d) + 2·2^{24·2^d+d}(d ln 7 + ln(6d/β))  (event E₄, Lemma A.6);
+             the union bound over the d layers asks 2exp(−N₀/2^{24·2^d+d} + d ln(7N₀)) ≤ β/(3d), i.e.
+             N₀ ≥ 2^{24·2^d+d}(d ln 7 + d ln N₀ + ln(6d/β)) (App. B, as derived there); the paper's simplified form
+             writes ln(6/β) — a typo that drops the factor d (N₀ 0.24 % small at d = 2); we use ln(6d/β).
   (pairs)    N₀ a multiple of 2^{d+1}, so every layer s ≤ d has an even number N_s of sequences.
 
 Mistake bound (Lemma B.3, w.p. ≥ 1 − β): Σ_{s=0}^{d} (N_s + 2α_AT + 1)·|L_s|max with |L_s| ≤ N_s/M_s = 2^{6·2^s}/128
@@ -96,9 +99,9 @@ def theorem_3_1(d: int, T: int, epsilon: float, delta: float, beta: float) -> LW
                 "union",
                 _ceil(
                     4 * Fraction(p24) * d * Fraction(math.log(p24) + math.log(2 * d))
-                    + 2 * Fraction(p24) * Fraction(d * math.log(7) + math.log(6 / beta))
+                    + 2 * Fraction(p24) * Fraction(d * math.log(7) + math.log(6 * d / beta))
                 ),
-                "4·2^(24·2^d+d)·d·ln(2^(24·2^d+d)·2d) + 2·2^(24·2^d+d)(d ln 7 + ln(6/β))",
+                "4·2^(24·2^d+d)·d·ln(2^(24·2^d+d)·2d) + 2·2^(24·2^d+d)(d ln 7 + ln(6d/β))",
             )
         )
     reqs.append(("r1", p6, "2^(6·2^d+d)"))

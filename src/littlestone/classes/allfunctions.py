@@ -147,6 +147,9 @@ class AllFunctions(HypothesisClass):
         """VC m: the whole domain is shattered."""
         return self.m, LazySequence(self.m, int)
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (FiniteSet,)
+
     def dual_closed_form(self) -> tuple[int, int]:
         """The dual class is the m coordinate maps h ↦ h(x) on the cube {0,1}^m. A dual point (a function h) may
         split them in any way, so the dual Ldim is that of m arbitrary labels, ⌊log2 m⌋ (binary search, and never

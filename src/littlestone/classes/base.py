@@ -608,6 +608,12 @@ class HypothesisClass(ABC):
     # -------------------------------------------------------------- optional closed forms for learners
     # As for version spaces: the defaults say "no closed form" and callers run the generic computation.
 
+    def hypothesis_types(self) -> "tuple[type, ...] | None":
+        """The hypothesis types the class and the SOA of its version spaces are made of (a saved model's hypothesis
+        is checked against them on load, patched or not; a value vector over the finite domain always fits), or
+        None (the default): not declared, any hypothesis is accepted."""
+        return None
+
     def soa_is_proper(self) -> bool:
         """True when SOA_V ∈ H for every version space V of the class (the SOA is then a proper learner and
         Lemma 6.2's minimax set of an SOA output is the output itself, GGKM21 §6); False when not known."""

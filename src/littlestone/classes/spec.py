@@ -30,22 +30,33 @@ FORMS = (
 _HELP = "accepted forms: " + ", ".join(FORMS) + " (N may be written 2^60)"
 
 
+#: the largest integer a spec may hold: domain points are 64-bit integers (N may be written 2^63)
+_MAX_BITS = 63
+
+
 def _int(text: str, what: str, spec: str, minimum: int = 1) -> int:
     t = text.strip()
+    kind = "a positive integer" if minimum == 1 else f"an integer ≥ {minimum}"
     m = re.fullmatch(r"(\d+)\s*(?:\^|\*\*)\s*(\d+)", t)
-    try:
-        if m:
-            value = int(m.group(1)) ** int(m.group(2))
-        elif re.fullmatch(r"\d+", t):
+    value: int | None = None
+    if m:
+        base, exp = int(m.group(1)), int(m.group(2))
+        if not (base >= 2 and exp > 0 and (base.bit_length() - 1) * exp > _MAX_BITS):  # never compute 2^(10^9)
+            value = base**exp
+    elif re.fullmatch(r"\d+", t):
+        if len(t.lstrip("0")) <= 20:  # longer ones are beyond 2^63 (and Python's 4300-digit limit)
             value = int(t)
-        elif re.fullmatch(r"\d+(\.\d*)?[eE]\d+", t) and float(t).is_integer():
-            value = int(float(t))
-        else:
-            raise ValueError
-    except (ValueError, OverflowError):
-        raise ClassSpecError(f"class spec {spec!r}: {what} must be an integer, got {text!r}; {_HELP}") from None
+    elif re.fullmatch(r"\d+(\.\d*)?[eE]\d+", t) and float(t).is_integer():
+        value = int(float(t))
+    elif not (re.fullmatch(r"\d+(\.\d*)?[eE]\d+", t) and float(t) == float("inf")):
+        raise ClassSpecError(f"class spec {spec!r}: {what} must be {kind}, got {text!r}; {_HELP}")
+    if value is None or value > 1 << _MAX_BITS:
+        raise ClassSpecError(
+            f"class spec {spec!r}: {what} must be at most 2^{_MAX_BITS} (domain points are 64-bit integers), "
+            f"got {t}; {_HELP}"
+        )
     if value < minimum:
-        raise ClassSpecError(f"class spec {spec!r}: {what} must be ≥ {minimum}, got {value}; {_HELP}")
+        raise ClassSpecError(f"class spec {spec!r}: {what} must be {kind}, got {value}; {_HELP}")
     return value
 
 

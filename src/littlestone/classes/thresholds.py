@@ -437,6 +437,9 @@ class Thresholds(HypothesisClass):
         """VC 1: {0} is shattered (h_0(0) = 1, h_1(0) = 0); no x < x' is labelled (1, 0) by a threshold."""
         return 1, [0]
 
+    def hypothesis_types(self) -> tuple[type, ...]:
+        return (Threshold,)
+
     def dual_closed_form(self) -> tuple[int, int]:
         """The dual hypotheses g_x(h_t) = 1[t ≤ x], x = 0…n−1, are n distinct nested sets, i.e. a chain of n
         functions: dual Ldim ⌊log2 n⌋ (binary search), dual VC 1 (0 when n = 1)."""

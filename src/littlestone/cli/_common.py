@@ -309,7 +309,7 @@ def progress(transient: bool = True) -> Any:
         return PlainProgress()
     return Progress(
         SpinnerColumn(),
-        TextColumn("[progress.description]{task.description}"),
+        TextColumn("{task.description}", style="progress.description", markup=False),  # descriptions literally
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -346,7 +346,11 @@ def working(description: str) -> Iterator[None]:
             yield
         return
     with Progress(
-        SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=err_console, transient=True
+        SpinnerColumn(),
+        TextColumn("{task.description}", markup=False),  # literally: a class name may hold [ ] or { }
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
     ) as p:
         p.add_task(description, total=None)
         yield

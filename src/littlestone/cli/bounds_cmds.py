@@ -367,7 +367,7 @@ def compare(
         ax.legend(fontsize=8)
         fig.tight_layout()
         atomic_savefig(fig, plot, format="png", dpi=120)
-        console.print(f"wrote {plot}")
+        console.print(f"wrote {plot}", markup=False)
 
 
 PRIVATE_ONLINE_EPILOG = """Examples:

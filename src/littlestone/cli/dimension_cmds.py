@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 
-from ..errors import LittlestoneError
+from ..errors import LittlestoneError, SearchBudgetError
 from ..io import check_output_file, write_figure_atomically
 from ._common import CLASS_OPTION, console_for, load_class, need, working
 
@@ -18,6 +19,8 @@ LDIM_EPILOG = """Examples:
   littlestone ldim --class points --vc --dual
 
   littlestone ldim --class conjunctions:5,2 --tree tree.png
+
+  littlestone ldim --class intervals:16 --vc --dual --max-nodes 1000000
 
   littlestone ldim --class matrix.csv          (rows = hypotheses, columns = points)"""
 
@@ -38,8 +41,16 @@ def ldim(
         False, "--dual", help="Also print the dual Littlestone (and with --vc, dual VC) dimension."
     ),
     threshold: bool = typer.Option(False, "--threshold", help="Also print the threshold dimension."),
+    max_nodes: Optional[str] = typer.Option(
+        None,
+        "--max-nodes",
+        metavar="N|none",
+        help="Cap on the exact searches of --vc / --dual --vc (candidate sets, default 5,000,000) and --threshold "
+        "(states, default 1,000,000) of a class with no closed form; 'none' = no cap (may run for a very long time).",
+    ),
 ) -> None:
     """Print the Littlestone dimension of a class (exact; Ldim(∅) = −1)."""
+    caps = _search_caps(max_nodes)
     if tree is not None:
         check_output_file(tree)
     say = console_for(tree)
@@ -50,7 +61,7 @@ def ldim(
             d, witness = dims.ldim(H, witness=True)
         else:
             d, witness = dims.ldim(H), None
-    say.print(f"Ldim({H.name}) = [bold]{d}[/]")
+    say.print(f"Ldim({escape(H.name)}) = [bold]{d}[/]")
     extras = []
     if vc:
         extras.append(("VC", "vc_dim"))
@@ -62,17 +73,24 @@ def ldim(
         extras.append(("threshold dim", "threshold_dim"))
     for label, fn_name in extras:
         if d == -1:
-            say.print(f"{label}({H.name}): not defined — the class is empty")
+            say.print(f"{label}({H.name}): not defined — the class is empty", markup=False)
             continue
         fn = getattr(dims, fn_name, None)
         if fn is None:
             raise LittlestoneError(f"the {label} dimension is not available in this installation")
         with working(f"computing {label} of {H.name}"):
             try:
-                value = fn(H)
+                value = fn(H, **caps.get(fn_name, {}))
             except TypeError as exc:  # e.g. an infinite domain the brute-force search cannot enumerate
                 raise LittlestoneError(f"cannot compute the {label} dimension of {H.name}: {exc}") from None
-        say.print(f"{label}({H.name}) = [bold]{value}[/]")
+            except SearchBudgetError as exc:
+                raise LittlestoneError(
+                    f"{exc.what}: the exact search reached its cap ({exc.cap:,} "
+                    f"{'candidate sets' if exc.parameter == 'max_nodes' else 'states'}) without finishing (it is "
+                    "exponential in general); rerun with a larger --max-nodes N, or --max-nodes none for no cap, "
+                    "or use a smaller class"
+                ) from None
+        say.print(f"{label}({escape(H.name)}) = [bold]{value}[/]")
     if tree is not None:
         if witness is None:
             say.print("the class is empty: no tree to draw")
@@ -80,7 +98,25 @@ def ldim(
         write_figure_atomically(
             lambda p: witness.to_png(p, title=f"mistake tree shattered by {H.name} (depth {d})"), tree
         )
-        say.print(f"witness tree (depth {d}) drawn to {tree}")
+        say.print(f"witness tree (depth {d}) drawn to {tree}", markup=False)
+
+
+def _search_caps(text: Optional[str]) -> dict[str, dict[str, Optional[int]]]:
+    """The keyword arguments of the capped searches for --max-nodes (none given: the library's defaults)."""
+    if text is None:
+        return {}
+    t = text.strip().lower()
+    cap: Optional[int]
+    if t == "none":
+        cap = None
+    else:
+        try:
+            cap = int(t.replace("_", "").replace(",", ""))
+        except ValueError:
+            cap = 0
+        if cap < 1:
+            raise LittlestoneError(f"--max-nodes must be a positive integer or 'none', got {text!r}")
+    return {"vc_dim": {"max_nodes": cap}, "dual_vc_dim": {"max_nodes": cap}, "threshold_dim": {"max_states": cap}}
 
 
 def tree(
@@ -103,16 +139,16 @@ def tree(
     with working(f"finding a shattered tree of {H.name}"):
         d, witness = dims.ldim(H, witness=True)
     if witness is None:
-        say.print(f"{H.name} is empty (Ldim = −1): no tree")
+        say.print(f"{H.name} is empty (Ldim = −1): no tree", markup=False)
         return
-    say.print(f"Ldim({H.name}) = {d}; a shattered mistake tree (label-0 child first):")
+    say.print(f"Ldim({H.name}) = {d}; a shattered mistake tree (label-0 child first):", markup=False)
     say.print(witness.to_text(max_depth=max_depth), markup=False)
     if out is not None:
         write_figure_atomically(
             lambda p: witness.to_png(p, max_depth=max_depth, title=f"mistake tree shattered by {H.name} (depth {d})"),
             out,
         )
-        say.print(f"drawn to {out}")
+        say.print(f"drawn to {out}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -170,9 +170,9 @@ def _print_result(name: str, result: Any, where: Any = lambda p: p) -> None:
     for attr in ("table_path", "csv_path"):
         p = getattr(result, attr, None)
         if p:
-            console.print(f"table: {where(p)}")
+            console.print(f"table: {where(p)}", markup=False)
     for p in getattr(result, "figures", None) or getattr(result, "figure_paths", None) or []:
-        console.print(f"figure: {where(p)}")
+        console.print(f"figure: {where(p)}", markup=False)
     verdict = getattr(result, "verdict", "")
     if verdict:
         console.print(f"[bold]{escape(verdict)}[/]")  # literally: a verdict may hold brackets
@@ -208,7 +208,8 @@ def demo(
         f"littlestone demo: private learning on breast-cancer data{' (fast version)' if fast else ''}, "
         f"noise backend {backend.value}"
         f"{' (not private: seeded backend)' if backend.value == 'seeded' else ''}, "
-        f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/"
+        f"{jobs} worker{'s' if jobs != 1 else ''} → {out}/",
+        markup=False,
     )
     from ..experiments import demo as demo_module
 
@@ -217,7 +218,7 @@ def demo(
             out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value, console=console, online=online
         )
     path = _relocated(path, staging, out)
-    console.print(f"report written to [bold]{path.resolve()}[/]")
+    console.print(f"report written to [bold]{escape(str(path.resolve()))}[/]")
 
 
 def register(app: typer.Typer) -> None:

@@ -132,10 +132,19 @@ def _given(ctx: typer.Context, name: str) -> bool:
     return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
 
 
-def _check_param_value(what: str, value: Any, default: Any) -> Any:
+#: learner parameters that are sizes or counts (None = the theorem's value): integers ≥ 1 when given
+COUNT_PARAMS = frozenset({"n_batches", "aux_size", "n_generic", "n", "m", "K", "K_req", "n_inner", "subsample_size"})
+
+
+def _check_param_value(what: str, value: Any, default: Any, count: bool = False) -> Any:
     """A --param / --set value must have the type of the parameter's default: numbers where the default is a
     number or None (the "theory" setting), integers where it is an integer (≥ 1 where the default is a positive
-    count), finite and non-negative numbers; lists of such numbers where the default is a list."""
+    count, or where ``count`` says the parameter is a size), finite and non-negative numbers; lists of such numbers
+    where the default is a list."""
+    if count and default is None and not isinstance(value, list):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise LittlestoneError(f"{what} must be an integer ≥ 1, got {value!r}")
+        return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise LittlestoneError(f"{what} expects true or false, got {value!r}")
@@ -312,7 +321,9 @@ def learn(
                 raise LittlestoneError(
                     f"{type(est).__name__} has no parameter {key!r} (parameters: {', '.join(sorted(valid))})"
                 )
-            extra[key] = _check_param_value(f"--param {key}", _parse_value(value.strip()), valid[key])
+            extra[key] = _check_param_value(
+                f"--param {key}", _parse_value(value.strip()), valid[key], count=key in COUNT_PARAMS
+            )
         est.set_params(**extra)
     if learner not in (LearnerKind.soa, LearnerKind.erm):
         note_seed_under_secure(seed, backend)
@@ -322,7 +333,7 @@ def learn(
     model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}
     atomic_write_json(out, model)
     say = console_for(out)  # with -o - the model is the standard output; messages go to stderr
-    say.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}")
+    say.print(f"learned {est.hypothesis_!r} with {learner.value} from {len(y)} examples → {out}", markup=False)
     spent = privacy_spent(est)
     if spent is None:
         acc = float(np.mean(est.predict(X) == y))
@@ -386,12 +397,12 @@ def predict(
         console.print(buf.getvalue(), end="", markup=False)
     else:
         atomic_write_text(out, buf.getvalue())
-        console.print(f"{len(pred)} predictions → {out}")
+        console.print(f"{len(pred)} predictions → {out}", markup=False)
     label_col = meta.get("label")
     if label_col and label_col in table.header:
         y = table.column(label_col)
         acc = float(np.mean(pred.astype(object) == y.astype(object)))
-        (console if out is not None else err_console).print(f"accuracy on {data}: {acc:.3f}")
+        (console if out is not None else err_console).print(f"accuracy on {data}: {acc:.3f}", markup=False)
 
 
 def _label_text(v: Any) -> str:

@@ -9,6 +9,7 @@ import warnings
 from typing import Any
 
 import typer
+from rich.text import Text
 from typer.core import TyperGroup
 
 from ..errors import LittlestoneError
@@ -78,6 +79,15 @@ class LittlestoneGroup(TyperGroup):
                 raise
             _error(_describe(e))
             code = EXIT_BAD_INPUT
+        except MemoryError as e:  # an input too large for this machine: a bad input, not a crash
+            if debug:
+                raise
+            detail = _one_line(str(e))
+            _error(
+                "not enough memory for this input" + (f" ({detail})" if detail else "") + ": try smaller sizes "
+                "(rerun with --debug for the traceback)"
+            )
+            code = EXIT_BAD_INPUT
         except Exception as e:  # an unanticipated failure: still one line, with a pointer to --debug
             if debug:
                 raise
@@ -118,7 +128,7 @@ def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
         text = f"{w.category.__name__}: {_one_line(str(w.message))}"
         if text not in seen:
             seen.add(text)
-            err_console.print(f"[yellow]warning:[/] {text}", soft_wrap=True, markup=True, highlight=False)
+            err_console.print(Text("warning: ", style="yellow") + Text(text), soft_wrap=True, highlight=False)
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:
@@ -147,7 +157,9 @@ def _describe(e: BaseException) -> str:
 
 
 def _error(message: str) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True, markup=True, highlight=False)
+    """One red "error:" and the message as it is: no rich markup in it is interpreted (a bracketed word such as the
+    extra in "pip install 'littlestone[dask]'" or a user's "[bold]" is printed)."""
+    err_console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True, highlight=False)
 
 
 app = typer.Typer(

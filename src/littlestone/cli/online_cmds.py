@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from .._random import spawn_seeds
@@ -27,6 +28,8 @@ from ._common import (
     progress,
     tracking,
     with_cluster,
+    err_console,
+    note_seed_under_secure,
     working,
 )
 
@@ -51,11 +54,71 @@ class LearnerName(str, Enum):
     soa_extended = "soa-extended"
     halving = "halving"
     lwy25 = "lwy25"
+    lwy25_paper = "lwy25-paper"
     gl21 = "gl21"
+    gl21_paper = "gl21-paper"
     gl21_adaptive = "gl21-adaptive"
 
 
-PRIVATE_LEARNERS = ("lwy25", "gl21", "gl21-adaptive")
+PRIVATE_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive")
+#: bytes a game record keeps per round (the point, the prediction, the label), for the up-front memory check
+_BYTES_PER_ROUND = 48
+#: rounds between two progress updates of a private learner's game (at most; T/100 for shorter games)
+_PROGRESS_EVERY = 10_000
+
+
+def parse_setting(text: str, learner: str, d: int) -> Any:
+    """``--setting N0=…,m_exp=…`` → an LWY25Setting (lwy25, lwy25-paper: N0, m_coef, m_exp) or a GL21Setting (gl21,
+    gl21-paper, gl21-adaptive: k1, k2, eta, c); fields not given keep the practical setting's value for d."""
+    from dataclasses import fields, replace
+
+    from ..private_online import GL21Setting, LWY25Setting
+
+    base = LWY25Setting.practical(d) if learner.startswith("lwy25") else GL21Setting.practical(d)
+    kinds = {f.name: f.type for f in fields(base) if f.name != "name"}
+    values: dict[str, Any] = {}
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        key, eq, val = item.partition("=")
+        key = key.strip()
+        if not eq or key not in kinds:
+            raise LittlestoneError(
+                f"--setting {text!r}: {item!r} is not KEY=VALUE with KEY one of {', '.join(kinds)} (for {learner})"
+            )
+        integer = str(kinds[key]) in ("int", "<class 'int'>")
+        try:
+            v = float(val) if not integer else int(float(val)) if float(val).is_integer() else None
+        except (ValueError, OverflowError):
+            v = None
+        if v is None or not math.isfinite(v) or v <= 0:
+            raise LittlestoneError(
+                f"--setting {key}={val.strip()!r}: expected a positive {'integer' if integer else 'number'}"
+            )
+        values[key] = v
+    return replace(base, name="custom", **values)
+
+
+def _too_large_message(learner: str, d: int, exc: LittlestoneError) -> str:
+    """Where the practical setting of d cannot be allocated: the N₀ (k₂) it needs, and how to pass another."""
+    from ..private_online import GL21Setting, LWY25Setting
+    from ..private_online.gl21 import MAX_FOREST
+    from ..private_online.lwy25 import MAX_N0
+
+    if learner.startswith("lwy25"):
+        n0 = LWY25Setting.practical(d).N0
+        return (
+            f"Ldim {d}: the practical setting needs N0 = 2^(11+6(d-1)) = {n0:,} sequences (the size at which the "
+            f"target survived to layer d in our measurements), above the allocation limit {MAX_N0:,}; the smallest "
+            f"N0 the learner accepts at all is 2^(d+1) = {2 ** (d + 1)} (each layer pairs its sequences): pass "
+            f"--setting N0={2 ** (d + 1)},m_exp=… to run one (privacy holds for every setting)"
+        )
+    s = GL21Setting.practical(d)
+    return (
+        f"Ldim {d}: the practical setting needs k1·k2 = {s.k1}·{s.k2:,} leaves, above the allocation limit "
+        f"{MAX_FOREST:,}; the smallest forest is one tree of k1 = 2^(d+1) = {s.k1} leaves: pass --setting "
+        f"k2=…,c=… to run one (privacy holds for every setting)"
+    )
 
 
 class AdversaryName(str, Enum):
@@ -141,12 +204,29 @@ def play(
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
-    epsilon: float = typer.Option(
-        1.0, "--epsilon", "-e", help="Privacy ε of a private learner (lwy25, gl21, gl21-adaptive)."
+    epsilon: Optional[float] = typer.Option(
+        None, "--epsilon", "-e", help="Privacy ε of a private learner (default 1; lwy25, gl21, gl21-adaptive, …)."
     ),
-    delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1) of a private learner."),
-    beta: float = typer.Option(0.1, "--beta", help="Failure probability β of a private learner."),
+    delta: Optional[float] = typer.Option(
+        None, "--delta", help="Privacy δ ∈ (0,1) of a private learner (default 1e-6)."
+    ),
+    beta: Optional[float] = typer.Option(
+        None, "--beta", help="Failure probability β of a private learner (default 0.1)."
+    ),
+    setting: Optional[str] = typer.Option(
+        None,
+        "--setting",
+        metavar="KEY=VAL,…",
+        help="Private learner's setting: N0, m_coef, m_exp (lwy25) or k1, k2, eta, c (gl21); unset keys keep the "
+        "practical setting of the class's Ldim.",
+    ),
     backend: BackendKind = BACKEND_OPTION,
+    diagnostics: bool = typer.Option(
+        False,
+        "--diagnostics",
+        help="Private learners: also print the exact counts of the private stream (insertions, merges, …) in the "
+        "learner's state — NOT covered by the privacy claim; off by default (only the public state is printed).",
+    ),
 ) -> None:
     """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data;
     private learners: mistakes of the released hypotheses h_t, practical setting)."""
@@ -182,25 +262,64 @@ def play(
         _check_iid_law(H)
 
     private = learner.value in PRIVATE_LEARNERS
-    if private and backend == BackendKind.secure and seed is not None:
-        raise LittlestoneError(
-            "--seed makes a private learner reproducible only with --backend seeded (the secure "
-            "backend is unseeded by design)"
-        )
+    _check_rounds(T)
+    if not private:
+        given = [
+            n
+            for n, v in (
+                ("--epsilon", epsilon),
+                ("--delta", delta),
+                ("--beta", beta),
+                ("--setting", setting),
+                ("--diagnostics", diagnostics or None),
+            )
+            if v is not None
+        ]
+        if given:
+            raise LittlestoneError(
+                f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} only to the private learners ({', '.join(PRIVATE_LEARNERS)}); "
+                f"{learner.value} is not private"
+            )
+    epsilon = 1.0 if epsilon is None else epsilon
+    delta = 1e-6 if delta is None else delta
+    beta = 0.1 if beta is None else beta
     if private:
-        from ..private_online import GL21, LWY25, GL21Adaptive
+        note_seed_under_secure(seed, backend)
+        if cluster is not None and runs == 1:
+            err_console.print(
+                "warning: --cluster is not used: a single game of a private learner runs in this process "
+                "(the games of --runs > 1 run one after another too)",
+                markup=False,
+                highlight=False,
+            )
+        from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Adaptive
 
-        cls = {"lwy25": LWY25, "gl21": GL21, "gl21-adaptive": GL21Adaptive}[learner.value]
-        cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=0)  # parameter errors first
+        cls = {
+            "lwy25": AnytimeLWY25,
+            "lwy25-paper": LWY25,
+            "gl21": AnytimeGL21,
+            "gl21-paper": GL21,
+            "gl21-adaptive": GL21Adaptive,
+        }[learner.value]
+        chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)
+        try:  # parameter errors first
+            cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=0, setting=chosen)
+        except LittlestoneError as exc:
+            if setting is None and "cannot be allocated" in str(exc):
+                raise LittlestoneError(_too_large_message(learner.value, d, exc)) from None
+            raise
+        if learner == LearnerName.gl21_adaptive:
+            _gl21_adaptive_notes(T, epsilon, delta)
     learner_seeds = spawn_seeds(None if seed is None else seed + 1, runs)
     made = iter(range(runs))
 
     def make_learner() -> Any:
         if private:
             i = next(made, 0)
+            kw = dict(T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen, diagnostics=diagnostics)
             if backend == BackendKind.secure:
-                return cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="secure")
-            return cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=learner_seeds[i])
+                return cls(H, backend="secure", **kw)
+            return cls(H, backend="seeded", seed=learner_seeds[i], **kw)
         if learner == LearnerName.halving:
             return online.Halving(H)
         return online.SOA(H, extended=learner == LearnerName.soa_extended)
@@ -248,7 +367,8 @@ def play(
             task = bar.add_task(f"{learner.value} vs {adversary.value} ({runs} × {T} rounds)", total=runs * T)
             for s in seeds[:runs]:
                 last = make_learner()
-                results.append(online.play(last, _ticking(make_adversary(), bar, task, max(T // 100, 1)), T, seed=s))
+                every = progress_every(T)
+                results.append(online.play(last, _ticking(make_adversary(), bar, task, every), T, seed=s))
     else:
         with tracking(f"{learner.value} vs {adversary.value}"):  # game i seeded by child i of --seed, as seeds above
             results = online.play_many(make_learner, make_adversary, T, runs=runs, seed=seed, jobs=jobs)
@@ -271,10 +391,10 @@ def play(
     what = f"{learner.value} vs {adversary.value} adversary on {H.name}"
     if runs == 1:
         m = int(mistakes[0])
-        console.print(f"{what}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
+        console.print(f"{escape(what)}: [bold]{m}[/] mistake{'' if m == 1 else 's'} in {T} rounds (Ldim = {d})")
     else:
         console.print(
-            f"{what}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
+            f"{escape(what)}: mistakes over {runs} games of {T} rounds: mean {mistakes.mean():.2f}, "
             f"max {mistakes.max()} (Ldim = {d})"
         )
     if private:
@@ -283,7 +403,8 @@ def play(
             f"setting: {last.setting}; claim: ({claim.epsilon:.4g}, {claim.delta:.3g})-DP "
             f"({claim.composition}); backend {backend.value}"
         )
-        console.print(f"state at the end of the last game: {last.state()}")
+        label = "state (with non-private diagnostics)" if diagnostics else "public state"
+        console.print(f"{label} at the end of the last game: {last.state()}", markup=False)
         console.print(
             "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
             f"its own parameters (littlestone bounds {learner.value.split('-')[0]})"
@@ -300,6 +421,57 @@ def play(
     elif bound is not None:
         ok = bool(mistakes.max() <= bound)
         console.print(f"{name}: " + ("[green]respected[/]" if ok else "[red]exceeded[/]"))
+
+
+def progress_every(T: int) -> int:
+    """Rounds between two progress updates of a private learner's game: T/100, at most 10⁴ (a 10⁹-round game moves
+    every 10⁴ rounds, not every 10⁷), at least 1."""
+    return max(min(T // 100, _PROGRESS_EVERY), 1)
+
+
+def _check_rounds(T: int) -> None:
+    """Refuse up front a game whose record (point, prediction, label per round) cannot fit in this machine's memory."""
+    import os
+
+    try:
+        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        mem = 1 << 40
+    if T > mem // _BYTES_PER_ROUND:
+        raise LittlestoneError(
+            f"--rounds {T}: a game keeps every round's point, prediction and label (~{_BYTES_PER_ROUND} bytes a "
+            f"round), more than this machine's {mem / 2**30:.0f} GiB of memory; at most {mem // _BYTES_PER_ROUND:,} "
+            "rounds here"
+        )
+
+
+def _gl21_adaptive_notes(T: int, epsilon: float, delta: float) -> None:
+    """GL21 Thm 4.2 rebuilds its forest on all past examples every round (O(T²)), and releases nothing learned from
+    the data before T reaches :func:`~littlestone.bounds.gl21.adaptive_min_horizon` (whatever the forest)."""
+    from ..bounds.gl21 import adaptive_min_horizon
+
+    t_min = adaptive_min_horizon(epsilon, delta)
+    if t_min is None or T < t_min:
+        at = (
+            "at any T"
+            if t_min is None
+            else f"before T = {t_min:,} (where its O(T²) rebuilds cost ~{t_min**2 / 2:.1e} example steps)"
+        )
+        err_console.print(
+            f"note: gl21-adaptive cannot release a hypothesis learned from the data {at} at ε = {epsilon:g}, "
+            f"δ = {delta:g}: after t rounds at most t trees differ from the initial one, fewer than the stable "
+            "histogram's threshold τ(ε′, δ′); it releases SOA(∅) or the constant 0 throughout, so it is left out of "
+            "comparisons (littlestone.bounds.gl21.adaptive_min_horizon)",
+            markup=False,
+            highlight=False,
+        )
+    if T > 2_000:
+        err_console.print(
+            f"warning: gl21-adaptive rebuilds its forest on every past example each round: O(T²) ≈ {T * T / 2:.1e} "
+            "example steps for this game",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _ticking(inner: Any, bar: Any, task: Any, every: int) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 from ..classes.finite import FiniteClass
 from ._inputs import as_finite_class, closed_form
 from .ldim import ldim
-from .vc import vc_dim
+from .vc import MAX_NODES, vc_dim
 
 
 def dual_class(H: Any) -> FiniteClass:
@@ -26,9 +26,10 @@ def dual_ldim(H: Any) -> int:
     return int(ldim(dual_class(H)))  # type: ignore[arg-type]
 
 
-def dual_vc_dim(H: Any) -> int:
-    """VC dimension of the dual class (Assouad 1983: dual VC < 2^(VC+1)); closed form when known."""
+def dual_vc_dim(H: Any, *, max_nodes: int | None = MAX_NODES) -> int:
+    """VC dimension of the dual class (Assouad 1983: dual VC < 2^(VC+1)); closed form when known, else the exact
+    search of :func:`~littlestone.dimensions.vc.vc_dim` on the explicit dual, capped at ``max_nodes``."""
     known = closed_form(H, "dual_closed_form")
     if known is not None:
         return int(known[1])
-    return int(vc_dim(dual_class(H)))  # type: ignore[arg-type]
+    return int(vc_dim(dual_class(H), max_nodes=max_nodes))  # type: ignore[arg-type]

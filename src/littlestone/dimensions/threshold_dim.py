@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..classes.base import Hypothesis, Point
-from ..errors import LittlestoneError
+from ..errors import SearchBudgetError
 from ._inputs import as_finite_class, closed_form, small_as_list
 
 
@@ -30,7 +30,7 @@ def threshold_dim(
     (h_1, x_1) with h_1(x_1) = 1 leaves the rows R' = {h ∈ R : h(x_1) = 0} and the points
     C' = {x ∈ C \\ {x_1} : h_1(x) = 1} for the remaining pairs, so Tdim(R, C) = max 1 + Tdim(R', C'); bounded by
     min(|R|, |C|), memoized on the two bitmasks; for a fixed x_1 only h_1 with an inclusion-maximal C' are tried.
-    Stops with :class:`~littlestone.errors.LittlestoneError` after ``max_states`` states (``None``: no cap).
+    Stops with :class:`~littlestone.errors.SearchBudgetError` after ``max_states`` states (``None``: no cap).
     Structured classes that know the value (``threshold_closed_form``: thresholds, points, intervals, all functions,
     points and negations) answer in closed form on any domain.
     """
@@ -62,10 +62,13 @@ def threshold_dim(
         if got is not None:
             return got
         if max_states is not None and len(memo) >= max_states:
-            raise LittlestoneError(
+            raise SearchBudgetError(
                 f"threshold dimension of {cls.name}: the exact search opened {max_states:,} states "
                 f"without finishing (it is exponential in general); in Python pass max_states=None to "
-                f"keep going, or use a smaller class"
+                f"keep going, or use a smaller class",
+                what=f"threshold dimension of {cls.name}",
+                cap=max_states,
+                parameter="max_states",
             )
         best: tuple[int, tuple[tuple[int, int], ...]] = (0, ())
         cands = []

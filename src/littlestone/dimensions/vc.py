@@ -7,7 +7,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from ..classes.base import Point
-from ..errors import LittlestoneError
+from ..errors import SearchBudgetError
 from ._inputs import as_finite_class, closed_form, small_as_list
 
 
@@ -35,10 +35,13 @@ class _Budget:
     def tick(self) -> None:
         self.used += 1
         if self.cap is not None and self.used > self.cap:
-            raise LittlestoneError(
+            raise SearchBudgetError(
                 f"VC dimension of {self.what}: the exact search visited {self.cap:,} candidate "
                 f"sets without finishing (it is exponential in the VC dimension); in Python pass "
-                f"max_nodes=None to keep going, or use a smaller class"
+                f"max_nodes=None to keep going, or use a smaller class",
+                what=f"VC dimension of {self.what}",
+                cap=self.cap,
+                parameter="max_nodes",
             )
 
 
@@ -91,7 +94,7 @@ def vc_dim(H: Any, witness: bool = False, *, max_nodes: int | None = MAX_NODES) 
     of that size (a list of domain points). Structured classes that know their VC dimension in closed form
     (thresholds, points, intervals, all functions, points and negations: ``vc_closed_form``) answer on any domain;
     otherwise the search runs on the explicit class: it grows the target size from 1 up to ⌊log2 |H|⌋ and stops with
-    :class:`~littlestone.errors.LittlestoneError` after ``max_nodes`` candidate sets (``None``: no cap)."""
+    :class:`~littlestone.errors.SearchBudgetError` after ``max_nodes`` candidate sets (``None``: no cap)."""
     known = closed_form(H, "vc_closed_form")
     if known is not None:
         return (known[0], small_as_list(known[1])) if witness else known[0]

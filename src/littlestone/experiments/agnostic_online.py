@@ -134,7 +134,7 @@ def _infinite_cell(data: str, T: int, n: int, ss: np.random.SeedSequence, backen
     from ..agnostic_online import ThresholdsAlgorithm3
     from ..agnostic_online.algorithm3_thresholds import best_threshold_mistakes
 
-    alg = ThresholdsAlgorithm3(Thresholds(n), T, 1.0, backend=backend, seed=ss)
+    alg = ThresholdsAlgorithm3(Thresholds(n), T, 1.0, backend=backend, seed=ss, diagnostics=True)
     rng = np.random.default_rng(ss.spawn(1)[0])
     if data != "adaptive":
         X, y = _noisy(n, T, float(data.split("=")[1]), rng)

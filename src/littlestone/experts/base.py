@@ -7,6 +7,12 @@ loss matrix (T × N array, or an iterable of (k × N) chunks, so T·N need not f
 
 Neighbouring relation for the private learners: two loss sequences differing in one round's loss vector
 (``"replace-one-round"``), the standard one for private OPE (JKT12, AS17, LWY25 §E.3).
+
+Release policy of the private learners: the expert chosen each round and ``distribution()`` are computed from the
+outputs of the mechanism objects the learner runs (``privacy()`` is their composition); the exact cumulative losses
+are private (``_cumulative``), and a distribution that is a function of them (PrivateHedge's softmin of the exact
+losses) is a diagnostic, available only with ``diagnostics=True``. ``run``'s :class:`ExpertsRun` is the caller's own
+evaluation of the play on the losses it holds (regret, best expert), not a release of the learner.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
+from ..privacy.exponential import inverse_cdf_rows as sample_rows  # noqa: F401 (the one two-level sampler)
 from ..privacy.mechanism import PrivacyClaim  # the one claim type (ε, δ, relation); re-exported here
 
 RELATION = "replace-one-round"
@@ -98,22 +105,37 @@ class ExpertsRun:
 
 
 class ExpertsLearner(ABC):
-    """Common machinery: horizon, round counter, exact cumulative losses (for the regret report only — never
-    consulted by a private learner's choice), sampling rng from the caller's seed."""
+    """Common machinery: horizon, round counter, sampling rng from the caller's seed. A private learner reads its
+    data only through mechanism objects; its exact cumulative losses stay in ``_cumulative``."""
 
     private: bool = False
 
-    def __init__(self, n_experts: int, horizon: int, *, seed: SeedLike = None):
+    def __init__(self, n_experts: int, horizon: int, *, seed: SeedLike = None, diagnostics: bool = False):
         self.n_experts = check_n_experts(n_experts)
         self.horizon = check_horizon(horizon)
         self._seed = seed
+        self.diagnostics = bool(diagnostics)
         self.t = 0
         self._choice: int | None = None
 
     # ------------------------------------------------------------------ hooks
     @abstractmethod
+    def _distribution(self) -> np.ndarray:
+        """p_t: the distribution over experts this round's play follows (internal: may be a function of exact
+        losses in a private learner, whose draw then goes through a mechanism object)."""
+
     def distribution(self) -> np.ndarray:
-        """p_t: the distribution over experts used this round (computed from released quantities only)."""
+        """p_t, as far as the learner may release it: a non-private learner's (and a private learner's whose p_t is
+        computed from mechanism outputs) is the distribution played; see the private learners for theirs."""
+        return self._distribution()
+
+    def _diagnostic(self, what: str) -> None:
+        """Refuse a diagnostic (a function of exact private data) unless the learner was built with diagnostics=True."""
+        if not self.diagnostics:
+            raise LittlestoneError(
+                f"{type(self).__name__}.{what} is a function of the exact (private) losses, which the privacy claim "
+                "does not cover: it is a diagnostic, available only with diagnostics=True"
+            )
 
     @abstractmethod
     def _update(self, loss: np.ndarray) -> None:
@@ -128,7 +150,7 @@ class ExpertsLearner(ABC):
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         if self._choice is None:
-            self._choice = self._sample(self.distribution())
+            self._choice = self._sample(self._distribution())
         return self._choice
 
     def learn_one(self, loss: Any) -> None:
@@ -160,7 +182,7 @@ class ExpertsLearner(ABC):
         out = np.empty(chunk.shape[0], dtype=np.int64)
         realized = expected = 0.0
         for k in range(chunk.shape[0]):
-            p = self.distribution()
+            p = self._distribution()
             i = self._sample(p)
             out[k] = i
             realized += chunk[k, i]
@@ -211,31 +233,6 @@ def softmin(L: np.ndarray, eta: float) -> np.ndarray:
     return w / w.sum()
 
 
-def sample_rows(W: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """One index per row of a non-negative (k × N) weight matrix, row r drawn with P(j) ∝ W[r, j] from the uniform
-    u[r] by inverse CDF — two levels (√N groups, then inside the group) instead of a full row cumsum."""
-    k, n = W.shape
-    g = max(1, int(math.isqrt(n)))
-    nb = -(-n // g)
-    Wp = W if nb * g == n else np.concatenate([W, np.zeros((k, nb * g - n))], axis=1)
-    G = Wp.reshape(k, nb, g)
-    S = G.sum(axis=2)
-    cs = np.cumsum(S, axis=1)
-    target = u * cs[:, -1]
-    rows = np.arange(k)
-    b = np.minimum((cs <= target[:, None]).sum(axis=1), nb - 1)
-    while True:  # never land on an all-zero group (possible only at float boundaries)
-        empty = S[rows, b] <= 0
-        if not empty.any():
-            break
-        b[empty] -= 1
-    rem = target - (cs[rows, b] - S[rows, b])
-    ci = np.cumsum(G[rows, b], axis=1)
-    j = np.minimum((ci <= rem[:, None]).sum(axis=1), g - 1)
-    out = b * g + j
-    return np.minimum(out, n - 1)
-
-
 def softmin_rows(Lrows: np.ndarray, eta: float, out: np.ndarray) -> np.ndarray:
     """Row-wise p ∝ exp(−η L) into the float32 array ``out`` (``Lrows`` is overwritten): shift by the row minimum
     in float64, then scale and exp in float32 (vectorized exp; the weights only need relative accuracy)."""
@@ -253,19 +250,19 @@ def expected_losses(P: np.ndarray, chunk: np.ndarray, scratch: np.ndarray) -> fl
 
 
 def exponential_weights_chunk(learner: Any, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """k rounds of exponential weights at once (``learner`` has ``cumulative``, ``eta``, ``_ws``, ``_rng``, ``t``):
+    """k rounds of exponential weights at once (``learner`` has ``_cumulative``, ``eta``, ``_ws``, ``_rng``, ``t``):
     prefix sums of the chunk give every L_{t-1}; row-wise softmin; inverse-CDF sampling. Returns the choices, the
     realized loss and the expected loss, and advances the learner by k rounds."""
     k, n = chunk.shape
     ws = learner._ws
-    incl = prefix_rows(chunk, learner.cumulative, out=ws.get("L", (k, n), np.float64))
+    incl = prefix_rows(chunk, learner._cumulative, out=ws.get("L", (k, n), np.float64))
     last = incl[-1].copy()
     incl -= chunk  # L_{t-1} for every round of the chunk
     P = softmin_rows(incl, learner.eta, ws.get("P", (k, n), np.float32))
     expected = expected_losses(P, chunk, ws.get("S", (k, n), np.float32))
     choices = sample_rows(P, learner._rng.random(k)).astype(np.int64)
     realized = float(chunk[np.arange(k), choices].sum())
-    learner.cumulative = last
+    learner._cumulative = last
     learner.t += k
     learner._choice = None
     return choices, realized, expected

@@ -26,8 +26,9 @@ import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
-from ..privacy import advanced_composition, check_delta, check_epsilon, per_step_epsilon
-from .base import RELATION, ExpertsLearner, PrivacyClaim, softmin
+from ..privacy import check_delta, check_epsilon, per_step_epsilon
+from .base import ExpertsLearner, PrivacyClaim, softmin
+from .private_hedge import private_hedge_claim, private_hedge_step
 from .tree_hedge import resolve_backend
 
 
@@ -66,8 +67,9 @@ class BatchedPrivateHedge(ExpertsLearner):
         batch: Any = "theory",
         backend: Any = "secure",
         seed: SeedLike = None,
+        diagnostics: bool = False,
     ):
-        super().__init__(n_experts, horizon, seed=seed)
+        super().__init__(n_experts, horizon, seed=seed, diagnostics=diagnostics)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)
         if batch == "theory":
@@ -77,47 +79,65 @@ class BatchedPrivateHedge(ExpertsLearner):
         self.batch = int(batch)
         self.n_batches = -(-self.horizon // self.batch)
         self.eta = _eta_for(self.epsilon, self.delta, self.n_batches)
+        #: the one mechanism every batch runs once (the exponential mechanism at 2η; privacy() = K runs of it)
+        self.step = private_hedge_step(self.eta)
         s_sample, s_noise = spawn_seeds(seed, 2)
         self._rng = as_generator(s_sample)
         self.backend = resolve_backend(backend, s_noise)
-        self.cumulative = np.zeros(self.n_experts)
+        self._cumulative = np.zeros(self.n_experts)
         self._current: int | None = None
         self._p: np.ndarray | None = None
         self._drawn_for = -1
 
     def privacy(self) -> PrivacyClaim:
-        """K exponential-mechanism draws of (2η, 0) each: basic or advanced composition, whichever is smaller."""
-        basic = 2.0 * self.eta * self.n_batches
-        if self.delta > 0:
-            adv = advanced_composition(2.0 * self.eta, 0.0, self.n_batches, self.delta)[0]
-            if adv < basic:
-                return PrivacyClaim(adv, self.delta, RELATION)
-        return PrivacyClaim(basic, 0.0, RELATION)
+        """K runs of :attr:`step`, one per batch (the first reads L = 0 but is counted, as η was tuned for K): basic
+        or advanced composition, whichever is smaller."""
+        return private_hedge_claim(self.step, self.n_batches, self.delta)
 
     def regret_bound(self) -> float:
         return batched_hedge_bound(self.n_experts, self.horizon, self.batch, self.epsilon, self.delta)
 
-    def distribution(self) -> np.ndarray:
-        """The batch's distribution; the draw happens once, at the batch's first round, from L at that moment."""
+    def _draw(self) -> None:
+        """The batch's draw, once, at its first round: one run of :attr:`step` on the scores −L (P(i) ∝ e^{−ηL(i)})."""
         b = self.t // self.batch
         if self._drawn_for != b:
-            self._p = softmin(self.cumulative, self.eta)
-            # exponential mechanism: argmax(−L + Gumbel(1/η)) has P(i) ∝ exp(−η L(i))
-            self._current = self.backend.noisy_argmax(-self.cumulative, 1.0 / self.eta, "gumbel")
+            if self.t >= self.horizon:  # a draw past the horizon would be a run the claim does not count
+                raise LittlestoneError(f"the horizon T={self.horizon} is exhausted: no batch is left to draw for")
+            self._p = softmin(self._cumulative, 1.0 / self.step.scale)  # evaluation only (expected loss)
+            self._current = int(self.step(-self._cumulative, backend=self.backend))
             self._drawn_for = b
+
+    def _distribution(self) -> np.ndarray:
+        """The softmin the batch's draw followed (internal: a function of the exact losses)."""
+        self._draw()
         assert self._p is not None
         return self._p
+
+    def distribution(self) -> np.ndarray:
+        """What the learner plays this round: the point mass on the expert drawn for the current batch (a mechanism
+        output). The softmin it was drawn from is a function of the exact losses: ``diagnostics=True`` only, via
+        :meth:`draw_distribution`."""
+        self._draw()
+        assert self._current is not None
+        out = np.zeros(self.n_experts)
+        out[self._current] = 1.0
+        return out
+
+    def draw_distribution(self) -> np.ndarray:
+        """Diagnostic: the softmin of the exact losses the current batch's expert was drawn from."""
+        self._diagnostic("draw_distribution()")
+        return self._distribution()
 
     def predict_one(self) -> int:
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
-        self.distribution()
+        self._draw()
         assert self._current is not None
         return self._current
 
     def _update(self, loss: np.ndarray) -> None:
-        self.distribution()
-        self.cumulative += loss
+        self._draw()
+        self._cumulative += loss
 
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
         k = chunk.shape[0]
@@ -133,7 +153,7 @@ class BatchedPrivateHedge(ExpertsLearner):
             out[pos:end] = i
             realized += float(block_sum[i])
             expected += float(p @ block_sum)
-            self.cumulative += block_sum
+            self._cumulative += block_sum
             self.t += end - pos
             pos = end
         self._choice = None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-
 import numpy as np
 
 from .._random import SeedLike, as_generator
@@ -33,14 +32,19 @@ class Hedge(ExpertsLearner):
             raise LittlestoneError(f"learning rate eta must be a positive number, got {eta!r}")
         self.eta = float(eta)
         self._rng = as_generator(seed)
-        self.cumulative = np.zeros(self.n_experts)
+        self._cumulative = np.zeros(self.n_experts)
         self._ws = Workspace()
 
-    def distribution(self) -> np.ndarray:
-        return softmin(self.cumulative, self.eta)
+    @property
+    def cumulative(self) -> np.ndarray:
+        """The exact cumulative losses L_t (a non-private learner shows them)."""
+        return self._cumulative
+
+    def _distribution(self) -> np.ndarray:
+        return softmin(self._cumulative, self.eta)
 
     def _update(self, loss: np.ndarray) -> None:
-        self.cumulative += loss
+        self._cumulative += loss
 
     def regret_bound(self) -> float:
         """ln N/η + ηT/8."""

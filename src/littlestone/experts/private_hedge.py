@@ -22,10 +22,13 @@ composition, η = ε/(2(T−1)). Derivation: docs/derivations.md "Private predic
 
 On the secure backend every draw is OpenDP's exact report-noisy-max with Gumbel noise of scale 1/η (which samples
 P(i) ∝ e^{−ηL(i)}), never seeded; on the seeded backend the draws are vectorized inverse-CDF samples (experiments).
+Every draw is a run of one mechanism object, :attr:`PrivateHedge.step` (``ExponentialMechanism(2η, 1)``), and
+``privacy()`` is T − 1 runs of it composed; ``distribution()`` (the softmin of the exact losses) is a diagnostic.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -33,31 +36,38 @@ import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
-from ..privacy import advanced_composition, check_delta, check_epsilon, per_step_epsilon
+from ..privacy import ExponentialMechanism, check_delta, check_epsilon, compose_repeated, per_step_epsilon
 from .base import (
     RELATION,
     ExpertsLearner,
     PrivacyClaim,
     Workspace,
-    exponential_weights_chunk,
+    expected_losses,
     hedge_regret,
+    prefix_rows,
     softmin,
 )
 from .tree_hedge import resolve_backend
 
 
+def private_hedge_step(eta: float) -> ExponentialMechanism:
+    """The mechanism one round runs: the exponential mechanism with score −L_{t−1}(i), sensitivity 1 (one round's
+    loss vector in [0,1]^N replaced), at ε₀ = 2η — P(i) ∝ exp(ε₀·score/2) = exp(−η L(i))."""
+    return ExponentialMechanism(2.0 * eta, 1.0)
+
+
+def private_hedge_claim(step: ExponentialMechanism, runs: int, delta: float) -> PrivacyClaim:
+    """The claim of ``runs`` data-reading runs of ``step`` composed adaptively (DR14 Thm 3.20 holds for adaptively
+    chosen mechanisms) — basic, or advanced with slack δ, whichever is smaller; neighbours: one round replaced."""
+    how = "best" if delta > 0 else "basic"
+    claim = compose_repeated(step, max(runs, 0), how, delta if delta > 0 else None, what="private Hedge")
+    return dataclasses.replace(claim, relation=RELATION)
+
+
 def private_hedge_privacy(eta: float, T: int, delta: float) -> tuple[float, float]:
-    """(ε, δ) spent by T rounds of exponential weights at rate η: T − 1 data-dependent (2η, 0)-DP draws, basic or
-    advanced composition (slack δ), whichever is smaller."""
-    k = T - 1
-    if k <= 0:
-        return 0.0, 0.0
-    basic = 2.0 * eta * k
-    if delta > 0:
-        adv = advanced_composition(2.0 * eta, 0.0, k, delta)[0]
-        if adv < basic:
-            return adv, delta
-    return basic, 0.0
+    """(ε, δ) spent by T rounds of exponential weights at rate η: the T − 1 draws of rounds 2..T read losses (round
+    1's reads L_0 = 0), :func:`private_hedge_claim` of its step."""
+    return private_hedge_claim(private_hedge_step(eta), T - 1, delta).pair
 
 
 def private_hedge_eta(n: int, T: int, epsilon: float, delta: float) -> float:
@@ -99,8 +109,9 @@ class PrivateHedge(ExpertsLearner):
         eta: Any = "theory",
         backend: Any = "secure",
         seed: SeedLike = None,
+        diagnostics: bool = False,
     ):
-        super().__init__(n_experts, horizon, seed=seed)
+        super().__init__(n_experts, horizon, seed=seed, diagnostics=diagnostics)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)
         theory = private_hedge_eta(self.n_experts, self.horizon, self.epsilon, self.delta)
@@ -115,33 +126,52 @@ class PrivateHedge(ExpertsLearner):
                 f"T={self.horizon} rounds; the largest rate within the budget is {theory:.4g}"
             )
         self.eta = float(eta)
+        #: the one mechanism every round runs (its claim, times T − 1, is privacy())
+        self.step = private_hedge_step(self.eta)
         s_sample, s_noise = spawn_seeds(seed, 2)
         self._rng = as_generator(s_sample)
         self.backend = resolve_backend(backend, s_noise)
-        self.cumulative = np.zeros(self.n_experts)
+        self._cumulative = np.zeros(self.n_experts)
         self._ws = Workspace()
 
     def privacy(self) -> PrivacyClaim:
-        """T − 1 exponential-mechanism draws of (2η, 0) each, composed (basic or advanced, whichever is smaller)."""
-        eps, dlt = private_hedge_privacy(self.eta, self.horizon, self.delta)
-        return PrivacyClaim(eps, dlt, RELATION)
+        """T − 1 data-reading runs of :attr:`step` (the exponential mechanism at 2η), composed (basic or advanced,
+        whichever is smaller)."""
+        return private_hedge_claim(self.step, self.horizon - 1, self.delta)
 
     def regret_bound(self) -> float:
         """ln N/η + ηT/8 (expected regret, adaptive adversaries)."""
         return hedge_regret(self.n_experts, self.horizon, self.eta)
 
+    def _distribution(self) -> np.ndarray:
+        return softmin(self._cumulative, 1.0 / self.step.scale)
+
     def distribution(self) -> np.ndarray:
-        return softmin(self.cumulative, self.eta)
+        """p_t ∝ exp(−η L_{t−1}): a function of the exact losses (the learner releases only the expert drawn from
+        it), so a diagnostic — LittlestoneError unless built with ``diagnostics=True``."""
+        self._diagnostic("distribution()")
+        return self._distribution()
 
     def _sample(self, p: np.ndarray) -> int:
-        if self.backend.floating_point_safe:
-            return self.backend.noisy_argmax(-self.cumulative, 1.0 / self.eta, "gumbel")
-        return super()._sample(p)
+        return int(self.step.sample_rows(-self._cumulative[None, :], backend=self.backend)[0])
 
     def _update(self, loss: np.ndarray) -> None:
-        self.cumulative = self.cumulative + loss
+        self._cumulative = self._cumulative + loss
 
     def _run_chunk(self, chunk: np.ndarray) -> tuple[np.ndarray, float, float]:
-        if self.backend.floating_point_safe:
-            return super()._run_chunk(chunk)  # one OpenDP draw per round
-        return exponential_weights_chunk(self, chunk)
+        """k rounds at once: the scores −L_{t−1} of every round of the chunk (prefix sums), one run of :attr:`step`
+        per row (vectorized on the seeded backend, one OpenDP draw per row on the secure one)."""
+        k, n = chunk.shape
+        ws = self._ws
+        scores = prefix_rows(chunk, self._cumulative, out=ws.get("L", (k, n), np.float64))
+        last = scores[-1].copy()
+        scores -= chunk  # L_{t-1} for every round of the chunk
+        np.negative(scores, out=scores)
+        P = ws.get("P", (k, n), np.float32)
+        choices = self.step.sample_rows(scores, backend=self.backend, probabilities=P)
+        expected = expected_losses(P, chunk, ws.get("S", (k, n), np.float32))
+        realized = float(chunk[np.arange(k), choices].sum())
+        self._cumulative = last
+        self.t += k
+        self._choice = None
+        return choices, realized, expected

@@ -11,7 +11,7 @@ per-round tree) and p is refreshed at block boundaries. Everything played is pos
 Privacy (ε, 0), neighbours = one round's loss vector replaced. Every round lies in one block and every block in
 L = ⌊log2 K⌋+1 dyadic nodes, each an N-vector, so the node family has L1 sensitivity N·L; each node coordinate gets
 Lap(N·L/ε) (or discrete Laplace
-on 0/1 losses). Pure-DP continual counting stays DP when the stream is chosen adaptively (Jain–Raskhodnikova–
+on losses rounded at random to a grid of 1/g, scale g·N·L/ε in grid units). Pure-DP continual counting stays DP when the stream is chosen adaptively (Jain–Raskhodnikova–
 Sivakumar–Smith 2023), so the claim holds against adaptive adversaries.
 
 Regret (our derivation, docs/derivations.md "Private prediction from experts"): with E_t = L̃_t − L_t,
@@ -32,6 +32,7 @@ float32 exponentials. An adaptive adversary uses ``predict_one``/``learn_one``, 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -39,7 +40,14 @@ import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import LittlestoneError
-from ..privacy import check_backend, check_epsilon, make_backend, tree_levels
+from ..privacy import (
+    DiscreteLaplaceMechanism,
+    LaplaceMechanism,
+    check_backend,
+    check_epsilon,
+    make_backend,
+    tree_levels,
+)
 from ..privacy.backends import Backend
 from .base import (
     RELATION,
@@ -91,10 +99,15 @@ def theory_block(n: int, T: int, epsilon: float) -> int:
 class TreeAggregationHedge(ExpertsLearner):
     """ε-DP online prediction from N experts for a known horizon T, adaptive adversaries (see module docstring).
 
-    ``block`` = B₀ ("theory", the default: the bound-minimizing power of two; 1: the textbook per-round tree). ``discrete`` (default: True
-    on the secure backend) keeps the node sums as exact integers with discrete Laplace noise — then losses must be
-    0/1 (the learning application: mistakes). ``eta="theory"`` uses the rate minimizing the regret bound; a number
-    overrides it (privacy depends on neither).
+    ``block`` = B₀ ("theory", the default: the bound-minimizing power of two; 1: the textbook per-round tree).
+    ``discrete`` (default: True on the secure backend) keeps the node sums as exact integers with discrete Laplace
+    noise: each loss ℓ ∈ [0, 1] is rounded at random to the grid {0, 1/g, …, 1} (g = ``grid``, default 1; unbiased:
+    k/g + 1/g w.p. the remainder), so 0/1 losses are kept exactly and fractional ones are counted in units of 1/g.
+    One round then moves each node coordinate by ≤ g units, and the node noise has scale g·N·L/ε units (= N·L/ε in
+    loss units: the claim and the noise in loss units do not depend on g; the rounding adds variance only).
+    ``eta="theory"`` uses the rate minimizing the regret bound; a number overrides it (privacy depends on neither).
+    The node noise is drawn through one mechanism object, :attr:`mechanism` (discrete Laplace, or Laplace on the
+    seeded backend with ``discrete=False``), over the whole node family; ``privacy()`` is its claim.
     """
 
     private = True
@@ -110,6 +123,7 @@ class TreeAggregationHedge(ExpertsLearner):
         backend: Any = "secure",
         seed: SeedLike = None,
         discrete: bool | None = None,
+        grid: int = 1,
         chunk: int = 256,
     ):
         super().__init__(n_experts, horizon, seed=seed)
@@ -127,12 +141,25 @@ class TreeAggregationHedge(ExpertsLearner):
         if not self.discrete and self.backend.floating_point_safe:
             raise LittlestoneError(
                 "discrete=False adds Laplace noise to loss sums in floating point, which is not "
-                "floating-point safe: the secure backend refuses it (use 0/1 losses with "
-                "discrete=True, or backend='seeded' for a non-private run)"
+                "floating-point safe: the secure backend refuses it (use discrete=True, which counts any "
+                "losses in [0, 1] on a grid of 1/grid, or backend='seeded' for a non-private run)"
             )
-        self.levels, self.noise_scale, self.noise_bound = _noise_bound(
-            self.n_experts, self.n_blocks, self.epsilon, 1.0 / self.horizon
-        )
+        if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or grid < 1:
+            raise LittlestoneError(f"grid must be an integer >= 1 (losses counted in units of 1/grid), got {grid!r}")
+        if grid != 1 and not self.discrete:
+            raise LittlestoneError(
+                "grid applies to discrete=True (integer node sums); discrete=False takes real losses"
+            )
+        self.grid = int(grid)
+        self._round_rng = as_generator(s_sample.spawn(1)[0])  # randomized rounding to the grid (not privacy noise)
+        self.levels, _, self.noise_bound = _noise_bound(self.n_experts, self.n_blocks, self.epsilon, 1.0 / self.horizon)
+        # one round lies in L dyadic nodes, each an N-vector whose coordinates it moves by ≤ g units: L1 sensitivity
+        # of the node family N·L·g (units; N·L in loss units with discrete=False)
+        if self.discrete:
+            self.mechanism: Any = DiscreteLaplaceMechanism(self.epsilon, self.n_experts * self.levels * self.grid)
+        else:
+            self.mechanism = LaplaceMechanism(self.epsilon, self.n_experts * self.levels)
+        self.noise_scale = self.mechanism.scale / self.grid  # in loss units
         if eta == "theory":
             eta = math.sqrt(
                 max(math.log(self.n_experts), 1e-12) / (self.horizon * (0.125 + self.noise_bound + self.block - 1))
@@ -142,7 +169,7 @@ class TreeAggregationHedge(ExpertsLearner):
         self.eta = float(eta)
         self._chunk = max(1, int(chunk))
         dtype = np.int64 if self.discrete else float
-        self.cumulative = np.zeros(self.n_experts, dtype=dtype)  # exact L_t (regret reporting)
+        self._cumulative = np.zeros(self.n_experts, dtype=dtype)  # exact L_t (grid units when discrete)
         self._released_exact = np.zeros(self.n_experts, dtype=dtype)  # exact sum of the blocks closed so far
         self._node_noise = np.zeros((self.levels, self.n_experts), dtype=dtype)
         self._noise_prefix = np.zeros(self.n_experts, dtype=dtype)  # Σ noise of the nodes covering the closed blocks
@@ -153,8 +180,9 @@ class TreeAggregationHedge(ExpertsLearner):
 
     # ------------------------------------------------------------------ privacy and bounds (parameters only)
     def privacy(self) -> PrivacyClaim:
-        """(ε, 0): Laplace (or discrete Laplace) of scale N·L/ε on every dyadic node of the block tree."""
-        return PrivacyClaim(self.epsilon, 0.0, RELATION)
+        """The claim of :attr:`mechanism`, run once on the node family (every dyadic node of the block tree, its noise
+        drawn in pieces): (ε, 0) for L1 sensitivity N·L·g; everything played is post-processing."""
+        return dataclasses.replace(self.mechanism.privacy(), relation=RELATION, what="tree-aggregation Hedge")
 
     def regret_bound(self) -> float:
         """ln N/η + ηT/8 + ηT(Ē + B₀ − 1) + 1 with Ē = L·b·ln(8KN/β_E), β_E = 1/T."""
@@ -162,10 +190,13 @@ class TreeAggregationHedge(ExpertsLearner):
 
     # ------------------------------------------------------------------ the released quantity
     def noisy_cumulative(self) -> np.ndarray:
-        """L̃: the binary mechanism's noisy prefix sum over the closed blocks (sum of the noisy dyadic nodes)."""
-        return self._released_exact + self._noise_prefix
+        """L̃: the binary mechanism's noisy prefix sum over the closed blocks (sum of the noisy dyadic nodes), in loss
+        units (integers when discrete with g = 1)."""
+        noisy = self._released_exact + self._noise_prefix
+        return noisy if self.grid == 1 else noisy / self.grid
 
-    def distribution(self) -> np.ndarray:
+    def _distribution(self) -> np.ndarray:
+        """softmin(η L̃): computed from the mechanism's output only (released as it is by ``distribution()``)."""
         if self._p is None:
             self._p = softmin(np.asarray(self.noisy_cumulative(), dtype=float), self.eta)
         return self._p
@@ -175,14 +206,7 @@ class TreeAggregationHedge(ExpertsLearner):
         the vectorized paths read one and the same noise stream."""
         drawn = self._blocks_closed + self._buffer.shape[0]
         k = min(self._chunk, max(1, self.n_blocks - drawn))
-        if self.discrete:
-            z = np.asarray(
-                self.backend.discrete_laplace(self.noise_scale, (k, self.n_experts)), dtype=np.int64
-            ).reshape(k, self.n_experts)
-        else:
-            z = np.asarray(self.backend.laplace(self.noise_scale, (k, self.n_experts)), dtype=float).reshape(
-                k, self.n_experts
-            )
+        z = self.mechanism.noise((k, self.n_experts), backend=self.backend)
         self._buffer = z if self._buffer.shape[0] == 0 else np.concatenate([self._buffer, z])
 
     def _draw_noise(self) -> np.ndarray:
@@ -199,23 +223,25 @@ class TreeAggregationHedge(ExpertsLearner):
         self._noise_prefix = self._noise_prefix - self._node_noise[:i].sum(axis=0) + z
         self._node_noise[:i] = 0
         self._node_noise[i] = z
-        self._released_exact = self.cumulative.copy()
+        self._released_exact = self._cumulative.copy()
         self._blocks_closed = b
         self._p = None
 
     def _check(self, loss: np.ndarray) -> np.ndarray:
+        """Losses as the node sums count them: in discrete mode integers in {0..g} (ℓ·g rounded at random, unbiased:
+        ⌊ℓg⌋ + 1 with probability ℓg − ⌊ℓg⌋ — exact for losses on the grid, so 0/1 losses with g = 1 are kept)."""
         if self.discrete:
-            if not np.all((loss == 0) | (loss == 1)):
-                raise LittlestoneError(
-                    "discrete tree aggregation needs 0/1 losses (mistakes); fractional losses need "
-                    "discrete=False, which only the seeded backend runs (float noise addition is "
-                    "not floating-point safe)"
-                )
-            return loss.astype(np.int64)
+            scaled = loss * self.grid
+            low = np.floor(scaled)
+            frac = scaled - low
+            out = low.astype(np.int64)
+            if frac.any():
+                out += (self._round_rng.random(frac.shape) < frac).astype(np.int64)
+            return out
         return loss
 
     def _update(self, loss: np.ndarray) -> None:
-        self.cumulative = self.cumulative + self._check(loss)
+        self._cumulative = self._cumulative + self._check(loss)
         if (self.t + 1) % self.block == 0 or self.t + 1 == self.horizon:
             self._close_block()
 
@@ -265,18 +291,18 @@ class TreeAggregationHedge(ExpertsLearner):
                 nodes[j] = Z[e - b0 - 1] if e > b0 else self._node_noise[j]
         # exact L_{s−1}, then the noisy L̃_{s−1} = L_{s−1} + P(s−1), then the softmin rows
         ws = self._ws
-        incl = prefix_rows(rows_, self.cumulative, out=ws.get("L", (k, n), rows_.dtype))
+        incl = prefix_rows(rows_, self._cumulative, out=ws.get("L", (k, n), rows_.dtype))
         last = incl[-1].copy()
         W = ws.get("W", (k, n), np.float64)
         np.subtract(incl, rows_, out=W, casting="unsafe")
         W[0] += self._noise_prefix
         W[1:] += P[:-1]
-        Pm = softmin_rows(W, self.eta, ws.get("P", (k, n), np.float32))
+        Pm = softmin_rows(W, self.eta / self.grid, ws.get("P", (k, n), np.float32))
         idx = sample_rows(Pm, self._rng.random(k)).astype(np.int64)
-        realized = float(rows_[np.arange(k), idx].sum())
-        expected = expected_losses(Pm, rows_, ws.get("S", (k, n), np.float32))
-        self.cumulative = last
-        self._released_exact = self.cumulative.copy()
+        realized = float(chunk[np.arange(k), idx].sum())
+        expected = expected_losses(Pm, chunk, ws.get("S", (k, n), np.float32))
+        self._cumulative = last
+        self._released_exact = self._cumulative.copy()
         self._node_noise = nodes
         self._noise_prefix = P[-1].copy()
         self._blocks_closed = b1
@@ -293,18 +319,18 @@ class TreeAggregationHedge(ExpertsLearner):
         realized = expected = 0.0
         pos = 0
         while pos < k:
-            p = self.distribution()
+            p = self._distribution()
             end = min(k, pos + self.block - self.t % self.block)
             rows = self._check(chunk[pos:end])
+            real = chunk[pos:end]
             cdf = np.cumsum(p)
             idx = np.minimum(
                 np.searchsorted(cdf, self._rng.random(end - pos) * cdf[-1], side="right"), self.n_experts - 1
             )
             out[pos:end] = idx
-            realized += float(rows[np.arange(end - pos), idx].sum())
-            block_sum = rows.sum(axis=0)
-            expected += float(p @ block_sum)
-            self.cumulative = self.cumulative + block_sum
+            realized += float(real[np.arange(end - pos), idx].sum())
+            expected += float(p @ real.sum(axis=0))
+            self._cumulative = self._cumulative + rows.sum(axis=0)
             self.t += end - pos
             pos = end
             if self.t % self.block == 0 or self.t == self.horizon:

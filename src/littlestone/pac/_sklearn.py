@@ -337,18 +337,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             return encode_labels(y, allow_any_pair=True)
         classes = getattr(self, "classes", (0, 1))
         if classes is None:
-            import warnings
+            from .._labels import warn_inferred_labels
 
-            from ..errors import PrivacyLeakWarning
-
-            warnings.warn(
-                PrivacyLeakWarning(
-                    f"{type(self).__name__}(classes=None) reads the label set from the private labels: classes_ and the "
-                    "coding of predict reveal which labels occur, which the privacy claim does not cover. Declare "
-                    "classes=(negative, positive) to remove this leak."
-                ),
-                stacklevel=3,
-            )
+            warn_inferred_labels(type(self).__name__, "classes=None", "classes=(negative, positive)", stacklevel=4)
             return encode_labels(y, allow_any_pair=True)
         return encode_declared(y, classes)
 
@@ -429,10 +420,12 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(obj, dict) or obj.get("format") != JSON_FORMAT:
             raise LittlestoneError(f"not a littlestone model file (expected format {JSON_FORMAT!r})")
         try:
-            return cls._from_dict(obj)
+            est = cls._from_dict(obj)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a damaged file: name it
             what = f"missing entry {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
             raise LittlestoneError(f"model file is malformed ({what})") from None
+        _check_hypothesis_of_class(est.hypothesis_, est.hclass_)
+        return est
 
     @classmethod
     def _from_dict(cls, obj: dict) -> "LittlestoneClassifier":
@@ -455,6 +448,26 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
         est.result_ = obj.get("result")
         return est
+
+
+def _check_hypothesis_of_class(h: Hypothesis, hclass: HypothesisClass | None) -> None:
+    """A loaded hypothesis must be made of its class's hypothesis types (``HypothesisClass.hypothesis_types``; a
+    patched one by its base) or be a value vector over the class's finite domain; else the model file is rejected."""
+    types = None if hclass is None else hclass.hypothesis_types()
+    if types is None:
+        return
+    base = h
+    while isinstance(base, PatchedHypothesis):
+        base = base.base
+    if isinstance(base, VectorHypothesis):
+        if math.isfinite(hclass.domain_size) and len(base.values) == hclass.domain_size:  # type: ignore[union-attr]
+            return
+    elif isinstance(base, types):
+        return
+    raise LittlestoneError(
+        f"model file is inconsistent: its hypothesis {h!r} is not a hypothesis of its class {hclass.name} "  # type: ignore[union-attr]
+        f"(expected {' or '.join(t.__name__ for t in types)}, possibly patched, or a value vector on its domain)"
+    )
 
 
 def _is_spec_string(spec: Any) -> bool:

@@ -23,7 +23,9 @@ class GenericLearnerClassifier(LittlestoneClassifier):
 
     Samples h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example). Without
     a class or candidates it uses data-independent decision stumps with thresholds on a fixed grid of [−3, 3],
-    i.e. it assumes standardized features (put a ``StandardScaler`` first), and says so with a
+    i.e. it assumes standardized features — scaled with public bounds, never with statistics of the private data (a
+    ``StandardScaler`` fitted on it leaks their mean and variance; use a data-independent transform such as
+    :class:`~littlestone.pac.GridDiscretizer` with ``grid_stumps``) — and says so with a
     :class:`DefaultCandidatesWarning` at every fit. ``mode`` ("agnostic" by default, as on the command line) and
     ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
     ``classes`` = (negative label, positive label), default (0, 1): the label set is declared, never read from the
@@ -83,9 +85,11 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
             warnings.warn(
                 "GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "
-                "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features (e.g. a "
-                "StandardScaler first); pass hypothesis_class='thresholds:N' (or candidates) for other "
-                "domains",
+                "with thresholds on a fixed grid of [-3, 3]: it assumes standardized features, scaled with "
+                "public bounds known before seeing the data (not a StandardScaler fitted on the private data: "
+                "its mean and variance leak); for other domains use a data-independent map such as "
+                "GridDiscretizer(ranges, bins) with hypothesis_class=grid_stumps(bins, n_features), or pass "
+                "hypothesis_class='thresholds:N' (or candidates)",
                 DefaultCandidatesWarning,
                 stacklevel=3,
             )

@@ -9,7 +9,7 @@ Where things are (one idea per module):
   exact_sampling.py    the SecureBackend's native exact discrete Laplace (CKS20 Alg. 1–2, vectorised, OS randomness)
   params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
   composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
-  laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it)
+  laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it), discrete Laplace
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
   stable_histogram.py  stable histogram, exact δ per backend (BLM20 Lemma 15, BNS16 Prop 2.20)
   bounded_histogram.py histogram with a deterministic error bound (LWY25 Thm 2.6)
@@ -19,7 +19,7 @@ Where things are (one idea per module):
   subsampling.py       subsample, amplified_epsilon (BLM20 §1.1 "secrecy of the sample")
   mechanism.py         PrivacyClaim, Mechanism, compose, subsampled: mechanisms as objects carrying their claim
   partition.py         DataSplit: slices a learner's sample into parts and composes the claims of the steps they feed
-Every mechanism is a Mechanism class in its module (LaplaceMechanism, ExponentialMechanism, ReportNoisyMax,
+Every mechanism is a Mechanism class in its module (LaplaceMechanism, DiscreteLaplaceMechanism, ExponentialMechanism, ReportNoisyMax,
 StableHistogram, BoundedHistogram, SparseSelection, BinaryMechanismRelease, AboveThresholdRun, SparseVectorRun,
 RunningSumAboveThresholdRun, SubsampledMechanism); the functions are thin wrappers that build the object and call it.
 The names are imported from their modules on first use (``littlestone._lazy``).
@@ -64,9 +64,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "selection_error_bound",
     ),
     ".histogram_release": ("HistogramRelease",),
-    ".mechanism": ("Mechanism", "PrivacyClaim", "claim_of", "compose", "subsampled"),
+    ".mechanism": (
+        "Mechanism",
+        "PrivacyClaim",
+        "claim_of",
+        "compose",
+        "compose_repeated",
+        "parallel_compose",
+        "subsampled",
+    ),
+    ".laplace": ("DiscreteLaplaceMechanism", "LaplaceMechanism", "laplace_error_bound", "laplace_mechanism"),
     ".partition": ("DataSplit", "Part", "group_privacy"),
-    ".laplace": ("LaplaceMechanism", "laplace_error_bound", "laplace_mechanism"),
     ".params": ("check_delta", "check_epsilon", "check_probability", "check_sensitivity"),
     ".sparse_selection": (
         "BOTTOM",
@@ -123,9 +131,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         selection_error_bound,
     )
     from .histogram_release import HistogramRelease
-    from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
+    from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, compose_repeated, parallel_compose, subsampled
+    from .laplace import DiscreteLaplaceMechanism, LaplaceMechanism, laplace_error_bound, laplace_mechanism
     from .partition import DataSplit, Part, group_privacy
-    from .laplace import LaplaceMechanism, laplace_error_bound, laplace_mechanism
     from .params import check_delta, check_epsilon, check_probability, check_sensitivity
     from .sparse_selection import (
         BOTTOM,

@@ -45,9 +45,13 @@ class AboveThreshold:
         sensitivity: float = 1.0,
         backend: Backend,
         budget: PrivacyBudget | None = None,
+        noise_batch: int = _NOISE_BATCH,
+        threshold_batch: int = _THRESHOLD_BATCH,
     ):
         self.mechanism = AboveThresholdRun(threshold, epsilon, sensitivity=sensitivity)
         self.threshold, self.epsilon = self.mechanism.threshold, self.mechanism.epsilon
+        self._noise_batch = check_positive_int(noise_batch, "noise_batch")
+        self._threshold_batch = check_positive_int(threshold_batch, "threshold_batch")
         self.sensitivity = self.mechanism.sensitivity
         self.backend = check_backend(backend)
         self.budget = budget
@@ -76,7 +80,7 @@ class AboveThreshold:
         self.runs += 1
         self.halted = False
         if self._t_pos >= self._t_buffer.size:
-            self._t_buffer = self._draw(2.0, _THRESHOLD_BATCH)
+            self._t_buffer = self._draw(2.0, self._threshold_batch)
             self._t_pos = 0
         rho = self._t_buffer[self._t_pos].item()
         self._noisy_threshold: float | int = (
@@ -86,7 +90,7 @@ class AboveThreshold:
 
     def _query_noise(self) -> float | int:
         if self._pos >= self._buffer.size:
-            self._buffer = self._draw(4.0, _NOISE_BATCH)
+            self._buffer = self._draw(4.0, self._noise_batch)
             self._pos = 0
         z = self._buffer[self._pos].item()
         self._pos += 1
@@ -108,6 +112,46 @@ class AboveThreshold:
             above = bool(v + self._query_noise() >= self._noisy_threshold)
         self.halted = above
         return above
+
+    def first_above(self, values: Any) -> int:
+        """:meth:`test` on ``values[0], values[1], …`` until the first ⊤: its index (the instance then halts), or −1
+        when every answer is ⊥. Draws exactly the noise those calls draw, in the same batches and order, so a
+        vectorised caller releases what a round-by-round caller releases for the same backend state."""
+        if self.halted:
+            raise BudgetExceededError(
+                "AboveThreshold already answered ⊤ and halted; call restart() (charges epsilon again) to continue"
+            )
+        v = np.asarray(values, dtype=float).ravel()
+        if v.size == 0:
+            return -1
+        if not np.isfinite(v).all():
+            raise DomainError("AboveThreshold: query value is not finite")
+        if self._grid is not None and float(np.abs(v).max()) / self._grid >= 2.0**52:
+            for i, value in enumerate(v.tolist()):  # beyond exact int64 grid arithmetic: the scalar path
+                if self.test(value):
+                    return i
+            return -1
+        n, done = v.size, 0
+        while done < n:  # batch by batch, drawing the next batch only when test() would
+            if self._pos >= self._buffer.size:
+                self._buffer, self._pos = self._draw(4.0, self._noise_batch), 0
+            k = min(self._buffer.size - self._pos, n - done)
+            seg, noise = v[done : done + k], self._buffer[self._pos : self._pos + k]
+            if self._grid is not None:  # exact integers (floating-point safe)
+                hit = np.rint(seg / self._grid).astype(np.int64) + noise >= self._noisy_threshold
+            else:
+                hit = seg + noise >= self._noisy_threshold
+            tops = np.flatnonzero(hit)
+            if tops.size:
+                first = int(tops[0])
+                self._pos += first + 1
+                self.n_queries += done + first + 1
+                self.halted = True
+                return done + first
+            self._pos += k
+            done += k
+        self.n_queries += n
+        return -1
 
     def restart(self) -> None:
         """Start a fresh run (new threshold noise) after a ⊤; charges another (ε, 0)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import DomainError
 from .backends import Backend, _check_scores, check_backend
 from .budget import PrivacyBudget
 from .mechanism import Mechanism, PrivacyClaim
@@ -37,7 +38,65 @@ class ExponentialMechanism(Mechanism):
         backend = check_backend(backend)
         arr = _check_scores(data)
         self.charge_to(budget)
-        return backend.noisy_argmax(arr, 2.0 * self.sensitivity / self.epsilon, self.noise)
+        return backend.noisy_argmax(arr, self.scale, self.noise)
+
+    @property
+    def scale(self) -> float:
+        """The scale 2Δ/ε of the noise added to the scores (P(i) ∝ exp(score_i/scale) for Gumbel noise)."""
+        return 2.0 * self.sensitivity / self.epsilon
+
+    def sample_rows(self, scores: Any, *, backend: Any, probabilities: np.ndarray | None = None) -> np.ndarray:
+        """k independent runs, one per row of a (k × N) score matrix — k runs, each with this object's claim (the
+        caller composes them). On a floating-point-safe backend every row is one exact OpenDP noisy-max draw; on the
+        seeded backend (experiments) the rows are drawn together by inverse CDF of P(i) ∝ exp(ε·score_i/(2Δ)), the
+        law of the Gumbel-max draw, from ``backend.uniform`` (float32 weights: relative accuracy suffices there).
+        ``probabilities`` (a (k × N) float32 array) receives the rows' distributions, for evaluation only."""
+        backend = check_backend(backend)
+        S = np.asarray(scores, dtype=float)
+        if S.ndim != 2 or S.shape[1] < 1 or not np.isfinite(S).all():
+            raise DomainError(f"{self.name}: scores must be a finite (k × N) matrix, got shape {S.shape}")
+        k = S.shape[0]
+        want = probabilities is not None or not backend.floating_point_safe
+        P = None
+        if want:
+            P = probabilities if probabilities is not None else np.empty(S.shape, dtype=np.float32)
+            np.subtract(S, S.max(axis=1, keepdims=True), out=P, casting="same_kind")  # shift in float64
+            P *= 1.0 / self.scale
+            np.exp(P, out=P)
+            P /= P.sum(axis=1, keepdims=True)
+        if backend.floating_point_safe:
+            if self.noise != "gumbel":
+                raise DomainError(f"{self.name}: sample_rows draws the exponential mechanism (Gumbel noise) only")
+            return np.array([backend.noisy_argmax(S[r], self.scale, self.noise) for r in range(k)], dtype=np.int64)
+        if self.noise != "gumbel":
+            raise DomainError(f"{self.name}: sample_rows draws the exponential mechanism (Gumbel noise) only")
+        u = np.asarray(backend.uniform(k), dtype=float).reshape(k)
+        return inverse_cdf_rows(P, u).astype(np.int64)
+
+
+def inverse_cdf_rows(W: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """One index per row of a non-negative (k × N) weight matrix, row r drawn with P(j) ∝ W[r, j] from the uniform
+    u[r] by inverse CDF — two levels (√N groups, then inside the group) instead of a full row cumsum."""
+    k, n = W.shape
+    g = max(1, int(math.isqrt(n)))
+    nb = -(-n // g)
+    Wp = W if nb * g == n else np.concatenate([W, np.zeros((k, nb * g - n))], axis=1)
+    G = Wp.reshape(k, nb, g)
+    Sg = G.sum(axis=2)
+    cs = np.cumsum(Sg, axis=1)
+    target = u * cs[:, -1]
+    rows = np.arange(k)
+    b = np.minimum((cs <= target[:, None]).sum(axis=1), nb - 1)
+    while True:  # never land on an all-zero group (possible only at float boundaries)
+        empty = Sg[rows, b] <= 0
+        if not empty.any():
+            break
+        b[empty] -= 1
+    rem = target - (cs[rows, b] - Sg[rows, b])
+    ci = np.cumsum(G[rows, b], axis=1)
+    j = np.minimum((ci <= rem[:, None]).sum(axis=1), g - 1)
+    out = b * g + j
+    return np.minimum(out, n - 1)
 
 
 class ReportNoisyMax(ExponentialMechanism):

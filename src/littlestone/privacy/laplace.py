@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DomainError
+from ..errors import DomainError, PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget
 from .mechanism import Mechanism, PrivacyClaim
@@ -30,8 +30,64 @@ class LaplaceMechanism(Mechanism):
         backend = check_backend(backend)
         arr = numeric_value(data)
         self.charge_to(budget)
-        out = backend.add_laplace(arr, self.sensitivity / self.epsilon)
+        out = backend.add_laplace(arr, self.scale)
         return float(out) if out.ndim == 0 else out
+
+    @property
+    def scale(self) -> float:
+        """The Laplace scale Δ/ε of every coordinate."""
+        return self.sensitivity / self.epsilon
+
+    def noise(self, shape: Any, *, backend: Any) -> np.ndarray:
+        """The noise of this mechanism alone, Lap(Δ/ε) of ``shape`` — for data-independent noise drawn ahead of the
+        data and added later (one release of a vector drawn in pieces). Adding it to data in floats is not
+        floating-point safe (Mironov 2012), so a floating-point-safe backend refuses: use ``__call__`` there."""
+        backend = check_backend(backend)
+        if backend.floating_point_safe:
+            raise PrivacyParameterError(
+                "Laplace noise drawn apart and added in floats is not floating-point safe: the secure backend "
+                "refuses it (release the value through the mechanism, or use integer data and discrete Laplace)"
+            )
+        return np.asarray(backend.laplace(self.scale, shape), dtype=float).reshape(shape)
+
+
+class DiscreteLaplaceMechanism(Mechanism):
+    """ε-DP release of an integer value (scalar or array) of integer L1 sensitivity Δ: value + discrete Laplace(Δ/ε)
+    per coordinate, P(z) ∝ exp(−ε|z|/Δ) (the geometric mechanism, Ghosh–Roughgarden–Sundararajan 2009; Dwork–Roth
+    Thm 3.6's argument on the integers), added in integers — exact on every backend (OpenDP's sampler on the secure
+    one). Neighbours: replace-one, or whatever relation Δ was computed for."""
+
+    name = "discrete laplace mechanism"
+
+    def __init__(self, epsilon: float, sensitivity: int = 1):
+        self.epsilon = check_epsilon(epsilon)
+        sens = check_sensitivity(sensitivity)
+        if sens != int(sens):
+            raise DomainError(f"the discrete Laplace mechanism needs an integer sensitivity, got {sensitivity!r}")
+        self.sensitivity = int(sens)
+
+    @property
+    def scale(self) -> float:
+        """The discrete Laplace scale Δ/ε of every coordinate."""
+        return self.sensitivity / self.epsilon
+
+    def privacy(self) -> PrivacyClaim:
+        return PrivacyClaim(self.epsilon, 0.0, "replace-one", self.name)
+
+    def __call__(self, data: Any, *, backend: Any, budget: PrivacyBudget | None = None) -> Any:
+        backend = check_backend(backend)
+        arr = np.asarray(data)
+        if arr.dtype.kind not in "iub":
+            raise DomainError("discrete Laplace mechanism: the value to release must be integer")
+        self.charge_to(budget)
+        out = np.asarray(backend.add_discrete_laplace(arr.astype(np.int64), self.scale), dtype=np.int64)
+        return int(out) if out.ndim == 0 else out
+
+    def noise(self, shape: Any, *, backend: Any) -> np.ndarray:
+        """The noise of this mechanism alone, discrete Laplace(Δ/ε) of ``shape`` (int64) — for data-independent noise
+        drawn ahead and added to integer data later (exact: one release of a vector drawn in pieces)."""
+        backend = check_backend(backend)
+        return np.asarray(backend.discrete_laplace(self.scale, shape), dtype=np.int64).reshape(shape)
 
 
 def numeric_value(value: Any) -> np.ndarray:

@@ -7,7 +7,9 @@ The OpenDP idea of a measurement with its privacy map, in our terms (issue 10 it
   parameters); ``mechanism(data, backend=...)`` runs it. A broken twin for an audit is a subclass that overrides
   ``__call__`` and keeps the claim.
 * :func:`compose` — basic (Dwork–Roth Thm 3.16), advanced (heterogeneous, DRV10 Thm III.3; Dwork–Roth Thm 3.20 when
-  the parts are equal) or the better of both; :func:`subsampled` — amplification by subsampling (BBG18 Thm 9).
+  the parts are equal) or the better of both; :func:`compose_repeated` — k runs of one mechanism, in closed form;
+  :func:`parallel_compose` — runs on disjoint parts of the data (the split states it); :func:`subsampled` —
+  amplification by subsampling (BBG18 Thm 9).
 * ``PrivacyBudget.charge(mechanism)`` charges a mechanism's claim.
 
 Every mechanism of this package is a class in the module named after its idea (``LaplaceMechanism`` in laplace.py,
@@ -116,6 +118,19 @@ def claim_of(part: "Mechanism | PrivacyClaim") -> PrivacyClaim:
     raise PrivacyParameterError(f"expected a Mechanism or a PrivacyClaim, got {type(part).__name__}")
 
 
+def _claims_of(parts: Iterable["Mechanism | PrivacyClaim"], who: str) -> tuple[PrivacyClaim, ...]:
+    """The claims of ``parts``: at least one, all under one neighbouring relation."""
+    claims = tuple(claim_of(p) for p in parts)
+    if not claims:
+        raise PrivacyParameterError(f"{who} needs at least one part")
+    relations = {c.relation for c in claims}
+    if len(relations) > 1:
+        raise PrivacyParameterError(
+            f"cannot compose claims under different neighbouring relations: {sorted(relations)}"
+        )
+    return claims
+
+
 def compose(
     parts: Iterable["Mechanism | PrivacyClaim"],
     how: str = "basic",
@@ -128,21 +143,25 @@ def compose(
     ``how="basic"``: (Σε_i, Σδ_i) (Dwork–Roth Thm 3.16); ``"advanced"``: (√(2 ln(1/δ')Σε_i²) + Σε_i(e^{ε_i}−1),
     Σδ_i + δ') with δ' = ``delta_slack`` (DRV10 Thm III.3, heterogeneous; Dwork–Roth Thm 3.20 for equal parts);
     ``"best"``: whichever of the two has the smaller ε. All parts must share one neighbouring relation."""
-    claims = tuple(claim_of(p) for p in parts)
-    if not claims:
-        raise PrivacyParameterError("compose needs at least one part")
-    relations = {c.relation for c in claims}
-    if len(relations) > 1:
-        raise PrivacyParameterError(
-            f"cannot compose claims under different neighbouring relations: {sorted(relations)}"
-        )
+    claims = _claims_of(parts, "compose")
     relation = claims[0].relation
     positive = [(c.epsilon, c.delta) for c in claims if c.epsilon > 0]
     zero_delta = sum(c.delta for c in claims if c.epsilon == 0)
+    basic = basic_composition(positive) if positive else (0.0, 0.0)
+
+    def advanced(slack: float) -> tuple[float, float]:
+        adv = heterogeneous_advanced_composition(positive, slack) if positive else (0.0, 0.0)
+        return (adv[0], adv[1] + zero_delta)
+
+    eps, dlt = _pick(how, delta_slack, (basic[0], basic[1] + zero_delta), advanced)
+    return PrivacyClaim(eps, dlt, relation, what, claims)
+
+
+def _pick(how: str, delta_slack: float | None, basic: tuple[float, float], advanced: Any) -> tuple[float, float]:
+    """The basic (ε, δ) or the advanced one (``advanced(δ')``) as ``how`` asks ("best": the smaller ε); the
+    composed δ must stay below 1."""
     if how not in ("basic", "advanced", "best"):
         raise PrivacyParameterError(f"how must be 'basic', 'advanced' or 'best', got {how!r}")
-    basic = basic_composition(positive) if positive else (0.0, 0.0)
-    basic = (basic[0], basic[1] + zero_delta)
     if how == "basic":
         if delta_slack is not None:
             raise PrivacyParameterError("delta_slack is only used by advanced composition")
@@ -150,12 +169,48 @@ def compose(
     else:
         if delta_slack is None:
             raise PrivacyParameterError("advanced composition needs delta_slack (the δ' it adds)")
-        adv = heterogeneous_advanced_composition(positive, delta_slack) if positive else (0.0, 0.0)
-        adv = (adv[0], adv[1] + zero_delta)
+        adv = advanced(delta_slack)
         eps, dlt = adv if how == "advanced" or adv[0] < basic[0] else basic
     if not dlt < 1.0:
         raise PrivacyParameterError(f"the composed delta {dlt:.3g} is not below 1: the composition claims nothing")
-    return PrivacyClaim(eps, dlt, relation, what, claims)
+    return eps, dlt
+
+
+def compose_repeated(
+    part: "Mechanism | PrivacyClaim",
+    k: int,
+    how: str = "basic",
+    delta_slack: float | None = None,
+    *,
+    what: str = "composition",
+) -> PrivacyClaim:
+    """:func:`compose` of ``k`` runs of one mechanism (the same claim each), in closed form — (kε, kδ) basic;
+    Dwork–Roth Thm 3.20 advanced (kδ + δ'); ``"best"`` the smaller ε — so a learner running one mechanism T times
+    states its claim as T runs of that object without building T parts. ``k = 0``: the empty run, (0, 0)."""
+    from .composition import advanced_composition
+
+    claim = claim_of(part)
+    if isinstance(k, bool) or int(k) != k or int(k) < 0:
+        raise PrivacyParameterError(f"the number of runs k must be an integer >= 0, got {k!r}")
+    k = int(k)
+    label = f"{what}: {k} × {claim.what or 'mechanism'}"
+    basic = (k * claim.epsilon, k * claim.delta)
+
+    def advanced(slack: float) -> tuple[float, float]:
+        return advanced_composition(claim.epsilon, claim.delta, k, slack) if claim.epsilon > 0 and k else basic
+
+    eps, dlt = _pick(how, delta_slack, basic, advanced)
+    return PrivacyClaim(eps, dlt, claim.relation, label, (claim,))
+
+
+def parallel_compose(
+    parts: Iterable["Mechanism | PrivacyClaim"], *, what: str = "parallel composition"
+) -> PrivacyClaim:
+    """The claim of running ``parts`` on pairwise DISJOINT parts of the data (each record read by one part at most):
+    (max ε_i, max δ_i) (parallel composition, McSherry 2009 Thm 4). The caller must make the parts disjoint — the
+    split that slices the data states it."""
+    claims = _claims_of(parts, "parallel composition")
+    return PrivacyClaim(max(c.epsilon for c in claims), max(c.delta for c in claims), claims[0].relation, what, claims)
 
 
 def subsampled(part: "Mechanism | PrivacyClaim", q: float, *, what: str = "subsampled") -> PrivacyClaim:

@@ -9,10 +9,18 @@ predictions made from it; everything else (sequences, counts, noise) stays insid
 * ``hypothesis()`` = the released h_t (the hypothesis used at the next round);
 * ``run(X, y)`` plays a fixed stream (oblivious adversary) and returns the predictions of the released hypotheses;
 * ``privacy()`` = the learner's claim, composed from its parts (parameters only, never data);
-* ``state()`` = internal diagnostics (layer, list sizes, AboveThreshold restarts, histograms run): for experiments,
-  **not** covered by the privacy claim.
+* ``state()`` = what may be shown: parameters and what is computed from mechanism outputs only (round t, setting,
+  layer, lists released by the histograms, AboveThreshold instances and restarts, histograms run, halted/aborted);
+  with ``diagnostics=True`` (a constructor parameter, default False) it adds the exact counts of the private stream
+  (insertions, agreeing pairs, ⊥ sequences, merges, list frequencies, …) — **not** covered by the privacy claim,
+  for tests and experiments only, never printed or saved by default. Attributes that hold such counts (LWY25's
+  ``insertions``, GL21's ``forest``) refuse to be read without ``diagnostics=True`` (:meth:`_require_diagnostics`).
 
-Labels are declared (``labels=(0, 1)`` or ``(-1, 1)``), never inferred from the data.
+Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never inferred from the data; bool labels
+(river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
+``feature=``). ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
+The conversions live in :meth:`PrivateOnlineLearner._point` and ``_encode`` — meant to merge with the online
+package's own river helpers (one place for both) when those land.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ import numpy as np
 
 from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
-from ..errors import LabelError, LittlestoneError
+from ..errors import DomainError, LabelError, LittlestoneError
 from ..online.base import as_version_space
-from ..privacy import Backend, SecureBackend, SeededBackend, basic_composition, check_backend
+from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
+from ..privacy.mechanism import Mechanism, PrivacyClaim, claim_of, compose
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
 
 
@@ -176,11 +185,40 @@ class LearnerPrivacy:
         return "\n".join(lines)
 
 
-def compose_basic(parts: Sequence[tuple[str, float, float, int]], relation: str, note: str) -> LearnerPrivacy:
-    """Basic composition of the parts (Dwork–Roth Thm 3.16)."""
-    flat = [(e, d) for _, e, d, n in parts for _ in range(n)]
-    eps, dlt = basic_composition(flat)
-    return LearnerPrivacy(eps, dlt, relation, tuple(parts), note)
+def disjoint_segments(parts: Sequence[Mechanism | PrivacyClaim], what: str) -> PrivacyClaim:
+    """The claim of mechanisms run on disjoint segments of the stream, each segment's end decided by the outputs
+    released so far: (max ε_i, max δ_i). One changed round of the stream (LWY25 Def. 2.4) is seen by the one
+    instance whose segment holds it; the others see identical inputs given the released past (LWY25 App. B,
+    proof of Lemma B.2: "we run many instances of AboveThreshold on disjoint sequences")."""
+    claims = tuple(claim_of(p) for p in parts)
+    if not claims:
+        raise LittlestoneError("disjoint_segments needs at least one mechanism")
+    return PrivacyClaim(max(c.epsilon for c in claims), max(c.delta for c in claims), claims[0].relation, what, claims)
+
+
+def compose_claims(
+    disjoint: Sequence[Mechanism | PrivacyClaim],
+    sequential: Sequence[Mechanism | PrivacyClaim],
+    relation: str,
+    note: str,
+    *,
+    how: str = "basic",
+    delta_slack: float | None = None,
+) -> LearnerPrivacy:
+    """A learner's claim from the mechanism objects it runs: ``disjoint`` (instances on disjoint segments of the
+    stream, :func:`disjoint_segments`) composed with every mechanism of ``sequential`` (one entry per run) by
+    :func:`littlestone.privacy.compose` (``how`` = "basic", "advanced" or "best")."""
+    claims: list[PrivacyClaim] = []
+    if disjoint:
+        names = sorted({claim_of(p).what for p in disjoint})
+        claims.append(disjoint_segments(disjoint, f"{' / '.join(names)} instances on disjoint segments"))
+    claims.extend(claim_of(p) for p in sequential)
+    total = compose(claims, how, delta_slack, what=note)
+    groups: dict[tuple[str, float, float], int] = {}
+    for c in claims:
+        groups[(c.what, c.epsilon, c.delta)] = groups.get((c.what, c.epsilon, c.delta), 0) + 1
+    parts = tuple((w, e, d, n) for (w, e, d), n in groups.items())
+    return LearnerPrivacy(total.epsilon, total.delta, relation, parts, note)
 
 
 # ----------------------------------------------------------------------------------------------- randomness
@@ -289,12 +327,27 @@ class RunResult:
         return np.cumsum(self.predictions != self.labels)
 
 
+def _register_with_river() -> None:
+    """Make river's evaluation tools (``progressive_val_score``'s ``isclassifier`` check) see the private online learners as
+    binary classifiers: a virtual subclass of ``river.base.Classifier``, registered once river has been imported (the
+    library does not import river itself; it is an optional extra)."""
+    import sys
+
+    river_base = sys.modules.get("river.base")
+    if river_base is None or getattr(_register_with_river, "done", False):
+        return
+    river_base.Classifier.register(PrivateOnlineLearner)
+    _register_with_river.done = True  # type: ignore[attr-defined]
+
+
 class PrivateOnlineLearner(ABC):
     """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
 
     Subclasses implement :meth:`_released` (h_t), :meth:`_learn01` (round t with a validated point and 0/1 label),
-    :meth:`privacy` and :meth:`state`; they may override :meth:`_run01` with a vectorized fast path that must release
-    exactly the same stream as the round-by-round protocol for the same seed.
+    :meth:`privacy`, :meth:`_public_state` and, if they have any, :meth:`_diagnostic_state`; they may override
+    :meth:`_run01` with a vectorized fast path that must release exactly the same stream as the round-by-round
+    protocol for the same seed. ``diagnostics=True`` turns on the exact counts of the private stream in
+    :meth:`state` and the attributes guarded by :meth:`_require_diagnostics` (module docstring).
     """
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
@@ -308,8 +361,15 @@ class PrivateOnlineLearner(ABC):
         delta: float,
         beta: float = 0.1,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        diagnostics: bool = False,
     ):
+        _register_with_river()
+        if not isinstance(diagnostics, (bool, np.bool_)):
+            raise LittlestoneError(f"diagnostics must be True or False, not {diagnostics!r}")
+        self.diagnostics = bool(diagnostics)
         self.initial_version_space = as_version_space(hypothesis_class)
+        self.feature = feature
         self.hypothesis_class = self.initial_version_space.hclass
         if T is None:
             raise LittlestoneError(
@@ -321,8 +381,12 @@ class PrivateOnlineLearner(ABC):
         self.delta = check_delta(delta, positive=True)
         self.beta = check_probability(beta)
         labels = tuple(labels)  # type: ignore[assignment]
-        if labels not in ((0, 1), (-1, 1)):
-            raise LabelError(f"labels must be declared as (0, 1) or (-1, 1), got {labels!r}")
+        if labels not in ((0, 1), (-1, 1)) or (
+            any(isinstance(v, (bool, np.bool_)) for v in labels) and labels != (False, True)
+        ):
+            raise LabelError(f"labels must be declared as (0, 1), (-1, 1) or (False, True), got {labels!r}")
+        if labels == (False, True):
+            labels = (False, True)
         self.labels = labels
         self.t = 0
 
@@ -332,14 +396,37 @@ class PrivateOnlineLearner(ABC):
         return self.labels
 
     coding_is_set = True
+    #: river's protocol flags (supervised, binary)
+    _supervised = True
+    _multiclass = False
 
     def hypothesis(self) -> Hypothesis:
         """The released hypothesis h_{t+1}: the one used at the next round (the only thing a user may see)."""
         return self._released()
 
-    def predict_one(self, x: Any) -> int:
-        p = self._released()(self.hypothesis_class.validate_point(x))
-        return self.labels[0] if p == 0 else 1
+    def predict_one(self, x: Any) -> Any:
+        """h_t(x) in the declared label pair (x: a point, or a river dict with one key or the declared ``feature``)."""
+        return self.labels[int(self._released()(self._point(x)))]
+
+    def predict_proba_one(self, x: Any) -> dict[Any, float]:
+        """river's probability dict of h_t(x): the released hypothesis is deterministic, so it puts mass 1 on its label."""
+        p = int(self._released()(self._point(x)))
+        return {self.labels[0]: float(1 - p), self.labels[1]: float(p)}
+
+    def _point(self, x: Any) -> Point:
+        """A point of the class from a point or a river feature dict (one key, or the declared ``feature``)."""
+        if isinstance(x, dict):
+            if self.feature is not None:
+                if self.feature not in x:
+                    raise DomainError(f"feature dict {x!r} has no key {self.feature!r} (the declared feature)")
+                x = x[self.feature]
+            elif len(x) == 1:
+                (x,) = x.values()
+            else:
+                raise DomainError(
+                    f"a feature dict needs exactly one key, or declare which one with feature=...; got keys {list(x)}"
+                )
+        return self.hypothesis_class.validate_point(x)
 
     def learn_one(self, x: Any, y: Any) -> None:
         if self.t >= self.T:
@@ -347,7 +434,7 @@ class PrivateOnlineLearner(ABC):
                 f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
                 "thresholds depend on T); build a new one with a larger T"
             )
-        xv = self.hypothesis_class.validate_point(x)
+        xv = self._point(x)
         self._learn01(xv, self._encode(y))
         self.t += 1
 
@@ -378,8 +465,8 @@ class PrivateOnlineLearner(ABC):
 
     # helpers ------------------------------------------------------------------------------------------------
     def _encode(self, y: Any) -> int:
-        if isinstance(y, (bool, np.bool_)):
-            raise LabelError(f"label {y!r} is a bool; use the declared labels {self.labels}")
+        if isinstance(y, (bool, np.bool_)):  # river's binary labels: True is the positive label
+            return int(bool(y))
         try:
             v = float(y)
         except (TypeError, ValueError):
@@ -392,6 +479,8 @@ class PrivateOnlineLearner(ABC):
 
     def _encode_array(self, y: np.ndarray) -> np.ndarray:
         y = y.ravel()
+        if y.dtype.kind == "b":
+            return y.astype(np.int8)
         ok = (y == 1) | (y == self.labels[0])
         if not ok.all():
             raise LabelError(f"label {y[~ok][0]!r} is not one of the declared labels {self.labels}")
@@ -409,9 +498,31 @@ class PrivateOnlineLearner(ABC):
     def privacy(self) -> LearnerPrivacy:
         """The claim, composed from the parts (parameters only)."""
 
-    @abstractmethod
     def state(self) -> dict[str, Any]:
-        """Diagnostics (not covered by the privacy claim)."""
+        """What the learner may show: parameters and values computed from mechanism outputs only (round, setting,
+        layer, AboveThreshold instances, histograms run, …); with ``diagnostics=True`` also the exact counts of the
+        private stream (:meth:`_diagnostic_state`), which the privacy claim does NOT cover."""
+        out = self._public_state()
+        if self.diagnostics:
+            out.update(self._diagnostic_state())
+        return out
+
+    @abstractmethod
+    def _public_state(self) -> dict[str, Any]:
+        """The part of :meth:`state` that is public or computed from mechanism outputs."""
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the private stream (only with ``diagnostics=True``; not covered by the claim)."""
+        return {}
+
+    def _require_diagnostics(self, name: str) -> None:
+        """A one-line error unless the learner was built with ``diagnostics=True``: ``name`` is computed from the
+        private stream itself (an exact count or the examples), which the privacy claim does not cover."""
+        if not self.diagnostics:
+            raise LittlestoneError(
+                f"{type(self).__name__}.{name} is computed from the private stream itself (not covered by the "
+                "privacy claim): build the learner with diagnostics=True to read it"
+            )
 
     @property
     def setting(self) -> str:

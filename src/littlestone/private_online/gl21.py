@@ -30,19 +30,19 @@ from typing import Any
 import numpy as np
 
 from .._random import SeedLike
-from ..bounds.gl21 import theorem_4_1
+from ..bounds.gl21 import adaptive_round_budget, theorem_4_1
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError
-from ..privacy import SparseVector, heterogeneous_advanced_composition, stable_histogram
+from ..privacy.above_threshold import SparseVector
 from ..privacy.params import check_positive_int
-from ..privacy.stable_histogram import calibrated_threshold
+from ..privacy.stable_histogram import StableHistogram
 from .base import (
     BOT,
     BaseLearner,
     ConstantHypothesis,
     LearnerPrivacy,
     PrivateOnlineLearner,
-    compose_basic,
+    compose_claims,
     make_base_learner,
     split_randomness,
 )
@@ -192,12 +192,13 @@ def _as_released(item: Any) -> Hypothesis:
     return _NULL if item is BOT or item is None else item
 
 
-def _hist_top(counts: Counter, epsilon: float, delta: float, backend: Any, discrete: bool) -> Any:
-    """Top element of the stable histogram hist_{ε,δ} of the list (GL21 Alg. 2), None if nothing is released."""
+def _hist_top(counts: Counter, mechanism: StableHistogram, backend: Any) -> Any:
+    """Top element of the stable histogram ``mechanism`` (hist_{ε,δ}) of the list (GL21 Alg. 2), None if nothing is
+    released."""
     items = _candidates(counts)
     if not items:
         return None
-    top = stable_histogram(items, epsilon, delta, backend=backend, discrete=discrete).most_common()
+    top = mechanism(items, backend=backend).most_common()
     if not top:
         return None
     best = max(v for _, v in top)
@@ -219,8 +220,19 @@ class _GL21Common(PrivateOnlineLearner):
         base: BaseLearner | str | None,
         labels: tuple[int, int],
         adaptive: bool,
+        feature: str | None = None,
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
@@ -242,7 +254,10 @@ class _GL21Common(PrivateOnlineLearner):
 class GL21(_GL21Common):
     """GL21 DP-SOA with HistSparse: (ε, δ)-DP released stream; O_d(log T) mistakes against oblivious adversaries
     (GL21 Thm 4.1, for the theory setting). Parameters as :class:`~littlestone.private_online.LWY25`, with
-    ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory"."""
+    ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory". ``histogram_share`` w ∈ (0, 1] runs the
+    histograms at (wε/(2c), wδ/c) (the restarts of :class:`~littlestone.private_online.AnytimeGL21`; 1 = GL21).
+    ``diagnostics=True`` adds the forest's exact counts (merges, entries of the list, frequency of the released
+    hypothesis) to :meth:`state` and lets :attr:`forest` be read; without it neither is shown."""
 
     def __init__(
         self,
@@ -257,6 +272,9 @@ class GL21(_GL21Common):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        histogram_share: float = 1.0,
+        diagnostics: bool = False,
     ):
         super().__init__(
             hypothesis_class,
@@ -268,25 +286,40 @@ class GL21(_GL21Common):
             base=base,
             labels=labels,
             adaptive=False,
+            feature=feature,
+            diagnostics=diagnostics,
         )
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
         s = self.setting_
-        self.forest = _Forest(self.base, s.k1, s.k2, rng)
+        self._forest = _Forest(self.base, s.k1, s.k2, rng)
         self._svt = SparseVector(
             1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2, backend=self._b_svt
+        )
+        # the mechanisms run (GL21 Alg. 2, HistSparse): the SparseVector above and at most c stable histograms
+        if not 0.0 < histogram_share <= 1.0:
+            raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
+        self.histogram_share = float(histogram_share)
+        self.histogram_mechanism = StableHistogram(
+            histogram_share * self.epsilon / (2 * s.c), histogram_share * self.delta / s.c, discrete=self._discrete
         )
         self.aborted = False
         self._item = self._hist_top()
 
+    @property
+    def forest(self) -> _Forest:
+        """The forest (samples, list and its exact counts): the private stream itself, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("forest")
+        return self._forest
+
     def _hist_top(self) -> Any:
         """Top element of hist_{ε/(2c), δ/c}(L_t) (GL21 Alg. 2), None if nothing is released."""
         self.histograms_run += 1
-        c = self.setting_.c
-        return _hist_top(self.forest.counts, self.epsilon / (2 * c), self.delta / c, self._b_hist, self._discrete)
+        return _hist_top(self._forest.counts, self.histogram_mechanism, self._b_hist)
 
     def _learn01(self, x: Point, y: int) -> None:
-        f = self.forest
+        f = self._forest
         tree, leaf = f.random_leaf()
         f.insert(tree, leaf, x, y)
         if self.aborted:
@@ -299,25 +332,33 @@ class GL21(_GL21Common):
                 self.aborted = True
 
     def privacy(self) -> LearnerPrivacy:
-        s = self.setting_
-        dh = calibrated_threshold(self.epsilon / (2 * s.c), self.delta / s.c, discrete=self._discrete)[1]
-        parts = [
-            ("SparseVector (c runs of AboveThreshold, ε/(2c) each)", self.epsilon / 2.0, 0.0, 1),
-            ("stable histogram hist_{ε/(2c), δ/c}", self.epsilon / (2 * s.c), dh, s.c),
-        ]
-        return compose_basic(parts, "replace-one example of a fixed (oblivious) stream", "basic composition")
+        """Basic composition of the mechanism objects run: the SparseVector (ε/2 over its c runs) and c runs of the
+        stable histogram (ε/(2c), exact δ ≤ δ/c)."""
+        return compose_claims(
+            (),
+            (self._svt.mechanism,) + (self.histogram_mechanism,) * self.setting_.c,
+            "replace-one example of a fixed (oblivious) stream",
+            "basic composition",
+        )
 
-    def state(self) -> dict[str, Any]:
-        f = self.forest
+    def _public_state(self) -> dict[str, Any]:
+        """Computed from mechanism outputs: the SparseVector's ⊤s, the histograms run, ABORT."""
         return {
             "t": self.t,
-            "distinct_in_list": len(f.counts),
-            "released_frequency": f.counts.get(self._item, 0) / f.k2,
-            "merges": f.merges,
             "histograms_run": self.histograms_run,
             "svt_positives": self._svt.positives,
             "aborted": self.aborted,
             "setting": self.setting,
+        }
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the forest: distinct entries of the list L_t, the released hypothesis's exact frequency
+        in it (the SparseVector's query before noise), the tournaments (merges) run so far."""
+        f = self._forest
+        return {
+            "distinct_in_list": len(f.counts),
+            "released_frequency": f.counts.get(self._item, 0) / f.k2,
+            "merges": f.merges,
         }
 
 
@@ -349,6 +390,8 @@ class GL21Adaptive(_GL21Common):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        diagnostics: bool = False,
     ):
         super().__init__(
             hypothesis_class,
@@ -360,11 +403,13 @@ class GL21Adaptive(_GL21Common):
             base=base,
             labels=labels,
             adaptive=True,
+            feature=feature,
+            diagnostics=diagnostics,
         )
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe
-        self.eps_round = self.epsilon / (2.0 * math.sqrt(2.0 * self.T * math.log(1.0 / self.delta)))
-        self.delta_round = self.delta / (2.0 * self.T)
+        self.eps_round, self.delta_round = adaptive_round_budget(self.epsilon, self.delta, self.T)
+        self.histogram_mechanism = StableHistogram(self.eps_round, self.delta_round, discrete=self._discrete)
         self._prefix: list[tuple[Point, int]] = []
         self._item = self._fresh()
 
@@ -375,19 +420,27 @@ class GL21Adaptive(_GL21Common):
             tree, leaf = f.random_leaf()
             f.insert(tree, leaf, x, y)
         self.histograms_run += 1
-        return _hist_top(f.counts, self.eps_round, self.delta_round, self._b_hist, self._discrete)
+        return _hist_top(f.counts, self.histogram_mechanism, self._b_hist)
 
     def _learn01(self, x: Point, y: int) -> None:
         self._prefix.append((x, y))
         self._item = self._fresh()
 
     def privacy(self) -> LearnerPrivacy:
-        _, dh = calibrated_threshold(self.eps_round, self.delta_round, discrete=self._discrete)
-        eps, dlt = heterogeneous_advanced_composition([(self.eps_round, dh)] * self.T, self.delta / 2.0)
-        parts = (("stable histogram of a fresh DP-SOA forest (ε′, δ′), one per round", self.eps_round, dh, self.T),)
-        return LearnerPrivacy(eps, dlt, self.relation, parts, "advanced composition, slack δ/2 (GL21 Thm 4.2)")
+        """The T runs of :attr:`histogram_mechanism` (one per round on data), composed by the better of basic and
+        advanced composition (slack δ/2; GL21 Thm 4.2 uses advanced) — never above the requested (ε, δ), since
+        :func:`adaptive_round_budget` shrinks ε′ where GL21's ε′ would compose above ε."""
+        return compose_claims(
+            (),
+            (self.histogram_mechanism,) * self.T,
+            self.relation,
+            "better of basic and advanced composition (slack δ/2), GL21 Thm 4.2",
+            how="best",
+            delta_slack=self.delta / 2.0,
+        )
 
-    def state(self) -> dict[str, Any]:
+    def _public_state(self) -> dict[str, Any]:
+        """Parameters and the released item (no count of the prefix is kept)."""
         return {
             "t": self.t,
             "histograms_run": self.histograms_run,

@@ -20,10 +20,15 @@ Behaviour on inputs the theorem does not cover: a non-realizable stream makes so
 agreeing and drop out); once L_d is exhausted the learner halts (Alg. 2 line 6) and keeps releasing the last
 hypothesis it released (post-processing). More than T rounds raise an error.
 
-Randomness: the per-round insertion indices come from one stream of uniforms (element t for round t), the
-AboveThreshold query noise from one vector-drawn Laplace stream (element t for round t), threshold noise and
-histograms from their own streams, so the vectorized :meth:`LWY25._run01` releases exactly the stream of the
-round-by-round protocol for the same seed.
+Randomness: the per-round insertion indices come from one stream of uniforms (element t for round t); the noise is
+drawn only by mechanism objects of :mod:`littlestone.privacy` — each AboveThreshold instance is a
+:class:`~littlestone.privacy.AboveThreshold` (integer grid and discrete Laplace on the secure backend, floats on the
+seeded one) and each layer histogram a :class:`~littlestone.privacy.BoundedHistogram` — and :meth:`LWY25.privacy`
+composes exactly those objects. ``AboveThreshold.first_above`` draws the noise the scalar ``test`` calls would, so the
+vectorized :meth:`LWY25._run01` releases exactly the stream of the round-by-round protocol for the same seed.
+
+Once L_d is exhausted Alg. 2 halts for good; :class:`~littlestone.private_online.AnytimeLWY25` (an extension) starts a
+fresh instance instead.
 """
 
 from __future__ import annotations
@@ -38,15 +43,15 @@ from .._random import SeedLike
 from ..bounds.lwy25 import at_margin, theorem_3_1
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError
-from ..privacy import bounded_histogram
-from ..privacy.bounded_histogram import truncation_bound
+from ..privacy.above_threshold import AboveThreshold, AboveThresholdRun
+from ..privacy.bounded_histogram import BoundedHistogram
 from .base import (
     BOT,
     BaseLearner,
     LearnerPrivacy,
     NoiseStream,
     PrivateOnlineLearner,
-    compose_basic,
+    compose_claims,
     make_base_learner,
     split_randomness,
 )
@@ -144,10 +149,14 @@ class LWY25(PrivateOnlineLearner):
     Parameters: ``T`` (horizon, required), ``epsilon`` (0 < ε), ``delta`` (0 < δ < 1), ``beta`` (failure probability
     in the AboveThreshold margin), ``setting`` ("practical" — default —, "theory", or an :class:`LWY25Setting`),
     ``base`` (the deterministic mistake-bounded learner, SOA by default), ``backend`` ("secure" — OpenDP — or
-    "seeded" with ``seed``), ``labels`` (declared label pair).
+    "seeded" with ``seed``), ``labels`` (declared label pair), ``histogram_share`` w ∈ (0, 1] (the layer histograms
+    run at (wε₀/d, wδ/d): the restarts of :class:`~littlestone.private_online.AnytimeLWY25`; 1 = LWY25),
+    ``diagnostics`` (False: :meth:`state` shows only what is public or computed from mechanism outputs, and
+    :attr:`insertions` / :meth:`sequences` refuse to be read; True adds the exact counts of the private stream, which
+    the claim does not cover).
 
     >>> from littlestone import Thresholds
-    >>> H = Thresholds(1000)
+    >>> H = Thresholds(4)
     >>> learner = LWY25(H, T=100, epsilon=1.0, delta=1e-6, backend="seeded", seed=0)
     >>> learner.learn_one(3, 1); learner.state()["layer"]
     0
@@ -166,8 +175,23 @@ class LWY25(PrivateOnlineLearner):
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        histogram_share: float = 1.0,
+        diagnostics: bool = False,
     ):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, delta=delta, beta=beta, labels=labels)
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
+        if not 0.0 < histogram_share <= 1.0:
+            raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
+        self.histogram_share = float(histogram_share)
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
@@ -193,14 +217,20 @@ class LWY25(PrivateOnlineLearner):
         self.setting_ = setting
         self.eps0 = self.epsilon / 2.0
         self.alpha = at_margin(self.T, self.beta, self.eps0)
-        (self._rng_insert, self._rng_update), (self._b_query, self._b_thr, self._b_hist) = split_randomness(
-            backend, seed, 2, 3
-        )
+        (self._rng_insert, self._rng_update), (self._b_at, self._b_hist) = split_randomness(backend, seed, 2, 2)
         self._discrete = self._b_hist.floating_point_safe
-        blk = min(1 << 16, self.T + 1)
-        self._u = NoiseStream(lambda n: self._rng_insert.random(n), block=blk)
-        self._q = NoiseStream(lambda n: self._b_query.laplace(4.0 / self.eps0, n), block=blk)
-        self._thr_noise = NoiseStream(lambda n: self._b_thr.laplace(2.0 / self.eps0, n), block=64)
+        # the mechanisms this learner runs (LWY25 Lemma B.2), built once from the parameters: one AboveThreshold
+        # per layer threshold N_s + α (ε₀, instances on disjoint segments of the stream) and one bounded histogram
+        # per layer s = 1..d (ε₀/d, δ/d); privacy() composes exactly these objects
+        self.at_mechanisms = tuple(
+            AboveThresholdRun((n0 >> s) + self.alpha, self.eps0, sensitivity=1.0) for s in range(self.d + 1)
+        )
+        self.histogram_mechanisms = tuple(
+            BoundedHistogram(w * self.eps0 / self.d, w * self.delta / self.d, discrete=self._discrete)
+            for w in [self.histogram_share] * self.d
+        )
+        self._blk = min(1 << 16, self.T + 1)
+        self._u = NoiseStream(lambda n: self._rng_insert.random(n), block=self._blk)
         # layer 0: N0 empty sequences, L_0 = {SOA(∅)}
         self.s = 0
         s0 = self.base.start()
@@ -211,7 +241,7 @@ class LWY25(PrivateOnlineLearner):
         self.at_instances = 0
         self.histograms_run = 0
         self.list_sizes: list[int] = [1]
-        self.insertions = 0
+        self._insertions = 0
         self._new_at()
 
     # ------------------------------------------------------------------------------------------- bookkeeping
@@ -223,6 +253,13 @@ class LWY25(PrivateOnlineLearner):
     @property
     def setting(self) -> str:
         return self.setting_.label()
+
+    @property
+    def insertions(self) -> int:
+        """Examples inserted so far (Alg. 2 line 9): an exact count of the private stream, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("insertions")
+        return self._insertions
 
     def _set_layer(self, seqs: list, states: list, outs: list) -> None:
         half = len(outs) // 2
@@ -240,9 +277,18 @@ class LWY25(PrivateOnlineLearner):
         self._layer = _Layer(list(seqs), list(states), list(outs), agree, hyps, ids)
 
     def _new_at(self) -> None:
+        """Alg. 2 lines 4, 23: a new AboveThreshold instance (ε₀, threshold N_s + α) on the rounds that follow."""
+        m = self.at_mechanisms[self.s]
         self.at_instances += 1
         self._at_count = 0
-        self._at_threshold = (self.N + self.alpha) + self._thr_noise.one()
+        self._at = AboveThreshold(
+            m.threshold,
+            m.epsilon,
+            sensitivity=m.sensitivity,
+            backend=self._b_at,
+            noise_batch=min(self._blk, 1 << 12),
+            threshold_batch=1,
+        )
 
     def _insert(self, i: int, x: Point, y: int) -> None:
         """Alg. 2 line 9: S_{2i−1} ← (S_{2i−1}, (x, y)); the pair no longer agrees (the base learner erred)."""
@@ -259,7 +305,7 @@ class LWY25(PrivateOnlineLearner):
             L.agree[i] = L.ids.setdefault(o, len(L.hyps))
             if L.agree[i] == len(L.hyps):
                 L.hyps.append(o)
-        self.insertions += 1
+        self._insertions += 1
 
     def _on_top(self) -> None:
         """Alg. 2 lines 14–23."""
@@ -282,9 +328,7 @@ class LWY25(PrivateOnlineLearner):
         if not V:  # nothing to count: the release of the empty multiset is empty whatever the noise
             self.list_sizes.append(0)
             return []
-        rel = bounded_histogram(
-            V, self.eps0 / self.d, self.delta / self.d, backend=self._b_hist, discrete=self._discrete
-        )
+        rel = self.histogram_mechanisms[self.s - 1](V, backend=self._b_hist)
         cut = 0.75 * self.setting_.M(self.s)
         out = sorted((h for h, c in rel.counts.items() if c >= cut), key=lambda h: (-rel.counts[h], h))
         self.list_sizes.append(len(out))
@@ -305,17 +349,24 @@ class LWY25(PrivateOnlineLearner):
         if k >= 0 and L.hyps[k](x) != y:
             self._insert(i, x, y)
         self._at_count += int(h(x) != y)
-        if self._at_count + self._q.one() >= self._at_threshold:
+        if self._at.test(self._at_count):
             self._on_top()
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
+        preds, pos = self._run_until_halt(X, y)
+        if pos < len(y):  # halted: the last released hypothesis stays (post-processing)
+            preds[pos:] = self._last.predict(X[pos:])
+            self.t += len(y) - pos
+        return preds
+
+    def _run_until_halt(self, X: Any, y: np.ndarray) -> tuple[np.ndarray, int]:
+        """The vectorised rounds up to the one at which the learner halts (Alg. 2 line 6): (predictions — filled up
+        to the returned position —, number of rounds played)."""
         n = len(y)
         preds = np.empty(n, dtype=np.int8)
         pos = 0
         while pos < n:
             if self.halted:
-                preds[pos:] = self._last.predict(X[pos:])
-                self.t += n - pos
                 break
             h = self.L[0]
             self._last = h
@@ -323,22 +374,22 @@ class LWY25(PrivateOnlineLearner):
             Xc, yc = X[pos:end], y[pos:end]
             pc = h.predict(Xc)
             cum = self._at_count + np.cumsum(pc != yc)
-            top = np.flatnonzero(cum + self._q.peek(end - pos) >= self._at_threshold)
-            last = int(top[0]) if top.size else end - pos - 1
+            top = self._at.first_above(cum)
+            last = top if top >= 0 else end - pos - 1
             m = last + 1
-            self._q.skip(m)
             self._insert_block(Xc[:m], yc[:m], self._u.take(m))
             preds[pos : pos + m] = pc[:m]
             self._at_count = int(cum[last])
             self.t += m
             pos += m
-            if top.size:
+            if top >= 0:
                 self._on_top()
-        return preds
+        return preds, pos
 
     def _insert_block(self, Xc: Any, yc: np.ndarray, u: np.ndarray) -> None:
-        """Alg. 2 lines 7–9 for a block of rounds between two AboveThreshold events (the layer is fixed): a pair
-        changes only through its first insertion, so each pair takes the first round that hits it and errs."""
+        """Alg. 2 lines 7–9 for a block of rounds between two AboveThreshold events (the layer is fixed): each pair
+        takes the first round that hits it and errs; a pair that still agrees after that insertion (a base learner
+        that keeps its output after a mistake) replays its later rounds in order."""
         L = self._layer
         idx = (u * (self.N // 2)).astype(np.int64)
         ids = L.agree[idx]
@@ -358,26 +409,34 @@ class LWY25(PrivateOnlineLearner):
             for r in live.tolist():
                 if L.hyps[int(ids[r])](_item(Xc[r])) != yc[r]:
                     hits.append(r)
-        done: set[int] = set()
+        done: dict[int, int] = {}
         for r in hits:
             i = int(idx[r])
             if i in done:
                 continue
-            done.add(i)
+            done[i] = r
             self._insert(i, _item(Xc[r]), int(yc[r]))
+        # a base learner that may keep its output after a mistake (never the SOA: its output after (x, y) predicts y
+        # at x) leaves such a pair agreeing: its later rounds of the block are replayed one by one, as learn_one does
+        for i in [i for i in done if L.agree[i] >= 0]:
+            for r in np.flatnonzero(idx == i).tolist():
+                k = int(L.agree[i])
+                if r > done[i] and k >= 0 and L.hyps[k](_item(Xc[r])) != yc[r]:
+                    self._insert(i, _item(Xc[r]), int(yc[r]))
 
     # ------------------------------------------------------------------------------------------- reports
     def privacy(self) -> LearnerPrivacy:
-        """LWY25 Lemma B.2: AboveThreshold instances on disjoint segments (ε₀ = ε/2 in all) + d bounded histograms
-        (ε₀/d, δ/d) each (exact δ of the truncated noise), basic composition."""
-        parts = [("AboveThreshold instances on disjoint segments (ε₀ in all)", self.eps0, 0.0, 1)]
-        if self.d >= 1:
-            dh = truncation_bound(self.eps0 / self.d, self.delta / self.d, discrete=self._discrete)[1]
-            parts.append(("PrivateHistogram of one layer (bounded, LWY25 Thm 2.6)", self.eps0 / self.d, dh, self.d))
-        return compose_basic(parts, self.relation, "basic composition, LWY25 Lemma B.2")
+        """LWY25 Lemma B.2, composed from the mechanism objects the learner runs: the AboveThreshold instances
+        (:attr:`at_mechanisms`, ε₀ each) run on disjoint segments of the stream, so together they are ε₀-DP (App. B:
+        "we run many instances of AboveThreshold on disjoint sequences"); basic composition with the d bounded
+        histograms (:attr:`histogram_mechanisms`, (ε₀/d, exact δ of the truncated noise) each)."""
+        return compose_claims(
+            self.at_mechanisms, self.histogram_mechanisms, self.relation, "basic composition, LWY25 Lemma B.2"
+        )
 
-    def state(self) -> dict[str, Any]:
-        L = self._layer
+    def _public_state(self) -> dict[str, Any]:
+        """Public or computed from mechanism outputs: the layer s (moved by AboveThreshold's ⊤), N_s = N₀/2^s, the
+        lists L_s released by the histograms (their sizes) and what is left of the current one (shrunk by ⊤)."""
         return {
             "t": self.t,
             "layer": self.s,
@@ -388,15 +447,23 @@ class LWY25(PrivateOnlineLearner):
             "at_instances": self.at_instances,
             "at_restarts": self.at_instances - 1,
             "histograms_run": self.histograms_run,
-            "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
-            "bottom_sequences": sum(1 for o in L.outs if o is BOT),
-            "insertions": self.insertions,
             "halted": self.halted,
             "setting": self.setting,
         }
 
+    def _diagnostic_state(self) -> dict[str, Any]:
+        """Exact counts of the private stream: agreeing pairs, ⊥ sequences of the layer, insertions."""
+        L = self._layer
+        return {
+            "agreeing_pairs": int(np.count_nonzero(L.agree >= 0)),
+            "bottom_sequences": sum(1 for o in L.outs if o is BOT),
+            "insertions": self._insertions,
+        }
+
     def sequences(self) -> list[tuple | None]:
-        """The current layer's sequences (None for ⊥) — internal, for tests and diagnostics only."""
+        """The current layer's sequences (None for ⊥): the private examples themselves, only with
+        ``diagnostics=True``."""
+        self._require_diagnostics("sequences()")
         return [s if o is not BOT else None for s, o in zip(self._layer.seqs, self._layer.outs)]
 
 

@@ -5,6 +5,10 @@ As x_t arrives, every dyadic interval (l, t) ∈ I that ends at t (I = :func:`li
 answered by concatenating the synthetic sets of its ≤ 2⌊log2 T⌋ + 1 dyadic pieces
 (:func:`littlestone.privacy.dyadic_decomposition`). Every x_t lies in L = ⌊log2 T⌋ + 1 intervals of I, so with each
 run (ε/L, δ/L)-DP the whole release is (ε, δ)-DP by basic composition (Lemma E.8 with C ln T = L).
+
+``privacy()`` is composed from what the factory's sanitizers report, not from the request: the intervals of one level
+are disjoint (parallel composition: the level's claim is the claim of its runs), the L levels compose by basic
+composition. Every run's sanitizer is checked, before it reads data, to claim no more than its level declared.
 """
 
 from __future__ import annotations
@@ -13,7 +17,15 @@ from typing import Any, Callable
 
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon
-from ..privacy import check_delta, check_epsilon, dyadic_decomposition, tree_levels
+from ..privacy import (
+    PrivacyClaim,
+    check_delta,
+    check_epsilon,
+    compose,
+    dyadic_decomposition,
+    parallel_compose,
+    tree_levels,
+)
 
 RELATION = "replace-one"
 
@@ -40,10 +52,31 @@ class DyadicSanitizer:
         self._data: list = []
         self.synthetic_: dict[tuple[int, int], list] = {}
         self._runs = 0
+        self._level_claims: dict[int, PrivacyClaim] = {}
 
-    def privacy(self) -> tuple[float, float, str]:
-        """(ε, δ): each point enters L intervals, each run (ε/L, δ/L)-DP (Lemma E.8)."""
-        return (self.epsilon, self.delta, RELATION)
+    @staticmethod
+    def first_run(width: int) -> int:
+        """The run index of the first interval of ``width`` = 2^j (runs are numbered in the order learn_one makes
+        them: at time t, widths 1, 2, 4, … dividing t)."""
+        j = width.bit_length() - 1
+        return sum((s & -s).bit_length() for s in range(1, width)) + j
+
+    def level_claim(self, j: int) -> PrivacyClaim:
+        """The claim the factory's sanitizer reports for the intervals of width 2^j (asked of the level's first run,
+        once; every later run of the level is checked against it)."""
+        if j not in self._level_claims:
+            w = 1 << j
+            made = self.make(self.epsilon_run, self.delta_run, w, self.first_run(w))
+            self._level_claims[j] = sanitizer_claim(made)
+        return self._level_claims[j]
+
+    def privacy(self) -> PrivacyClaim:
+        """Basic composition over the L levels of each level's claim — the intervals of one level are disjoint, so
+        a level is the parallel composition of its runs (each point lies in one interval per level, Lemma E.8)."""
+        levels = [
+            parallel_compose([self.level_claim(j)], what=f"intervals of width {1 << j}") for j in range(self.levels)
+        ]
+        return compose(levels, "basic", what="dyadic sanitizer (LWY25 Alg 5, Lemma E.8)")
 
     def learn_one(self, x: Any) -> "DyadicSanitizer":
         if self.t >= self.horizon:
@@ -55,6 +88,11 @@ class DyadicSanitizer:
         while w <= t and t % w == 0:  # the dyadic intervals of width w = 2^j ending at t
             l = t - w + 1
             sanitizer = self.make(self.epsilon_run, self.delta_run, w, self._runs)
+            claim, declared = sanitizer_claim(sanitizer), self.level_claim(w.bit_length() - 1)
+            if claim.epsilon > declared.epsilon * (1 + 1e-12) or claim.delta > declared.delta * (1 + 1e-12):
+                raise LittlestoneError(
+                    f"run {self._runs} (width {w}) claims {claim.pair}, more than its level's {declared.pair}"
+                )
             self._runs += 1
             sanitizer.fit(self._data[l - 1 : t])
             self.synthetic_[(l, t)] = list(sanitizer.synthetic(w))
@@ -69,3 +107,18 @@ class DyadicSanitizer:
         for piece in dyadic_decomposition(left, right):
             out.extend(self.synthetic_[piece])
         return out
+
+
+def sanitizer_claim(sanitizer: Any) -> PrivacyClaim:
+    """A sanitizer's reported claim as a PrivacyClaim (``privacy()`` may return one or an (ε, δ[, relation]) tuple)."""
+    report = getattr(sanitizer, "privacy", None)
+    if not callable(report):
+        raise LittlestoneError(f"the factory's sanitizer {type(sanitizer).__name__} reports no privacy() claim")
+    out = report()
+    if isinstance(out, PrivacyClaim):
+        return out
+    try:
+        eps, dlt, *rest = out
+    except (TypeError, ValueError):
+        raise LittlestoneError(f"a sanitizer's privacy() must be a PrivacyClaim or (ε, δ[, relation]), got {out!r}")
+    return PrivacyClaim(eps, dlt, rest[0] if rest else RELATION, type(sanitizer).__name__)

@@ -12,7 +12,10 @@ picks h_0 ∈ H_0 (≈ max P̂_S); output (h_0, 1) if P̂_S(h_0) + Lap(4/(εn)) 
 0; h_1 ≈ argmin P̂_S over H_1; output (h_1, 0) if P̂_S(h_1) + Lap(4/(εn)) ≤ α/3; else WIN. The learner must be
 (ε/4, δ/2)-DP and (α/9, β/4)-accurate: here the exponential mechanism over the (public) subclass with score
 −#errors (pure ε/4-DP; error 2(ln|H| + ln(4/β))/((ε/4)n) — the GGKM21 learner of the paper is pluggable through
-``learner=``). Rounds compose by advanced composition: ε′ = ε/(2√(2T ln(2/δ))), δ′ = δ/2T, T = D + 1 (Thm E.5).
+``learner=``, which declares its claim as ``learner.claim(epsilon)``). Rounds compose by advanced composition:
+ε′ = ε/(2√(2T ln(2/δ))), δ′ = δ/2T, T = D + 1 (Thm E.5); ``privacy()`` composes the claims of the mechanism objects
+a round runs (the learner's and the Laplace test's), and construction refuses a setting whose composition exceeds
+the requested (ε, δ).
 
 X_{m,α/2} is built explicitly (|X|^m predicates before deduplication): tiny domains only.
 """
@@ -29,23 +32,48 @@ from .._random import SeedLike, spawn_seeds
 from ..classes import FiniteClass, HypothesisClass, to_finite
 from ..classes.ops import MAX_ENTRIES
 from ..errors import EmptyDataError, LittlestoneError
-from ..privacy import check_delta, check_epsilon, check_probability, exponential_mechanism, laplace_mechanism
+from ..privacy import (
+    ExponentialMechanism,
+    LaplaceMechanism,
+    PrivacyClaim,
+    check_delta,
+    check_epsilon,
+    check_probability,
+    claim_of,
+    compose,
+    compose_repeated,
+)
 
 RELATION = "replace-one"
 
 #: learner(candidates, ones_count, n, epsilon, backend) -> index into candidates (an empirical learner on a class
-#: given by row indices, for data labelled all-1; callers flip the counts for all-0 labels)
+#: given by row indices, for data labelled all-1; callers flip the counts for all-0 labels). A learner declares its
+#: claim at a given ε as ``learner.claim(epsilon) -> PrivacyClaim`` (the sanitizer's privacy() composes it).
 Learner = Callable[[np.ndarray, np.ndarray, int, float, Any], int]
 
 
 def exponential_learner(candidates: np.ndarray, agreements: np.ndarray, n: int, epsilon: float, backend: Any) -> int:
     """ε-DP proper agnostic empirical learner over a finite class: exponential mechanism with score = #agreements
     (−#errors + n; sensitivity 1). Error ≤ 2(ln|F| + ln(1/β))/(εn) w.p. 1 − β (Dwork–Roth Thm 3.11)."""
-    return int(
-        candidates[
-            exponential_mechanism(agreements[candidates].astype(float), epsilon, sensitivity=1.0, backend=backend)
-        ]
-    )
+    return int(candidates[ExponentialMechanism(epsilon, 1.0)(agreements[candidates].astype(float), backend=backend)])
+
+
+def _exponential_learner_claim(epsilon: float) -> PrivacyClaim:
+    return ExponentialMechanism(epsilon, 1.0).privacy()
+
+
+exponential_learner.claim = _exponential_learner_claim  # type: ignore[attr-defined]
+
+
+def learner_claim(learner: Learner, epsilon: float) -> PrivacyClaim:
+    """The claim a learner declares at ε (``learner.claim(epsilon)``); LittlestoneError when it declares none."""
+    claim = getattr(learner, "claim", None)
+    if not callable(claim):
+        raise LittlestoneError(
+            "a learner must declare its privacy claim as learner.claim(epsilon) -> PrivacyClaim "
+            "(the sanitizer's claim is composed from it)"
+        )
+    return claim_of(claim(epsilon))
 
 
 def predicate_class(F: FiniteClass, m: int, alpha: float) -> tuple[FiniteClass, np.ndarray]:
@@ -102,10 +130,27 @@ class RealizableSanitizer:
         self.rounds = self.predicates.ldim() + 1  # T = D + 1
         self.epsilon_round = self.epsilon / (2.0 * math.sqrt(2.0 * self.rounds * math.log(2.0 / self.delta)))
         self.delta_round = self.delta / (2.0 * self.rounds)
+        #: the noisy test of Lemma E.2 on a count (sensitivity 1; the frequency is the count / n, post-processing)
+        self.test = LaplaceMechanism(self.epsilon_round / 4.0, 1.0)
+        claim = self.privacy()
+        if claim.epsilon > self.epsilon * (1 + 1e-9) or claim.delta > self.delta * (1 + 1e-9):
+            raise LittlestoneError(
+                f"the composed claim ({claim.epsilon:.4g}, {claim.delta:.3g}) of {self.rounds} rounds exceeds "
+                f"(epsilon, delta) = ({self.epsilon}, {self.delta}); the learner's own claim at ε′/4 is too large"
+            )
 
-    def privacy(self) -> tuple[float, float, str]:
-        """(ε, δ): T = D + 1 discriminator rounds of (ε′, δ′), advanced composition (Thm E.5's choice)."""
-        return (self.epsilon, self.delta, RELATION)
+    def round_parts(self) -> list[PrivacyClaim]:
+        """One discriminator round (Lemma E.2): the learner on H_0, the test of h_0, the learner on H_1, the test of
+        h_1 — each at ε′/4, the claims of the objects the round runs (a round that stops early runs fewer)."""
+        learner = learner_claim(self.learner, self.epsilon_round / 4.0)
+        test = self.test.privacy()
+        return [learner, test, learner, test]
+
+    def privacy(self) -> PrivacyClaim:
+        """T = D + 1 rounds of :meth:`round_parts` (basic inside a round), composed adaptively over the rounds —
+        advanced composition with slack δ/2 (Thm E.5's choice) or basic, whichever is smaller."""
+        one = compose(self.round_parts(), "basic", what="discriminator round (LWY25 Lemma E.2)")
+        return compose_repeated(one, self.rounds, "best", self.delta / 2.0, what="realizable sanitizer (LWY25 Thm E.5)")
 
     def sample_size(self) -> int:
         """n for which Lemma E.2's conditions hold with the exponential learner: (α/9, β/4T)-accuracy at ε′/4 needs
@@ -120,12 +165,12 @@ class RealizableSanitizer:
         H0 = np.flatnonzero(Q == 0)
         if H0.size:
             h0 = self.learner(H0, ones, n, eps4, backend)
-            if laplace_mechanism(ones[h0] / n, 1.0 / n, eps4, backend=backend) >= 2 * self.alpha / 3:
+            if self.test(float(ones[h0]), backend=backend) / n >= 2 * self.alpha / 3:
                 return h0, 1
         H1 = np.flatnonzero(Q == 1)
         if H1.size:
             h1 = self.learner(H1, n - ones, n, eps4, backend)
-            if laplace_mechanism(ones[h1] / n, 1.0 / n, eps4, backend=backend) <= self.alpha / 3:
+            if self.test(float(ones[h1]), backend=backend) / n <= self.alpha / 3:
                 return h1, 0
         return None
 

@@ -34,13 +34,14 @@ union bound over the 2(2^L + 1) prefixes, Ψ = :func:`threshold_label_noise_boun
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
 from .._random import SeedLike, spawn_seeds
 from ..errors import DomainError, EmptyDataError, LittlestoneError
-from ..privacy import PrivacyClaim, check_epsilon, check_probability, compose
+from ..privacy import DiscreteLaplaceMechanism, PrivacyClaim, check_epsilon, check_probability, compose
 from ..privacy.mechanism import Mechanism
 from ..bounds.threshold_label import threshold_label_alpha, threshold_label_noise_bound, tree_depth
 
@@ -48,13 +49,18 @@ RELATION = "replace-one"
 
 
 class NoisyDyadicTree:
-    """The released noisy counts of both label trees, drawn lazily (first read) and memoized per level."""
+    """The released noisy counts of both label trees, drawn lazily (first read) and memoized per level: level j's
+    counts (both labels) are released by ``level_mechanisms[j]`` (a discrete Laplace mechanism, Δ1 = 2)."""
 
-    def __init__(self, xs0: np.ndarray, xs1: np.ndarray, levels: int, scale: float, backend: Any):
+    def __init__(self, xs0: np.ndarray, xs1: np.ndarray, level_mechanisms: Any, backend: Any):
         self._xs = (np.sort(xs0), np.sort(xs1))
-        self.levels, self.scale, self._backend = levels, scale, backend
+        self._mechanisms = tuple(level_mechanisms)
+        self.levels, self._backend = len(self._mechanisms) - 1, backend
+        self.scale = float(self._mechanisms[0].scale)
         # memo[y][j] = (sorted node indices, noisy counts)
-        self._memo = [[(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in range(levels + 1)] for _ in range(2)]
+        self._memo = [
+            [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in range(self.levels + 1)] for _ in range(2)
+        ]
         self.nodes_drawn = 0
 
     def _true_counts(self, y: int, j: int, ks: np.ndarray) -> np.ndarray:
@@ -69,7 +75,7 @@ class NoisyDyadicTree:
         new = want[~np.isin(want, ids, assume_unique=True)]
         if new.size:
             noisy = np.asarray(
-                self._backend.add_discrete_laplace(self._true_counts(y, j, new), self.scale), dtype=np.int64
+                self._mechanisms[j](self._true_counts(y, j, new), backend=self._backend), dtype=np.int64
             ).reshape(-1)
             self.nodes_drawn += int(new.size)
             all_ids = np.concatenate([ids, new])
@@ -117,12 +123,14 @@ class DyadicLabelTree(Mechanism):
         self.levels = tree_depth(domain_size)
         self.epsilon = check_epsilon(epsilon)
         self.epsilon_level = self.epsilon / (self.levels + 1)
-        self.scale = 2.0 / self.epsilon_level
+        #: level j's histogram (both labels): one record leaves one node and enters one, L1 sensitivity 2
+        self.level_mechanisms = tuple(DiscreteLaplaceMechanism(self.epsilon_level, 2) for _ in range(self.levels + 1))
+        self.scale = self.level_mechanisms[0].scale
 
     def parts(self) -> list[PrivacyClaim]:
         return [
-            PrivacyClaim(self.epsilon_level, 0.0, RELATION, f"level {j} counts (discrete Laplace, Δ1 = 2)")
-            for j in range(self.levels + 1)
+            dataclasses.replace(m.privacy(), what=f"level {j} counts (discrete Laplace, Δ1 = 2)")
+            for j, m in enumerate(self.level_mechanisms)
         ]
 
     def privacy(self) -> PrivacyClaim:
@@ -132,7 +140,7 @@ class DyadicLabelTree(Mechanism):
         xs, ys = data
         xs = np.asarray(xs, dtype=np.int64)
         ys = np.asarray(ys, dtype=np.int8)
-        return NoisyDyadicTree(xs[ys == 0], xs[ys == 1], self.levels, self.scale, backend)
+        return NoisyDyadicTree(xs[ys == 0], xs[ys == 1], self.level_mechanisms, backend)
 
 
 class ThresholdLabelSanitizer:

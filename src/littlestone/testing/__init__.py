@@ -2,6 +2,7 @@
 and the one brute-force oracle (:mod:`littlestone.testing.oracle`) the project's own tests compare against."""
 
 from . import oracle
+from .calibration import RecordingBackend
 from .contract import check_hypothesis_class, check_online_learner
 
-__all__ = ["check_hypothesis_class", "check_online_learner", "oracle"]
+__all__ = ["RecordingBackend", "check_hypothesis_class", "check_online_learner", "oracle"]
