@@ -187,6 +187,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
     #: whether fitting without a hypothesis_class is an error (subclasses with a default set False)
     _requires_class: bool = True
+    #: whether the default (no hypothesis_class) is decision stumps on a fixed public grid of cells
+    #: (:mod:`littlestone.pac.default_class`): rows are mapped to cells before fitting and at predict
+    _default_grid: bool = False
     #: private estimators take their label set from the ``classes`` parameter, never from the data (issue 9 item 2)
     _private: bool = False
 
@@ -199,6 +202,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         raise TypeError(f"{type(self).__name__} must define _fit01(points, y01, rng)")
 
     def _resolve_class(self) -> HypothesisClass | None:
+        if self.hypothesis_class is None and self._default_grid:
+            return self._default_class()
         if self.hypothesis_class is None:
             if self._requires_class:
                 raise ClassSpecError(
@@ -206,6 +211,20 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
                 )
             return None
         return resolve_class(self.hypothesis_class)
+
+    def _default_class(self) -> HypothesisClass:
+        """Stumps on the public grid for ``n_features_in_`` features (sets ``grid_edges_``; needs the number of
+        features, known from fit)."""
+        from .default_class import default_grid
+
+        k = getattr(self, "n_features_in_", None)
+        if k is None:
+            raise ClassSpecError(
+                f"{type(self).__name__}'s default class (stumps on a public grid) depends on the number of features: "
+                "fit(X, y) first, or pass hypothesis_class"
+            )
+        self.grid_edges_, hclass = default_grid(int(k))
+        return hclass
 
     def _the_class(self) -> HypothesisClass:
         """``hclass_`` of an estimator that needs its class (resolved by fit; ClassSpecError before)."""
@@ -224,6 +243,11 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
 
     def _points_from_X(self, X: np.ndarray) -> Any:
         """Rows of X as points of the class: 1 column → scalars (integral floats → ints); more → tuples."""
+        edges = getattr(self, "grid_edges_", None)
+        if edges is not None and self.hypothesis_class is None:  # the default class: rows → public grid cells
+            from .default_class import to_grid_points
+
+            return to_grid_points(X, edges)
         rows = getattr(self, "row_points_", None)
         if rows if rows is not None else self._wants_rows():
             return X
@@ -286,7 +310,17 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
                 f"{len(np.unique(y))} distinct labels"
             )
         y01, coding = self._encode_labels(y)
+        self.grid_edges_ = None
         self.hclass_ = self._resolve_class()
+        if self.hypothesis_class is None and self._default_grid:  # data-independent: the same warning for every input
+            import warnings
+
+            from .default_class import default_class_warning
+            from .generic import DefaultCandidatesWarning
+
+            warnings.warn(
+                default_class_warning(type(self).__name__, self.n_features_in_), DefaultCandidatesWarning, stacklevel=2
+            )
         self.row_points_ = self._wants_rows()
         points = self._validated_points(X)
         rng = _to_generator(self.random_state)
@@ -348,9 +382,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         return {
             "format": JSON_FORMAT,
             "estimator": f"{type(self).__module__}.{type(self).__qualname__}",
-            "hypothesis_class": class_to_json(
-                self.hypothesis_class if _is_spec_string(self.hypothesis_class) else self.hclass_
-            ),
+            "hypothesis_class": None  # the default grid class is rebuilt from n_features_in on load
+            if self.hypothesis_class is None and self._default_grid
+            else class_to_json(self.hypothesis_class if _is_spec_string(self.hypothesis_class) else self.hclass_),
             "params": params,
             "unsaved_params": skipped,
             "classes": [as_python_point(c) for c in self.classes_],
@@ -404,11 +438,12 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             params["classes"] = tuple(point_from_json(c) for c in params["classes"])
         est = est_cls(**params)
         est.hypothesis_class = hclass_desc
-        est.hclass_ = None if hclass_desc is None else resolve_class(hclass_desc)
         classes = [point_from_json(c) for c in obj["classes"]]
         est.coding_ = LabelCoding(classes[0], classes[1])
         est.classes_ = np.array(classes)
         est.n_features_in_ = int(obj["n_features_in"])
+        est.grid_edges_ = None
+        est.hclass_ = est._resolve_class() if hclass_desc is None else resolve_class(hclass_desc)
         est.row_points_ = bool(obj.get("row_points", False))
         est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
         est.result_ = obj.get("result")

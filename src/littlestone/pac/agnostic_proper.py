@@ -397,9 +397,13 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
     Randomness: on the secure backend the secret subsample and resampling come from the OS CSPRNG, never from
     ``random_state`` (saved with the model). ``classes`` = (negative label, positive label), default (0, 1):
     declared, never read from the private labels. ``diagnostics=True`` adds non-private statistics to ``result_``
-    (never saved)."""
+    (never saved).
+    Without ``hypothesis_class`` the class is decision stumps on a fixed public grid of [−3, 3] per feature
+    (:mod:`littlestone.pac.default_class`; rows are mapped to cells, a DefaultCandidatesWarning says so).
+    """
 
     _private = True
+    _default_grid = True
 
     def __init__(
         self,

@@ -25,9 +25,12 @@ class BLM20Classifier(LittlestoneClassifier):
     (negative label, positive label), default (0, 1): declared, never read from the private labels.
     ``checkpoint`` = a directory: stage 1 (G) is saved there in chunks of ``checkpoint_every`` batches and a rerun
     resumes (:mod:`littlestone.pac.checkpoint`; needs a fixed ``random_state``; never saved in model JSON).
+    Without ``hypothesis_class`` the class is decision stumps on a fixed public grid of [−3, 3] per feature
+    (:mod:`littlestone.pac.default_class`; rows are mapped to cells, a DefaultCandidatesWarning says so).
     """
 
     _private = True
+    _default_grid = True
 
     def __init__(
         self,

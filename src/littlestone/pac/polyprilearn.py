@@ -294,9 +294,12 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     selected element's count, the wall time) to ``result_`` (never saved). :meth:`fit_source` learns from a lazy
     source. ``classes`` = (negative label, positive label), default (0, 1): declared, never read from the private
     labels (``classes=None`` infers them, with a PrivacyLeakWarning).
+    Without ``hypothesis_class`` the class is decision stumps on a fixed public grid of [−3, 3] per feature
+    (:mod:`littlestone.pac.default_class`; rows are mapped to cells, a DefaultCandidatesWarning says so).
     """
 
     _private = True
+    _default_grid = True
 
     def __init__(
         self,

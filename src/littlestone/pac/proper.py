@@ -316,9 +316,13 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """(ε, δ)-DP *proper* learner of any class of finite Littlestone dimension with poly(d) examples (GGKM21
     Theorem 6.4), scikit-learn style. Defaults are Theorem 6.4's sizes (``littlestone bounds ggkm21``); ``n``,
     ``m``, ``K``, ``A``, ``eta`` (the PolyPriLearn stage) and ``n_generic`` override them. ``classes`` = (negative
-    label, positive label), default (0, 1): declared, never read from the private labels."""
+    label, positive label), default (0, 1): declared, never read from the private labels.
+    Without ``hypothesis_class`` the class is decision stumps on a fixed public grid of [−3, 3] per feature
+    (:mod:`littlestone.pac.default_class`; rows are mapped to cells, a DefaultCandidatesWarning says so).
+    """
 
     _private = True
+    _default_grid = True
 
     def __init__(
         self,
