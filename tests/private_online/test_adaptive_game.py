@@ -69,6 +69,7 @@ def test_anytime_gl21_game_restarts_and_shows_the_first_instance():
     for seed in range(40):
         learner, view = _anytime_gl21_game(AnytimeGL21, 1, seed)
         restarts.append(learner.restarts)
+        assert (2,) not in released_hypotheses(view)  # the honest histogram hides the one tree at h_2
         assert learner.instances[0].setting_.k2 == 1 and all(
             inst.setting_.k2 == 4**j for j, inst in enumerate(learner.instances)
         )
