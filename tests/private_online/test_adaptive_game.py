@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from littlestone.audit.adaptive_game import first_h1_then_mistakes, play_adaptive_game
+from littlestone.audit.adaptive_game import (
+    AnytimeGL21ExactHistogram,
+    first_h1_then_mistakes,
+    play_adaptive_game,
+    released_hypotheses,
+    special_first_then_mistakes,
+)
 from littlestone.audit.broken import broken_audits
 from littlestone.audit.builtin import builtin_audits
 from littlestone.classes.thresholds import Thresholds
-from littlestone.private_online import LWY25, LWY25Setting
+from littlestone.private_online import LWY25, AnytimeGL21, GL21Setting, LWY25Setting
 
 PAIRS = {
     "lwy25_histogram_not_charged": "lwy25_adaptive_game",
     "lwy25_sequence_shared_across_pairs": "lwy25_adaptive_game_n256",
     "gl21_histogram_without_noise": "gl21_adaptive_game",
     "lwy25_anytime_histogram_not_charged": "lwy25_anytime_adaptive_game",
+    "gl21_anytime_histogram_without_noise": "gl21_anytime_oblivious_game",
 }
 
 
@@ -39,3 +46,37 @@ def test_view_and_single_special_round():
     )
     with pytest.raises(ValueError, match="only one special round"):
         play_adaptive_game(learner, twice, 1, 30)
+
+
+def _anytime_gl21_game(cls, b, seed):
+    learner = cls(
+        Thresholds(2),
+        T=12,
+        epsilon=2.0,
+        delta=1e-3,
+        backend="seeded",
+        seed=seed,
+        setting=GL21Setting(2, 1, 0.25, 3, "audit"),
+    )
+    return learner, play_adaptive_game(learner, special_first_then_mistakes, b, 12)
+
+
+def test_anytime_gl21_game_restarts_and_shows_the_first_instance():
+    """The AnytimeGL21 game is small (first instance: one tree, c = 3) and its restarts happen within T = 12 rounds;
+    the first instance's histogram is in view: without noise it releases h_2 = Threshold(2) (only b = 1's special
+    example (1, 0) can make a tree output h_2), mostly before a restart replaces it in the final release."""
+    restarts, h2_seen, h2_final = [], 0, 0
+    for seed in range(40):
+        learner, view = _anytime_gl21_game(AnytimeGL21, 1, seed)
+        restarts.append(learner.restarts)
+        assert (2,) not in released_hypotheses(view)  # the honest histogram hides the one tree at h_2
+        assert learner.instances[0].setting_.k2 == 1 and all(
+            inst.setting_.k2 == 4**j for j, inst in enumerate(learner.instances)
+        )
+        _, broken_view = _anytime_gl21_game(AnytimeGL21ExactHistogram, 1, seed)
+        h2_seen += (2,) in released_hypotheses(broken_view)
+        h2_final += broken_view[-1][1] == (2,)
+        _, broken_view0 = _anytime_gl21_game(AnytimeGL21ExactHistogram, 0, seed)
+        assert (2,) not in released_hypotheses(broken_view0)
+    assert sum(r >= 1 for r in restarts) >= 30 and max(restarts) <= 6
+    assert h2_seen >= 10 and h2_final < h2_seen / 2

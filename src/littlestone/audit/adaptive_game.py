@@ -11,6 +11,13 @@ are mistakes of the released hypothesis, so the AboveThreshold counts agree and 
 * thresholds(2), SOA(∅) = h_1 (predicts 0 at 0, 1 at 1); z⁽⁰⁾ = (0, 1) (consistent with h_0), z⁽¹⁾ = (1, 0)
   (consistent with h_2); t* = the first round at which the released hypothesis is h_1; every other round feeds
   (0, 1), a mistake of h_1.
+* AnytimeGL21 (oblivious adversary, the streams GL21's claim covers): t* = 0 fixed, z⁽⁰⁾ = (0, 1), z⁽¹⁾ = (1, 0), then
+  (0, 1) every round. Its first instance has one tree (k₂ = 1) and c = 3 — the tree's output after the special
+  example is h_0 or ⊥ (b = 0) versus h_2 or ⊥ (b = 1) — so the first instance aborts within a few rounds and the
+  restarts stay small (k₂ = 4^{j−1}) over the T = 12 rounds. The last histogram of an aborting instance is replaced
+  at once by the next instance's release, so c = 3 leaves one histogram of the first instance in view; the feature
+  is the set of hypotheses released over the whole stream (:func:`released_hypotheses`), not the final one, which
+  only shows the last instance.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis
 from ..classes.thresholds import Threshold, Thresholds
-from ..private_online import GL21, LWY25, AnytimeLWY25, GL21Setting, LWY25Setting
+from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Setting, LWY25Setting
 from ..private_online.base import BOT
 from ..privacy import Mechanism, PrivacyClaim
 
@@ -59,6 +66,11 @@ def first_h1_then_mistakes(t: int, released: tuple) -> tuple:
     if released[-1] == Threshold(1) and all(h != Threshold(1) for h in released[:-1]):
         return ("special", (0, 1), (1, 0))
     return ("example", 0, 1)
+
+
+def special_first_then_mistakes(t: int, released: tuple) -> tuple:
+    """Oblivious: t* = 0 whatever is released; z⁽⁰⁾ = (0, 1), z⁽¹⁾ = (1, 0); every other round (0, 1)."""
+    return ("special", (0, 1), (1, 0)) if t == 0 else ("example", 0, 1)
 
 
 # ------------------------------------------------------------------------------------------------ broken twins
@@ -117,6 +129,13 @@ class AnytimeLWY25UnchargedHistogram(AnytimeLWY25):
     paper = LWY25UnchargedHistogram
 
 
+class AnytimeGL21ExactHistogram(AnytimeGL21):
+    """BROKEN: the anytime restarts of :class:`GL21ExactHistogram` (every instance's HistSparse histogram adds no
+    noise), with the honest anytime claim."""
+
+    paper = GL21ExactHistogram
+
+
 # ------------------------------------------------------------------------------------------------ mechanisms
 
 
@@ -126,8 +145,8 @@ class LearnerInGame(Mechanism):
 
     name = "learner in the adaptive game"
 
-    def __init__(self, make: Callable[[Any], Any], T: int):
-        self.make, self.T = make, int(T)
+    def __init__(self, make: Callable[[Any], Any], T: int, adversary: GameAdversary = first_h1_then_mistakes):
+        self.make, self.T, self.adversary = make, int(T), adversary
 
     def privacy(self) -> PrivacyClaim:
         from ..privacy import make_backend
@@ -136,24 +155,31 @@ class LearnerInGame(Mechanism):
         return PrivacyClaim(c.epsilon, c.delta, "replace-one", f"{self.name} ({c.relation}, {c.composition})")
 
     def __call__(self, data: Any, *, backend: Any) -> tuple:
-        return play_adaptive_game(self.make(backend), first_h1_then_mistakes, int(data), self.T)
+        return play_adaptive_game(self.make(backend), self.adversary, int(data), self.T)
 
 
 class BrokenLearnerInGame(LearnerInGame):
     """BROKEN: the same game and claim (the honest learner's), played by a broken subclass of the learner."""
 
-    def __init__(self, make: Callable[[Any], Any], T: int, broken: type):
-        super().__init__(make, T)
+    def __init__(
+        self, make: Callable[[Any], Any], T: int, broken: type, adversary: GameAdversary = first_h1_then_mistakes
+    ):
+        super().__init__(make, T, adversary)
         self.broken = broken
 
     def __call__(self, data: Any, *, backend: Any) -> tuple:
         learner = self.make(backend, cls=self.broken)
-        return play_adaptive_game(learner, first_h1_then_mistakes, int(data), self.T)
+        return play_adaptive_game(learner, self.adversary, int(data), self.T)
 
 
 def final_hypothesis(view: tuple) -> Any:
     """Feature: the last released hypothesis."""
     return view[-1][1]
+
+
+def released_hypotheses(view: tuple) -> tuple:
+    """Feature: the hypotheses released over the whole stream (sorted keys, each once)."""
+    return tuple(sorted({h for _, h in view}))
 
 
 EPS, DELTA = 2.0, 1e-3
@@ -173,6 +199,12 @@ def _gl21(backend: Any, *, k2: int, T: int, cls: type = GL21) -> Any:
 
 def _anytime_lwy(backend: Any, *, N0: int, T: int, cls: type = AnytimeLWY25) -> Any:
     return _lwy(backend, N0=N0, T=T, cls=cls)
+
+
+def _anytime_gl21(backend: Any, *, T: int, cls: type = AnytimeGL21) -> Any:
+    return cls(
+        Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend=backend, setting=GL21Setting(2, 1, 0.25, 3, "audit")
+    )
 
 
 def private_online_audits() -> list[tuple[Any, list[Any]]]:
@@ -253,4 +285,25 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
                 ],
             )
         )
+    # AnytimeGL21: the oblivious game (t* = 0), one tree and c = 3 in the first instance, the whole stream as feature
+    T_any = 12
+    oblivious = (
+        f": t*=0, b=0 gets (0,1), b=1 gets (1,0), then (0,1); feature: hypotheses released; ε={EPS:g}, δ={DELTA:g}"
+    )
+    make = partial(_anytime_gl21, T=T_any)
+    honest = BuiltinAudit(
+        "gl21_anytime_oblivious_game",
+        "AnytimeGL21 (restarts of GL21 DP-SOA, first k2=1, c=3) in the oblivious game on thresholds(2)" + oblivious,
+        LearnerInGame(make, T_any, special_first_then_mistakes),
+        0,
+        1,
+        featurize=released_hypotheses,
+        runs=1000,
+    )
+    twin = honest.twin(
+        "gl21_anytime_histogram_without_noise",
+        "AnytimeGL21 whose instances' HistSparse histograms add no noise; first k2=1, c=3" + oblivious,
+        BrokenLearnerInGame(make, T_any, AnytimeGL21ExactHistogram, special_first_then_mistakes),
+    )
+    out.append((honest, [twin]))
     return out
