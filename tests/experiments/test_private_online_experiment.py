@@ -83,3 +83,18 @@ def test_private_online_judged_only_where_the_bound_speaks(tmp_path):
     assert f"d=1: T ≥ {float(t0):.3g}" in res.verdict and "nothing claimed" in res.verdict
     assert "soa: bound below T in 8/8 cells; reproduced" in res.verdict
     assert np.isfinite(float(soa[0]["bound"]))
+
+
+def test_private_online_learner_names_are_plays():
+    """lwy25 / gl21 are the anytime variants (as ``play -l``), -paper the papers' algorithms, all run by default;
+    the paper variants are judged against the same theorem's bound as the anytime ones."""
+    from littlestone.experiments.private_online import DEFAULT_LEARNERS, make_learner, theorem_bound
+    from littlestone.private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25
+
+    H = threshold_class(1)
+    kinds = {n: type(make_learner(n, H, 100, 1.0, 1e-6, "seeded", 0)) for n in ("lwy25", "lwy25-paper", "gl21")}
+    kinds["gl21-paper"] = type(make_learner("gl21-paper", H, 100, 1.0, 1e-6, "seeded", 0))
+    assert kinds == {"lwy25": AnytimeLWY25, "lwy25-paper": LWY25, "gl21": AnytimeGL21, "gl21-paper": GL21}
+    assert set(kinds) <= set(DEFAULT_LEARNERS)
+    for name in ("lwy25", "gl21"):
+        assert theorem_bound(name, 2, 10**4, 1.0, 1e-6) == theorem_bound(name + "-paper", 2, 10**4, 1.0, 1e-6)

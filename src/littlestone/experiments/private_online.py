@@ -1,9 +1,12 @@
 """Experiment: mistakes of private online learners against the horizon T, judged only where the theorems speak.
 
 Learners (``learners``, names resolved through :data:`LEARNERS`; ``name:setting`` passes ``setting=`` to the
-constructor, e.g. ``lwy25:practical``): LWY25 (LWY25 Alg. 2, Thm 3.1, adaptive adversaries), GL21 DP-SOA (GL21
-Thm 4.1, oblivious), GL21 re-initialised every round (GL21 Thm 4.2, adaptive; O(T²) work, run up to
-``adaptive_T_max``) and the non-private SOA (mistake bound Ldim(H) = d, Kal-LN §4). Classes: thresholds with
+constructor, e.g. ``lwy25-paper:practical``; the names of ``littlestone play -l``): ``lwy25-paper`` = LWY25 (LWY25
+Alg. 2, Thm 3.1, adaptive adversaries), ``gl21-paper`` = GL21 DP-SOA (GL21 Thm 4.1, oblivious), ``lwy25`` / ``gl21``
+their anytime variants (a fresh instance whenever one halts / aborts, :mod:`littlestone.private_online.anytime`; an
+extension beyond the papers, shown the paper's bound for reference), ``gl21-adaptive`` = GL21 re-initialised every
+round (GL21 Thm 4.2, adaptive; O(T²) work, run up to ``adaptive_T_max``) and the non-private SOA (mistake bound
+Ldim(H) = d, Kal-LN §4). Classes: thresholds with
 Ldim d (Thresholds(2^d): 2^d + 1 functions, Ldim ⌊log2(2^d + 1)⌋ = d).
 
 Adversaries (``adversaries``, names resolved through :func:`adversary`; all realizable):
@@ -43,12 +46,17 @@ from ..parallel import map_seeded
 from ._blm20_common import ExperimentResult, fitted_slope, new_figure, out_path, save_figure, vacuous_box, write_table
 
 #: learner name → (module, class); ``soa`` is the non-private baseline
+#: (the names of ``littlestone play -l``: lwy25 / gl21 are the anytime variants, -paper the papers' algorithms)
 LEARNERS: dict[str, tuple[str, str]] = {
-    "lwy25": ("littlestone.private_online", "LWY25"),
-    "gl21": ("littlestone.private_online", "GL21"),
+    "lwy25": ("littlestone.private_online", "AnytimeLWY25"),
+    "lwy25-paper": ("littlestone.private_online", "LWY25"),
+    "gl21": ("littlestone.private_online", "AnytimeGL21"),
+    "gl21-paper": ("littlestone.private_online", "GL21"),
     "gl21-adaptive": ("littlestone.private_online", "GL21Adaptive"),
     "soa": ("littlestone.online", "SOA"),
 }
+#: the learners run by default: both variants of LWY25 and GL21, GL21 Thm 4.2, the SOA
+DEFAULT_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive", "soa")
 #: the adversaries of LWY25's setting (oblivious i.i.d., tree, disagreement-seeking, late-commitment)
 ADVERSARIES = ("iid", "tree", "disagreement", "late-commitment")
 #: the default (quick) grid and the full one (``grid="full"``)
@@ -99,8 +107,9 @@ def make_learner(spec: str, H: Thresholds, T: int, epsilon: float, delta: float,
 
 
 def theorem_bound(spec: str, d: int, T: int, epsilon: float, delta: float) -> tuple[float, str]:
-    """(bound on the mistakes at horizon T, which theorem and in what form) for the learner ``spec``."""
-    name, _ = _split(spec)
+    """(bound on the mistakes at horizon T, which theorem and in what form) for the learner ``spec`` (the anytime
+    variants ``lwy25`` / ``gl21`` are shown their paper's bound for reference: the theorems do not cover restarts)."""
+    name = _split(spec)[0].removesuffix("-paper")
     if name == "soa":
         return float(d), "Ldim (SOA, Kal-LN §4)"
     if name == "lwy25":
@@ -187,7 +196,7 @@ def run(
     epsilon: float = 1.0,
     delta: float = 1e-6,
     adaptive_T_max: int | None = None,
-    learners: Sequence[str] = ("lwy25", "gl21", "gl21-adaptive", "soa"),
+    learners: Sequence[str] = DEFAULT_LEARNERS,
     adversaries: Sequence[str] = ADVERSARIES,
     grid: str = "quick",
     *,
@@ -277,7 +286,14 @@ def summarize(rows: list[dict], out: Any, *, epsilon: float, delta: float) -> tu
     return summary, fig_path, _verdict(summary, epsilon, delta)
 
 
-_COLORS = {"lwy25": "tab:blue", "gl21": "tab:orange", "gl21-adaptive": "tab:red", "soa": "tab:gray"}
+_COLORS = {
+    "lwy25": "tab:blue",
+    "lwy25-paper": "tab:cyan",
+    "gl21": "tab:orange",
+    "gl21-paper": "tab:brown",
+    "gl21-adaptive": "tab:red",
+    "soa": "tab:gray",
+}
 
 
 def _plot(curves: dict[tuple, dict], out: Any, epsilon: float, delta: float) -> Any:
