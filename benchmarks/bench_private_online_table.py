@@ -18,7 +18,7 @@ last column, the fraction of rounds erred in the last 10 % of the largest horizo
 Usage (the machine's load matters; figures are wall times on a loaded 2-core machine):
     PYTHONPATH=src .venv/bin/python benchmarks/bench_private_online_table.py --phase before --jobs 2
     PYTHONPATH=src .venv/bin/python benchmarks/bench_private_online_table.py --phase after --jobs 2
-Writes benchmarks/results/private_online_table_{phase}.csv and .md (``--out`` to write elsewhere).
+Writes benchmarks/results/private_online_table_{phase}.csv and .table (markdown; not .md, so run_all.py does not assemble it twice) (``--out`` to write elsewhere).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def main() -> int:
         f"{len(tasks)} games series, --jobs {a.jobs}, {wall:.0f} s wall on a loaded 2-core machine, Python "
         f"{platform.python_version()})\n\n" + markdown(rows, a.phase, Ts, a.seeds)
     )
-    (out / f"private_online_table_{a.phase}.md").write_text(md, encoding="utf-8")
+    (out / f"private_online_table_{a.phase}.table").write_text(md, encoding="utf-8")
     print(md)
     return 0
 
