@@ -347,6 +347,7 @@ def play(
                         T,
                         seed=s,
                         keep=show,
+                        chunk=max(1, min(1 << 18, T // 100)),  # the bar moves every T/100 rounds, as the other games'
                         on_chunk=lambda k: bar.advance(task, k),
                     )
                 )
