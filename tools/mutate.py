@@ -26,7 +26,7 @@ Usage::
     python tools/mutate.py --list src/littlestone/private_online      # the mutants, without running them
 
 The JSON report lists every mutant with its site, operator, status and the tests run; ``--justify FILE`` reads a JSON
-map ``{mutant_key: reason}`` whose survivors are reported as *justified* (equivalent mutants, or steps no claim rests
+map ``{key: reason}`` (key: ``path | operator | line text``, or ``path:line:col:operator``) whose survivors are reported as *justified* (equivalent mutants, or steps no claim rests
 on) instead of *survived*.
 """
 
@@ -73,6 +73,11 @@ class Mutant:
     @property
     def key(self) -> str:
         return f"{self.path}:{self.line}:{self.col}:{self.op}"
+
+    @property
+    def stable_key(self) -> str:
+        """path | operator | the mutated line's text: survives edits elsewhere in the file (used by --justify)."""
+        return f"{self.path} | {self.op} | {self.source}"
 
 
 def _name_of(node: ast.AST) -> str | None:
@@ -402,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             m.seconds = elapsed
             del running[pid]
             done += 1
-            if m.status == "survived" and m.key in justified:
+            if m.status == "survived" and (m.key in justified or m.stable_key in justified):
                 m.status = "justified"
             print(
                 f"[{done}/{len(selected)}] {m.seconds:5.1f}s {m.status:9s} {m.op:7s} {m.path}:{m.line}  {m.source[:70]}",
@@ -410,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     for m in selected:
-        if m.status == "uncovered" and m.key in justified:
+        if m.status == "uncovered" and (m.key in justified or m.stable_key in justified):
             m.status = "justified"
 
     summary = summarise(selected)
