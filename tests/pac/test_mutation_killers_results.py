@@ -11,13 +11,18 @@ import numpy as np
 import pytest
 
 from littlestone.bounds.agnostic import EPS_INNER, EPS_LABEL
+from littlestone.classes import Thresholds
+from littlestone.classes.ops import to_finite
 from littlestone.pac import (
     AgnosticBLM20Classifier,
     BLM20Classifier,
+    AgnosticPolyPriPropLearnClassifier,
     GenericLearnerClassifier,
+    PolyPriPropLearnClassifier,
 )
 from littlestone.pac.agnostic import inner_epsilon
 from littlestone.pac.blm20 import blm20_privacy
+from littlestone.pac.sources import ArraySource
 from littlestone.privacy.stable_histogram import calibrated_threshold, noise_scale
 from littlestone.testing import RecordingBackend
 
@@ -81,3 +86,43 @@ def test_blm20_result_reports_the_request_and_the_histogram_calibrated_from_it()
 def test_generic_learner_result_reports_its_pure_epsilon():
     r = _fit(GenericLearnerClassifier("thresholds:6", epsilon=0.7), X6[:50], Y6[:50]).result_
     assert r.epsilon == 0.7 and r.delta == 0.0 and r.spent == (0.7, 0.0)
+
+
+class _Planned(Exception):
+    """Raised by a spy once it has seen the plan's arguments (the theory sizes are far too large to run)."""
+
+
+def _spy(monkeypatch, module, name):
+    seen = {}
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs, args=args)
+        raise _Planned
+
+    monkeypatch.setattr(f"{module}.{name}", spy)
+    return seen
+
+
+def test_agnostic_proper_plans_with_the_class_s_exact_number_of_hypotheses(monkeypatch):
+    """|R| ≤ min(|H|, (em/v)^v) in the theory size of n (agnostic_plan): both the learner and the estimator's
+    privacy() plan with |H| itself. (At these parameters n is set by |I|, so the spy is the only witness.)"""
+    from littlestone.pac.agnostic_proper import agnostic_learn
+
+    H = to_finite(Thresholds(6))
+    assert H.n_hypotheses == 7
+    seen = _spy(monkeypatch, "littlestone.pac.agnostic_proper", "agnostic_plan")
+    with pytest.raises(_Planned):
+        agnostic_learn(H, ArraySource(X6, Y6), epsilon=3.0, delta=1e-3, backend="seeded", seed=0)
+    assert seen["n_hypotheses"] == 7 and seen["args"][2:4] == (3.0, 1e-3)
+    seen.clear()
+    with pytest.raises(_Planned):
+        AgnosticPolyPriPropLearnClassifier(H, epsilon=3.0, delta=1e-3).privacy()
+    assert seen["n_hypotheses"] == 7 and seen["args"][2:4] == (3.0, 1e-3)
+
+
+def test_polypriproplearn_privacy_plans_with_the_given_generic_size(monkeypatch):
+    seen = _spy(monkeypatch, "littlestone.pac.proper", "polypriproplearn_plan")
+    est = PolyPriPropLearnClassifier("thresholds:6", epsilon=2.0, delta=1e-3, n=20, m=20, K=1, n_generic=100)
+    with pytest.raises(_Planned):
+        est.privacy()
+    assert seen["n_generic"] == 100 and seen["args"][2:4] == (2.0, 1e-3)
