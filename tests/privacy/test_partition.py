@@ -106,3 +106,28 @@ def test_polypriproplearn_generic_learner_on_polyprilearn_examples_turns_red(mon
     monkeypatch.setattr(DataSplit, "block", shifted)
     with pytest.raises(BudgetExceededError):
         est.fit(X, y)
+
+
+def test_claim_only_subsample_needs_no_index_array():
+    """privacy() before any data at theory sizes (n ≈ 2.8·10¹³): the claim-only subsample allocates nothing and
+    composes like a drawn one (the same sets of steps read a common record)."""
+    from littlestone.classes import Thresholds
+    from littlestone.classes.ops import to_finite
+    from littlestone.pac import AgnosticPolyPriPropLearnClassifier
+
+    claim = AgnosticPolyPriPropLearnClassifier(to_finite(Thresholds(6)), epsilon=3.0, delta=1e-3).privacy()
+    assert tuple(claim)[:2] == pytest.approx((3.0, 1e-3))
+    import numpy as np
+
+    from littlestone.privacy import DataSplit
+
+    for stand_in in (True, False):
+        split = DataSplit(100, "s")
+        S = split.feed(split.block(100, "S"), "a")
+        sub = (
+            split.claim_subsample(10, "I", within=S)
+            if stand_in
+            else split.subsample(10, np.random.default_rng(1), "I", within=S)
+        )
+        split.feed(sub, "b")
+        assert split.signatures() == {frozenset({"a", "b"}), frozenset({"a"})}

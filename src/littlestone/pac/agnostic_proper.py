@@ -218,11 +218,14 @@ def agnostic_claim(plan: AgnosticPlan, select: ExponentialMechanism, inner: Priv
 
 def agnostic_split(plan: AgnosticPlan, secret: np.random.Generator | None = None) -> tuple[DataSplit, Part, Part]:
     """The data use of Algorithm 4, declared once: the whole sample S feeds the exponential mechanism (its score reads
-    err_S), the secret subsample I ⊆ S of size m feeds A′; Claim D.5 covers the two together. Without ``secret`` the
-    subsample is drawn from a fixed public generator (for the claim only: never used to read data)."""
+    err_S), the secret subsample I ⊆ S of size m feeds A′; Claim D.5 covers the two together. Without ``secret`` (the claim only,
+    never used to read data) I stands as S's first m records: no index array is drawn, so n may be 10¹³."""
     split = DataSplit(plan.n, "the agnostic learner's sample")
     S = split.feed(split.block(plan.n, "S"), SELECT_H0)
-    I = split.feed(split.subsample(plan.m, secret or np.random.default_rng(0), "I", within=S), INNER)
+    if secret is None:  # the claim only: which m records I holds does not change it (DataSplit.claim_subsample)
+        I = split.feed(split.claim_subsample(plan.m, "I", within=S), INNER)
+    else:
+        I = split.feed(split.subsample(plan.m, secret, "I", within=S), INNER)
     return split, S, I
 
 

@@ -141,6 +141,19 @@ class DataSplit:
             idx = (within.indices[idx] if within.indices is not None else within.start + idx).astype(np.int64)
         return self._add(Part(name, indices=idx.astype(np.int64), secret=True))
 
+    def claim_subsample(self, m: int, name: str, within: Part | None = None) -> Part:
+        """A stand-in for :meth:`subsample` when only the claim is wanted (``privacy()`` before any data): some m
+        records of the pool — which m does not change :meth:`compose` (the same sets of steps read a common record),
+        so they are described as the pool's first m, without drawing (or allocating) an index array. Never used to
+        read data: it is not secret-drawn, so :meth:`amplify` refuses it."""
+        pool = self.n if within is None else within.size
+        if not 0 <= int(m) <= pool:
+            raise PrivacyParameterError(f"{self.what}: a subsample of {m} records from {pool}")
+        if within is not None and within.indices is not None:
+            raise PrivacyParameterError(f"{self.what}: a claim-only subsample needs a block to stand in")
+        start = 0 if within is None else within.start
+        return self._add(Part(name, start, start + int(m)))
+
     def feed(self, part: Part, *steps: str) -> Part:
         """Declare that ``part`` is read by each of ``steps`` (names of mechanism steps); returns the part."""
         if id(part) not in self._feeds:
