@@ -19,8 +19,8 @@ predictions made from it; everything else (sequences, counts, noise) stays insid
 Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never inferred from the data; bool labels
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
 ``feature=``). ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
-The conversions live in :meth:`PrivateOnlineLearner._point` and ``_encode`` — meant to merge with the online
-package's own river helpers (one place for both) when those land.
+The conversions are the online package's (``littlestone.online.river_compat``: ``feature_value``, ``label01``), one
+place for every online learner of the library.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ import numpy as np
 
 from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
-from ..errors import DomainError, LabelError, LittlestoneError
+from ..errors import LabelError, LittlestoneError
 from ..online.base import as_version_space
+from ..online.river_compat import feature_value, label01
 from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
 from ..privacy.mechanism import Mechanism, PrivacyClaim, claim_of, compose
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
@@ -414,19 +415,9 @@ class PrivateOnlineLearner(ABC):
         return {self.labels[0]: float(1 - p), self.labels[1]: float(p)}
 
     def _point(self, x: Any) -> Point:
-        """A point of the class from a point or a river feature dict (one key, or the declared ``feature``)."""
-        if isinstance(x, dict):
-            if self.feature is not None:
-                if self.feature not in x:
-                    raise DomainError(f"feature dict {x!r} has no key {self.feature!r} (the declared feature)")
-                x = x[self.feature]
-            elif len(x) == 1:
-                (x,) = x.values()
-            else:
-                raise DomainError(
-                    f"a feature dict needs exactly one key, or declare which one with feature=...; got keys {list(x)}"
-                )
-        return self.hypothesis_class.validate_point(x)
+        """A point of the class from a point or a river feature dict (one key, or the declared ``feature``;
+        :func:`littlestone.online.river_compat.feature_value`)."""
+        return self.hypothesis_class.validate_point(feature_value(x, self.feature))
 
     def learn_one(self, x: Any, y: Any) -> None:
         if self.t >= self.T:
@@ -465,17 +456,8 @@ class PrivateOnlineLearner(ABC):
 
     # helpers ------------------------------------------------------------------------------------------------
     def _encode(self, y: Any) -> int:
-        if isinstance(y, (bool, np.bool_)):  # river's binary labels: True is the positive label
-            return int(bool(y))
-        try:
-            v = float(y)
-        except (TypeError, ValueError):
-            raise LabelError(f"label {y!r} is not one of the declared labels {self.labels}") from None
-        if v == 1.0:
-            return 1
-        if v == float(self.labels[0]):
-            return 0
-        raise LabelError(f"label {y!r} is not one of the declared labels {self.labels}")
+        """0/1 from a bool (river's: True = positive), 1 or the declared negative label (``river_compat.label01``)."""
+        return label01(y, self.labels[0])
 
     def _encode_array(self, y: np.ndarray) -> np.ndarray:
         y = y.ravel()
