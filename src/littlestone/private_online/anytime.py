@@ -25,6 +25,8 @@ Derivation: docs/derivations.md, "Anytime restarts".
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from typing import Any
 
 import numpy as np
@@ -104,8 +106,9 @@ class _Restarting(PrivateOnlineLearner):
         self.d = self.current.d
 
     # --------------------------------------------------------------------------------------------- instances
+    @abstractmethod
     def _instance_setting(self, j: int) -> Any:
-        raise NotImplementedError
+        """The setting of instance j (1-based): the paper's learner, 4^{j−1} times larger (module docstring)."""
 
     def _start_instance(self, horizon: int | None = None) -> None:
         """Instance j on the ``horizon`` rounds left (all T for the first)."""
@@ -171,8 +174,9 @@ class _Restarting(PrivateOnlineLearner):
             disjoint, sequential + [tail], self.instances[0].privacy().relation, "basic composition, restarts"
         )
 
+    @abstractmethod
     def _mechanisms(self, inst: Any) -> tuple[list, list]:
-        raise NotImplementedError
+        """(mechanisms run on disjoint stream segments, mechanisms composed sequentially) of one instance."""
 
     def _public_state(self) -> dict[str, Any]:
         """The current instance's public state, the round, and the restarts (decided by released outputs)."""
