@@ -24,8 +24,10 @@ Writes benchmarks/results/private_online_table_{phase}.csv and .table (markdown;
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib
 import io
+import os
 import platform
 import sys
 import time
@@ -79,6 +81,7 @@ def one_game(phase: str, name: str, adv: str, d: int, T: int, seed: np.random.Se
     s_learn, s_data = seed.spawn(2)
     t0, c0 = time.perf_counter(), time.process_time()
     lrn = make(phase, name, H, T, s_learn)
+    build = time.perf_counter() - t0
     if adv == "iid":  # oblivious: the stream fixed in advance, run vectorised (as the experiment does)
         rng = np.random.default_rng(s_data)
         theta = int(rng.integers(0, H.n + 1))
@@ -101,6 +104,7 @@ def one_game(phase: str, name: str, adv: str, d: int, T: int, seed: np.random.Se
         "stopped": stop,
         "restarts": restarts,
         "wall_s": time.perf_counter() - t0,
+        "build_s": build,
         "cpu_s": time.process_time() - c0,
         "setting": str(getattr(lrn, "setting", "") or "non-private"),
         "class": type(lrn).__name__,
@@ -111,30 +115,31 @@ def cell(task: tuple, seed: np.random.SeedSequence) -> list[dict]:
     """All horizons of one (phase, learner, adversary, d, seed index), increasing, skipping the ones estimated
     above the cell limit."""
     phase, name, adv, d, k, Ts, limit = task
-    rows, done = [], []  # done: (T, wall)
+    rows, done = [], []  # done: (T, wall of the rounds alone, wall of building the learner)
     for T, s in zip(Ts, seed.spawn(len(Ts))):
         base = {"phase": phase, "learner": name, "adversary": adv, "d": d, "T": T, "seed": k}
         if name == "gl21-adaptive" and T > ADAPTIVE_T_MAX:
             rows.append({**base, "status": f"not run: O(T²) work, only T ≤ {ADAPTIVE_T_MAX:g}"})
             continue
-        if done:
+        if done:  # rounds at the marginal rate per round, plus the last build (N₀ does not grow with T)
             if len(done) >= 2:
-                (T1, w1), (T2, w2) = done[-2], done[-1]
+                (T1, w1, _), (T2, w2, _) = done[-2], done[-1]
                 rate = max((w2 - w1) / (T2 - T1), w2 / T2 / 10)
             else:
                 rate = done[-1][1] / done[-1][0]
-            if rate * T > limit:
-                rows.append({**base, "status": f"not run: {1e6 * rate:.0f} µs/round estimate (≈{rate * T:.0f} s)"})
+            est = rate * T + done[-1][2]
+            if est > limit:
+                rows.append({**base, "status": f"not run: {1e6 * rate:.0f} µs/round estimate (≈{est:.0f} s)"})
                 continue
         r = one_game(phase, name, adv, d, T, s)
-        done.append((T, r["wall_s"]))
+        done.append((T, r["wall_s"] - r["build_s"], r["build_s"]))
         rows.append({**base, "status": "run", **r})
         print(f"{phase} {name} {adv} d={d} T={T} seed={k}: {r['mistakes']} ({r['wall_s']:.1f} s)", flush=True)
     return rows
 
 
 COLS = ["phase", "learner", "class", "setting", "adversary", "d", "T", "seed", "status", "mistakes", "tail_mistakes"]
-COLS += ["stopped", "restarts", "wall_s", "cpu_s"]
+COLS += ["stopped", "restarts", "wall_s", "build_s", "cpu_s"]
 
 
 def markdown(rows: list[dict], phase: str, Ts: list[int], seeds: int) -> str:
@@ -162,6 +167,32 @@ def markdown(rows: list[dict], phase: str, Ts: list[int], seeds: int) -> str:
     return out.getvalue()
 
 
+_INT = ("d", "T", "seed", "mistakes", "tail_mistakes", "restarts")
+
+
+def merged(
+    out: Path, phase: str, new: list[dict], Ts: list[int], run_line: str, ds: list[int], learners: list[str]
+) -> tuple[list[dict], list[int], str]:
+    """The phase's existing rows with this run's (learner, adversary, d) series replaced by the new ones; the horizons
+    of both; the existing table's header followed by a line naming what this run replaced."""
+    old_rows = list(csv.DictReader((out / f"private_online_table_{phase}.csv").open(encoding="utf-8")))
+    for r in old_rows:
+        for c in _INT:
+            if r.get(c) not in (None, ""):
+                r[c] = int(float(r[c]))
+        r["stopped"] = r.get("stopped") == "True"
+    keys = {(r["learner"], r["adversary"], r["d"]) for r in new}
+    rows = [r for r in old_rows if (r["learner"], r["adversary"], r["d"]) not in keys] + new
+    order = list(dict.fromkeys([r["learner"] for r in old_rows] + [r["learner"] for r in new]))
+    advs = list(dict.fromkeys([r["adversary"] for r in old_rows] + [r["adversary"] for r in new]))
+    rows.sort(key=lambda r: (order.index(r["learner"]), advs.index(r["adversary"]), r["d"], r["T"], r["seed"]))
+    table = out / f"private_online_table_{phase}.table"
+    old_head = table.read_text(encoding="utf-8").split("\n\n", 1)[0] if table.exists() else ""
+    what = f"d = {', '.join(map(str, ds))}, learners {', '.join(learners)}"
+    head = f"{old_head}\n\nRows re-run and merged ({what}): {run_line}"
+    return rows, sorted(set(Ts) | {r["T"] for r in old_rows}), head
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--phase", choices=list(PHASES), required=True)
@@ -174,6 +205,11 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(HERE / "results"))
+    ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="replace only the (learner, adversary, d) series of this run in the phase's existing CSV and table",
+    )
     a = ap.parse_args()
     Ts = sorted(int(float(t)) for t in a.Ts.split(","))
     ds = [int(d) for d in a.ds.split(",")]
@@ -193,19 +229,23 @@ def main() -> int:
         for k in range(1, a.seeds + 1)
     ]
     tasks.sort(key=lambda t: (t[3], t[1] != "lwy25"), reverse=True)  # the slow cells (large d, LWY25) first
-    w0 = time.perf_counter()
+    w0, load0 = time.perf_counter(), os.getloadavg()[0]
     rows = [r for rs in map_seeded(cell, tasks, seed=a.seed, n_jobs=a.jobs, chunksize=1) for r in rs]
     wall = time.perf_counter() - w0
     rows.sort(key=lambda r: (learners.index(r["learner"]), advs.index(r["adversary"]), r["d"], r["T"], r["seed"]))
     out = Path(a.out)
-    write_table([{c: r.get(c, "") for c in COLS} for r in rows], out / f"private_online_table_{a.phase}.csv")
     import littlestone
 
-    md = (
-        f"`{Path(__file__).name} --phase {a.phase}` (littlestone from {Path(littlestone.__file__).parent}; "
-        f"{len(tasks)} games series, --jobs {a.jobs}, {wall:.0f} s wall on a loaded 2-core machine, Python "
-        f"{platform.python_version()})\n\n" + markdown(rows, a.phase, Ts, a.seeds)
+    run_line = (
+        f"`{Path(__file__).name} --phase {a.phase}{' --merge' if a.merge else ''}` (littlestone from "
+        f"{Path(littlestone.__file__).parent}; {len(tasks)} games series, --jobs {a.jobs}, {wall:.0f} s wall, "
+        f"load average {load0:.1f} → {os.getloadavg()[0]:.1f}, Python {platform.python_version()})"
     )
+    head = run_line
+    if a.merge:
+        rows, Ts, head = merged(out, a.phase, rows, Ts, run_line, ds, learners)
+    write_table([{c: r.get(c, "") for c in COLS} for r in rows], out / f"private_online_table_{a.phase}.csv")
+    md = head + "\n\n" + markdown(rows, a.phase, Ts, a.seeds)
     (out / f"private_online_table_{a.phase}.table").write_text(md, encoding="utf-8")
     print(md)
     return 0
