@@ -110,11 +110,10 @@ def _soa_t(V: VersionSpace) -> int:
 def canonical(h: Hypothesis) -> Hypothesis:
     """One representation per function for patched predictors (G's outputs are histogram keys): a patched
     threshold that is itself a threshold becomes that threshold; a patched value vector becomes its value vector."""
-    from ..classes.finite import VectorHypothesis
-    from ..classes.thresholds import Threshold
-
     if not isinstance(h, PatchedHypothesis):
         return h
+    from ..classes.finite import VectorHypothesis
+
     base = h.base
     if isinstance(base, VectorHypothesis):
         vals = bytearray(base.values)
@@ -152,8 +151,7 @@ def _restrict(V: VersionSpace, X: Any, y: np.ndarray) -> tuple[VersionSpace, int
 def _merge(patches: tuple, X: Any, y: np.ndarray) -> tuple:
     table = dict(patches)
     xs = X.tolist() if isinstance(X, np.ndarray) else [as_python_point(x) for x in X]
-    for x, v in zip(xs, y.tolist()):
-        table[x] = v
+    table.update(zip(xs, y.tolist()))  # last wins; a key already present keeps its place (as table[x] = v)
     return tuple(table.items())
 
 
@@ -326,7 +324,7 @@ def _draw_level1(
     and generator (pinned by tests/pac/test_blm20_kernel_pins.py)."""
     fast = _threshold_bounds(V)
     plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace  # the contest in closed form
-    chunk, rounds = 32, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
+    chunk, rounds = 64, 0  # chunking changes no outcome (rounds past the first decisive one are never drawn)
     out = np.zeros(6, dtype=np.int64)
     block = getattr(cursor.source, "block_size", 0)  # a blocked stream: peek up to its next block boundary (a view)
     while True:
@@ -357,10 +355,12 @@ def _draw_level1(
                     cursor.skip(lo + 2 * n)
                     vlo, vhi, a = (lo0, hi0, a0) if int(x >= t0) != lab else (lo1, hi1, a0 + n)
                     nlo, nhi = (vlo, min(vhi, x)) if lab == 1 else (max(vlo, x + 1), vhi)
+                    segments = (("D", a, a + n), ("T", x, lab))
                     if nlo <= nhi:  # still realizable: SOAState.extend's one-example step, in closed form
-                        segments = (("D", a, a + n), ("T", x, lab))
                         return TournamentSample(SOAState(V.with_threshold_interval(nlo, nhi)), segments)
-                    return _realizable_sample(V, vlo, vhi, a, a + n).then_tournament(x, lab)
+                    # (x, lab) contradicts the block: SOAState.extend keeps the block's version space and starts the
+                    # patches with (x, lab) (Definition 8) — built directly, as then_tournament would
+                    return TournamentSample(SOAState(V.with_threshold_interval(vlo, vhi), False, ((x, lab),)), segments)
                 if out[0] <= out[1] and out[2] <= out[3]:  # both realizable, SOA thresholds differ
                     S0 = _realizable_sample(V, int(out[0]), int(out[1]), a0, a0 + n)
                     S1 = _realizable_sample(V, int(out[2]), int(out[3]), a0 + n, a0 + 2 * n)
