@@ -161,6 +161,24 @@ def test_same_seed_same_released_stream_and_fast_path_equals_protocol():
     assert c.state()["insertions"] != b.state()["insertions"]  # another seed, another run
 
 
+def test_vectorised_run_carries_the_abovethreshold_count_across_chunks():
+    """``run`` scans the stream in chunks of 2^15 rounds; the AboveThreshold count must carry over a chunk boundary
+    that no ⊤ falls on (N₀ = 2^16 ≫ the mistakes of 40,000 rounds), exactly as ``learn_one`` counts."""
+    from littlestone.private_online import lwy25 as mod
+
+    T = 40_000
+    assert T > mod._CHUNK
+    X, y = _stream(4, 0, T, seed=3)  # target t = 0: SOA(∅) errs on a constant share of the rounds
+    a = _learner(n=4, T=T, N0=1 << 16, m_exp=6.0, seed=5)
+    b = _learner(n=4, T=T, N0=1 << 16, m_exp=6.0, seed=5)
+    for t in range(T):
+        a.learn_one(int(X[t]), int(y[t]))
+    res = b.run(X, y)
+    assert res.mistakes > 1000 and b.state()["at_instances"] == 1  # no ⊤: one AboveThreshold instance throughout
+    assert a._at_count == b._at_count == res.mistakes
+    assert a.state() == b.state()
+
+
 def test_play_against_adaptive_adversaries():
     H = Thresholds(4)
     learner = LWY25(H, T=500, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 3))
