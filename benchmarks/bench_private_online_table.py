@@ -19,6 +19,10 @@ Usage (the machine's load matters; figures are wall times on a loaded 2-core mac
     PYTHONPATH=src .venv/bin/python benchmarks/bench_private_online_table.py --phase before --jobs 2
     PYTHONPATH=src .venv/bin/python benchmarks/bench_private_online_table.py --phase after --jobs 2
 Writes benchmarks/results/private_online_table_{phase}.csv and .table (markdown; not .md, so run_all.py does not assemble it twice) (``--out`` to write elsewhere).
+``--merge`` re-runs only the selected series (e.g. ``--ds 3 --learners lwy25,gl21``) and replaces those (learner,
+adversary, d) series in the existing CSV and table, whose header then names the re-run (a re-run series draws new
+seeds). The per-cell estimate is the marginal wall time per round × T plus the last build of the learner (LWY25 at
+d = 3 builds N₀ = 2²³ sequences whatever T).
 """
 
 from __future__ import annotations

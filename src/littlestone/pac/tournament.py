@@ -328,9 +328,11 @@ def _draw_level1(
     out = np.zeros(6, dtype=np.int64)
     block = getattr(cursor.source, "block_size", 0)  # a blocked stream: peek up to its next block boundary (a view)
     while True:
-        R = min(chunk, cursor.available() // (2 * n))
-        if block:
+        R = cursor.available() // (2 * n)
+        if block:  # the rest of the current block at once (views of a generated block cost nothing to peek)
             R = min(R, max(1, (block - cursor.position % block) // (2 * n)))
+        else:
+            R = min(R, chunk)
         if R <= 0:
             cursor.take(2 * n)  # not even one more round fits under the cap: Fail
         if max_rounds is not None:
