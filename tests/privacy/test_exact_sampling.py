@@ -5,7 +5,9 @@ against OpenDP's own sampler (a small one here, a large one marked slow)."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import itertools
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
@@ -196,3 +198,90 @@ def test_pool_is_not_shared_with_a_forked_child():
     child = parent_conn.recv()
     p.join()
     assert child != es.discrete_laplace_draws(1000.0, 8).tolist()
+
+
+# ------------------------------------------------------------------------------------------ the run extractor
+# (issue 26 item 2) es._runs returns exact geometric runs whatever the block boundaries: the run still open at the end
+# of a block is carried into the next. Before issue 26 the open run was dropped, so the runs completed inside a window
+# were biased toward short runs and capped by the window — each test below fails on that code.
+
+
+def _replay(stream: list[int]):
+    """A bit source replaying ``stream`` in order (as many bits as asked), failing when it runs out."""
+    state = {"pos": 0}
+
+    def bits(m: int) -> np.ndarray:
+        out = np.asarray(stream[state["pos"] : state["pos"] + m], dtype=bool)
+        if out.size < m:
+            raise EOFError
+        state["pos"] += m
+        return out
+
+    return bits
+
+
+def test_runs_crossing_block_boundaries_by_hand():
+    # blocks of 4: |1111|1011|1111|1100|1000|  runs: 5 (crosses one boundary), 8 (crosses two, through a block with
+    # no failure), 0, 1, 0. The old extraction gave 1, 2, 0, 1, 0 (the open runs dropped at each boundary).
+    stream = [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0]
+    got = es._runs(5, None, bits=_replay(stream), block=4)
+    assert got.tolist() == [5, 8, 0, 1, 0]
+    assert got.dtype == np.uint64
+    # blocks of 1 (every bit its own block) and one block of everything: the same runs
+    assert es._runs(5, None, bits=_replay(stream), block=1).tolist() == [5, 8, 0, 1, 0]
+    assert es._runs(5, None, bits=_replay(stream + [0] * 40)).tolist() == [5, 8, 0, 1, 0]
+    assert es._runs(0, None, bits=_replay([])).size == 0
+
+
+def test_runs_have_the_exact_joint_law_on_every_window():
+    # Enumerate every 12-bit stream of Bernoulli(9/10) bits read in blocks of 3 and weight it by its exact
+    # probability: the first two runs (V1, V2) must have P(V1 = a, V2 = b) = (1 − p)² p^(a+b) exactly for every pair
+    # decided within 12 bits (a + b + 2 ≤ 12) — including runs longer than a block (the old code: 0 for a ≥ 3).
+    p, length, block = Fraction(9, 10), 12, 3
+    law: dict[tuple[int, int], Fraction] = {}
+    for stream in itertools.product((0, 1), repeat=length):
+        weight = p ** sum(stream) * (1 - p) ** (length - sum(stream))
+        try:
+            a, b = es._runs(2, None, bits=_replay(list(stream)), block=block).tolist()
+        except EOFError:  # the second failure is not among the 12 bits
+            continue
+        law[a, b] = law.get((a, b), Fraction(0)) + weight
+    for a in range(length - 1):
+        for b in range(length - 1 - a):
+            assert law.get((a, b), Fraction(0)) == (1 - p) ** 2 * p ** (a + b), (a, b)
+
+
+@pytest.mark.parametrize("calls", [(1,) * 8000, (4,) * 2000, (40_000,)])
+def test_runs_of_a_biased_source_are_geometric(calls):
+    # Bernoulli(0.9) bits in the sampler's own block sizes (a call for n runs reads blocks of 1.6n + 16 bits): mean
+    # 9, P(V ≥ 22) = 0.9^22 ≈ 0.098 and a χ² fit of the whole law, for many small calls (the old extraction: a block
+    # of 17 bits per run asked, mean ≈ 5.4 and P(V ≥ 22) = 0) and for one large call.
+    rng = np.random.default_rng(26)
+    p = 0.9
+    v = np.concatenate([es._runs(k, None, bits=lambda m: rng.random(m) < p) for k in calls]).astype(np.int64)
+    n = sum(calls)
+    assert v.size == n
+    assert abs(v.mean() - p / (1 - p)) < 6 * np.sqrt(p) / (1 - p) / np.sqrt(n)
+    assert abs(np.mean(v >= 22) - p**22) < 6 * np.sqrt(p**22 * (1 - p**22) / n)
+    edges = np.concatenate([np.arange(0, 60, 2), [2**62]])
+    expected = (p ** edges[:-1] - np.where(edges[1:] < 2**62, p ** edges[1:].astype(float), 0.0)) * n
+    observed = np.histogram(v, bins=edges)[0]
+    assert stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.5, 4 * 1025 / 0.45])
+@pytest.mark.parametrize("block", [3, 8])
+def test_sampler_fits_the_exact_pmf_across_many_block_boundaries(monkeypatch, scale, block):
+    # the whole sampler (Alg. 1, the geometric, the sign) with the run extraction forced into tiny blocks, so almost
+    # every run crosses a boundary: still the exact discrete-Laplace pmf (the old extraction caps |Z| for t = s = 1
+    # at block − 1 and shortens the runs everywhere)
+    monkeypatch.setattr(es, "_runs", partial(es._runs, block=block))
+    z = es.discrete_laplace(scale, 30_000)
+    edges = _edges(scale)
+    observed = np.histogram(z, bins=edges)[0]
+    expected = _binned_pmf(scale, edges) * z.size
+    keep = expected > 5
+    chi2 = stats.chisquare(observed[keep], expected[keep] * observed[keep].sum() / expected[keep].sum())
+    assert chi2.pvalue > 1e-4, chi2
+    q = np.exp(-1.0 / scale)
+    assert abs(np.abs(z).mean() - 2 * q / (1 - q * q)) < 6 * np.abs(z).std() / np.sqrt(z.size)

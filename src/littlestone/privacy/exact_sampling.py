@@ -20,9 +20,12 @@ docs/derivations.md, "Exact vectorised discrete Laplace"):
 No float enters a decision: every comparison is between uint64/int64 integers, and uniform integers below n come from
 64-bit OS random words (``os.urandom``) by rejection (the top ⌈log₂ n⌉ bits, kept when < n), so each is exactly
 uniform. Vectorisation keeps each element's run of the algorithm separate (boolean masks over the still-running
-elements), so the outputs are i.i.d. with the law above. An element whose integers would leave 64 bits (a scale
-numerator t > 2^53, or a Bernoulli loop past K = 2^10, or V past 2^9 — probabilities below e^(−500)) finishes the very
-same algorithm in Python integers (:func:`_finish_geometric`), so no draw is ever truncated or redone.
+elements), so the outputs are i.i.d. with the law above; the V's are the successive runs of ONE Bernoulli(e^(−1))
+bit stream read in blocks, the run still open at a block's end carried into the next (:func:`_runs`), so every V
+is an exact geometric — not only the runs that happen to fit inside a block (issue 26). An element whose integers
+would leave 64 bits (a scale numerator t > 2^53, or a Bernoulli loop past K = 2^10, or V past 2^9 — probabilities
+below e^(−500)) finishes the very same algorithm in Python integers (:func:`_finish_geometric`), so no draw is ever
+truncated or redone.
 
 Secret randomness comes only from the operating system; a caller's seed never reaches this module. The word source
 is a parameter only so tests can check the vectorised path against the scalar reference on identical words.
@@ -171,18 +174,41 @@ def _scale_ratio(scale: float) -> tuple[int, int]:
     return frac.numerator, frac.denominator
 
 
-def _runs(n: int, words: WordSource) -> np.ndarray:
-    """n i.i.d. V ≥ 0 with P(V ≥ v) = e^(−v): the lengths of the runs of successes between failures in an i.i.d.
-    Bernoulli(exp(−1)) sequence (each failure ends one run)."""
-    parts, have = [], 0
+BitSource = Callable[[int], np.ndarray]
+
+
+def _runs(n: int, words: WordSource, *, bits: BitSource | None = None, block: int | None = None) -> np.ndarray:
+    """n i.i.d. V ≥ 0 with P(V = v) = (1 − p)p^v, p = e^(−1): the lengths of the first n runs of successes between
+    failures of ONE i.i.d. Bernoulli(p) sequence, read in blocks (CKS20 Alg. 2's inner loop "V ← 0; while
+    Bernoulli(exp(−1)): V ← V + 1", run n times back to back on one bit stream).
+
+    Exact, and why: the sequence is consumed in order, and a run that is still open at the end of a block is carried
+    into the next block (its successes so far are added to the first run the next block completes), so the output
+    is exactly the first n runs of one infinite i.i.d. stream. The j-th failure is a stopping time, so the runs
+    between failures are i.i.d. geometric whatever the block lengths are; bits after the n-th failure are never
+    looked at. (Keeping only the runs completed *inside* each fixed-length block — what this function did before
+    issue 26 — is not exact: a window's completed runs are biased toward short runs and capped by the window.)
+
+    ``bits`` (m ↦ m Bernoulli bits, True = success; default Bernoulli(e^(−1)) from ``words`` via
+    :func:`bernoulli_exp1`) and ``block`` (an upper bound on the block length) are parameters only so tests can feed a
+    biased source and force many block boundaries."""
+    if n <= 0:  # (a block of U's can, rarely, keep none: then no run is asked for)
+        return np.zeros(0, dtype=np.uint64)
+    source = bits if bits is not None else (lambda m: bernoulli_exp1(m, words))
+    parts, have, carry = [], 0, 0  # carry: successes of the run still open at the end of the blocks read so far
     while have < n:
-        bits = bernoulli_exp1(int((n - have) * 1.6) + 16, words)  # E[run + 1] = 1/(1 − e^(−1)) ≈ 1.58
-        ends = np.flatnonzero(~bits)  # runs completed inside this block; the unfinished tail is dropped
-        # (dropping it is fine: the dropped bits are never looked at, and every completed run is i.i.d.)
-        if ends.size:
-            parts.append(np.diff(ends, prepend=-1).astype(np.uint64) - np.uint64(1))
-            have += ends.size
-    return np.concatenate(parts)[:n]
+        m = int((n - have) * 1.6) + 16  # E[run + 1] = 1/(1 − e^(−1)) ≈ 1.58
+        b = np.asarray(source(m if block is None else min(m, block)), dtype=bool)
+        ends = np.flatnonzero(~b)  # the failures in this block, each closing one run
+        if not ends.size:
+            carry += b.size
+            continue
+        run = np.diff(ends, prepend=-1).astype(np.uint64) - np.uint64(1)
+        run[0] += np.uint64(carry)  # the run that crossed into this block
+        carry = int(b.size - 1 - ends[-1])
+        parts.append(run)
+        have += run.size
+    return np.concatenate(parts)[:n] if len(parts) > 1 else parts[0][:n]
 
 
 def geometric(scale: float, n: int, words: WordSource = os_words) -> np.ndarray:
