@@ -475,11 +475,13 @@ def _declared() -> list[Declared]:
     from .ggkm21_release import ggkm21_release_audits  # what the GGKM21 estimators release (issue 19)
     from .online_learners import online_learner_audits  # experts learners, Algorithm 3, the dyadic sanitizer
     from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
+    from .exact_sampler import exact_sampler_audits  # the native exact sampler (issue 26 item 2)
 
     out.extend(private_online_audits())
     out.extend(threshold_label_audits())
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
+    out.extend(exact_sampler_audits())
     return out
 
 
