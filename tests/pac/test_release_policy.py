@@ -240,10 +240,15 @@ def test_online_learners_follow_the_release_policy(name):
 
 
 def test_the_checker_catches_an_online_learner_showing_an_exact_count():
-    """The online twin: GL21 whose state() shows the forest's merge count without diagnostics=True."""
+    """The online twin: GL21 whose state() shows the forest's merge count without diagnostics=True (the twin keeps
+    the count: since issue 26 GL21 does not even count merges without diagnostics)."""
     from littlestone.private_online import GL21
 
     class MergesShownTwin(GL21):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._forest.merges = 0
+
         def _public_state(self):
             return {**super()._public_state(), "merges": self._forest.merges}
 

@@ -60,23 +60,25 @@ def check_batch_size(batch: Any, horizon: int) -> int:
 
 
 class _SealedCount:
-    """An exact count a private learner keeps but does not release: ``+`` works (the online protocol advances it),
-    reading it (int, comparison, printing) raises — it is available with ``diagnostics=True`` only."""
+    """The mistake count of a learner built without diagnostics: a token that holds NO value (issue 26 item 4) —
+    ``+`` works (the online protocol advances it) and returns the token; reading it (int, comparison, printing)
+    raises. The exact count exists only with ``diagnostics=True``; without, it is never computed into the object, so
+    no underscore attribute and no pickle of the learner holds it."""
 
-    __slots__ = ("_value", "_owner")
+    __slots__ = ("_owner",)
 
-    def __init__(self, value: int, owner: str):
-        self._value, self._owner = int(value), owner
+    def __init__(self, owner: str):
+        self._owner = owner
 
     def __add__(self, other: int) -> "_SealedCount":
-        return _SealedCount(self._value + int(other), self._owner)
+        return self
 
     __iadd__ = __add__
 
     def _refuse(self, *_: Any) -> Any:
         raise LittlestoneError(
             f"{self._owner}.mistakes is an exact count of the private data, which the privacy claim does not cover: "
-            "it is a diagnostic, available only with diagnostics=True"
+            "it is a diagnostic, counted only with diagnostics=True"
         )
 
     __int__ = __index__ = __float__ = __bool__ = __repr__ = __str__ = __format__ = _refuse
@@ -135,21 +137,57 @@ class PrivateAlgorithm3Base(OnlineLearner):
     private = True
 
     def __init__(self, hypothesis_class: Any, *, labels: Any, diagnostics: bool):
-        super().__init__(hypothesis_class, labels=private_online_labels(labels, type(self).__name__))
-        self.diagnostics = bool(diagnostics)
+        self.labels = private_online_labels(labels, type(self).__name__)  # the declared pair (None: read from data)
+        super().__init__(hypothesis_class, labels=self.labels)
+        #: fixed at construction: without diagnostics the mistakes are never counted (turning it on later cannot
+        #: reveal a count that was never kept)
+        self._counting = self.diagnostics = bool(diagnostics)
+        self.mistakes = 0
 
     @property
     def mistakes(self) -> Any:
         """The exact number of mistakes so far (a function of the private labels): an int with ``diagnostics=True``;
-        otherwise a sealed count that the protocol can still advance but that refuses to be read."""
-        return self._mistakes if self.diagnostics else _SealedCount(self._mistakes, type(self).__name__)
+        otherwise a sealed token that the protocol can still advance but that holds no value and refuses to be
+        read (the count is not kept at all)."""
+        if getattr(self, "_counting", False):
+            return self._mistakes
+        return _SealedCount(type(self).__name__)
 
     @mistakes.setter
     def mistakes(self, value: Any) -> None:
-        self._mistakes = value._value if isinstance(value, _SealedCount) else int(value)
+        if getattr(self, "_counting", False):  # (OnlineLearner.__init__ sets 0 before diagnostics is known)
+            self._mistakes = int(value)
+        elif not isinstance(value, (_SealedCount, int)):
+            raise LittlestoneError(f"mistakes: expected a count, got {value!r}")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.hypothesis_class!r}, n_learned={self.n_learned})"
+
+    def release(self) -> dict[str, Any]:
+        """Exactly what the privacy claim covers (issue 26 item 4): the hypothesis behind the last prediction (drawn
+        from learners fed only sanitizer outputs), the public parameters (the declared label pair; None when it was
+        read from the data), the rounds played, the synthetic points per subsequence (one per batch: public) and the
+        claim — never the mistakes or an example, whatever ``diagnostics`` says. The learner object and its pickle
+        hold the current batch's examples (the sanitizer's next input): the owner's private file, not a release."""
+        return {
+            "learner": type(self).__name__,
+            "hypothesis": self._last_hypothesis(),
+            "parameters": {
+                "class": self.hypothesis_class.name,
+                "horizon": self.horizon,
+                "epsilon": self.epsilon,
+                "batch": self.batch,
+                "learner": self.learner,
+                "labels": self.labels,
+            },
+            "rounds": self.n_learned,
+            "subsequence_sizes": self.subsequence_sizes_.tolist(),
+            "privacy": self.privacy(),
+        }
+
+    def _last_hypothesis(self) -> Any:
+        """The hypothesis behind the last prediction (None before the first)."""
+        return None if self._round_hyp is None else self._hypothesis_at(self._round_hyp[1])
 
     def _run_labels(self, y: Any) -> np.ndarray:
         """0/1 labels of a ``run`` batch, checked against the declared (or already fixed) pair as learn_one does."""
@@ -312,6 +350,9 @@ class Algorithm3(PrivateAlgorithm3Base):
     # ------------------------------------------------------------------ online protocol
     def _point_arg(self, x: Any) -> Any:
         return self.family.index_points([x]) if self.learner == "hedge" else [x]
+
+    def _hypothesis_at(self, j: int) -> Any:
+        return self.family.hypothesis(j) if self.learner == "hedge" else self._pool.hypothesis(j)
 
     def _predict01(self, x: Any) -> int:
         if self._round_hyp is None or self._round_hyp[0] != self.n_learned:

@@ -244,6 +244,9 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         i, u, v = (a[start:end] for a in self._draws)
         return self._pool.sample(i, u, v)
 
+    def _last_hypothesis(self) -> Any:
+        return self.hypothesis_
+
     def _predict01(self, x: Any) -> int:
         if self._round_hyp is None or self._round_hyp[0] != self.n_learned:
             k = len(self._bx)

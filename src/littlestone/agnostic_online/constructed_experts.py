@@ -503,6 +503,29 @@ class ConstructedExpertsLearner:
         ope = dataclasses.replace(ope, relation=san.relation)
         return compose([san, ope], "basic", what="constructed-experts learner (LWY25 Thm 4.4)")
 
+    def release(self) -> dict[str, Any]:
+        """Exactly what the privacy claim covers (issue 26 item 4): the predictions ŷ_1..ŷ_t and the experts the OPE
+        learner played (mechanism outputs and their post-processing), the public parameters and the claim — never
+        the exact losses or mistakes (:meth:`result`, the caller's own evaluation on the labels it holds), whatever
+        ``diagnostics`` says. The learner object and its pickle hold the exact losses and the sanitizer's points:
+        the owner's private file, not a release."""
+        return {
+            "learner": type(self).__name__,
+            "parameters": {
+                "class": self.H.name,
+                "horizon": self.horizon,
+                "epsilon": self.epsilon,
+                "delta": self.delta,
+                "ope": self.ope,
+                "max_flips": self.max_flips,
+                "n_experts": self.n_experts_,
+            },
+            "rounds": self.t,
+            "predictions": list(self.predictions_),
+            "experts_played": list(self.choices_),
+            "privacy": self.privacy(),
+        }
+
     @property
     def cumulative_(self) -> np.ndarray:
         """The exact cumulative loss of every expert (a function of the private labels): ``diagnostics=True`` only."""

@@ -184,8 +184,8 @@ class Algorithm3Labels(Mechanism):
 
         return self.learner(SeededBackend(0), (0, 1)).privacy()
 
-    def play(self, data: tuple, backend: Any, labels: Any) -> Any:
-        learner = self.learner(backend, labels)
+    def play(self, data: tuple, backend: Any, labels: Any, **kw: Any) -> Any:
+        learner = self.learner(backend, labels, **kw)
         for x, y in zip(*data):
             learner.predict_one(x)
             learner.learn_one(x, y)
@@ -223,11 +223,12 @@ class Algorithm3Release(Algorithm3Labels):
 
 
 class Algorithm3ExactMistakes(Algorithm3Release):
-    """BROKEN (issue 19 leak 6): the exact mistake count shown (as ``mistakes`` and in repr used to)."""
+    """BROKEN (issue 19 leak 6): the exact mistake count shown (as ``mistakes`` and in repr used to) — here counted
+    with diagnostics on (since issue 26 a learner built without them keeps no count to read)."""
 
     def __call__(self, data: tuple, *, backend: Any) -> str:
-        learner = self.play(data, backend, (0, 1))
-        return f"{learner!r} mistakes={learner._mistakes}"
+        learner = self.play(data, backend, (0, 1), diagnostics=True)
+        return f"{learner!r} mistakes={int(learner.mistakes)}"
 
 
 # ------------------------------------------------------------------------------------------ dyadic sanitizer

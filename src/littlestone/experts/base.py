@@ -13,6 +13,8 @@ outputs of the mechanism objects the learner runs (``privacy()`` is their compos
 are private (``_cumulative``), and a distribution that is a function of them (PrivateHedge's softmin of the exact
 losses) is a diagnostic, available only with ``diagnostics=True``. ``run``'s :class:`ExpertsRun` is the caller's own
 evaluation of the play on the losses it holds (regret, best expert), not a release of the learner.
+:meth:`ExpertsLearner.release` is exactly what the claim covers; the learner object (and a pickle of it) holds the
+exact losses the algorithm runs on — the owner's private file, like a checkpoint (issue 26 item 4).
 """
 
 from __future__ import annotations
@@ -199,6 +201,28 @@ class ExpertsLearner(ABC):
     def privacy(self) -> PrivacyClaim | None:
         """The privacy claim (None for a non-private learner)."""
         return None
+
+    #: public scalar parameters shown by :meth:`release` (those a learner has)
+    RELEASED_PARAMETERS = ("n_experts", "horizon", "epsilon", "delta", "eta", "batch", "block", "grid", "discrete")
+
+    def release(self) -> dict[str, Any]:
+        """Exactly what the privacy claim covers (issue 26 item 4): the public parameters, the rounds played, the
+        distribution the learner releases (:meth:`_released_distribution`; None when it releases only the expert
+        drawn each round, which ``predict_one`` showed) and the claim — never the exact losses, whatever
+        ``diagnostics`` says. The learner object and its pickle hold the exact cumulative losses the algorithm runs
+        on: the owner's private file, not a release."""
+        return {
+            "learner": type(self).__name__,
+            "parameters": {k: getattr(self, k) for k in self.RELEASED_PARAMETERS if hasattr(self, k)},
+            "rounds": self.t,
+            "distribution": self._released_distribution(),
+            "privacy": self.privacy(),
+        }
+
+    def _released_distribution(self) -> np.ndarray | None:
+        """The distribution this learner releases as it is: a non-private learner's p_t; a private learner's only
+        where p_t is computed from mechanism outputs (the subclass says so), else None."""
+        return None if self.private else self._distribution()
 
 
 class Workspace:

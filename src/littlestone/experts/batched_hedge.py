@@ -123,6 +123,15 @@ class BatchedPrivateHedge(ExpertsLearner):
         out[self._current] = 1.0
         return out
 
+    def _released_distribution(self) -> np.ndarray | None:
+        """The point mass on the expert drawn for the latest batch drawn so far (a mechanism output; None before the
+        first draw). Never draws: a release does not run the mechanism."""
+        if self._current is None:
+            return None
+        out = np.zeros(self.n_experts)
+        out[self._current] = 1.0
+        return out
+
     def draw_distribution(self) -> np.ndarray:
         """Diagnostic: the softmin of the exact losses the current batch's expert was drawn from."""
         self._diagnostic("draw_distribution()")

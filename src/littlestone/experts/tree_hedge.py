@@ -195,6 +195,10 @@ class TreeAggregationHedge(ExpertsLearner):
         noisy = self._released_exact + self._noise_prefix
         return noisy if self.grid == 1 else noisy / self.grid
 
+    def _released_distribution(self) -> np.ndarray:
+        """softmin(η L̃), a function of the binary mechanism's output: released as it is."""
+        return self._distribution()
+
     def _distribution(self) -> np.ndarray:
         """softmin(η L̃): computed from the mechanism's output only (released as it is by ``distribution()``)."""
         if self._p is None:

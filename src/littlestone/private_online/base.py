@@ -16,6 +16,14 @@ predictions made from it; everything else (sequences, counts, noise) stays insid
   for tests and experiments only, never printed or saved by default. Attributes that hold such counts (LWY25's
   ``insertions``, GL21's ``forest``) refuse to be read without ``diagnostics=True`` (:meth:`_require_diagnostics`).
 
+What may leave the data owner is :meth:`PrivateOnlineLearner.release`: the released hypothesis h_{t+1}, the public
+parameters, what ``state()`` shows without diagnostics (computed from mechanism outputs) and the claim — exactly
+what the claim covers. The learner object itself (and a pickle of it) is NOT a release: it holds the private state
+the algorithm needs to go on (the examples in its sequences or forest, exact counts such as LWY25's AboveThreshold
+input, the noise drawn ahead), so a pickle is the owner's private file, as sensitive as the stream — like a
+checkpoint. Counts kept only for diagnostics (LWY25's insertions, GL21's merges) are not kept at all unless the
+learner is built with ``diagnostics=True`` (issue 26 item 4).
+
 Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never inferred from the data; bool labels
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
 ``feature=``). ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
@@ -349,6 +357,9 @@ class PrivateOnlineLearner(ABC):
     :meth:`_run01` with a vectorized fast path that must release exactly the same stream as the round-by-round
     protocol for the same seed. ``diagnostics=True`` turns on the exact counts of the private stream in
     :meth:`state` and the attributes guarded by :meth:`_require_diagnostics` (module docstring).
+
+    :meth:`release` is what the claim covers and may be shared; the object and its pickle hold the private state the
+    algorithm runs on (examples, exact counts, noise drawn ahead) — the owner's file, like a checkpoint.
     """
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
@@ -505,6 +516,27 @@ class PrivateOnlineLearner(ABC):
                 f"{type(self).__name__}.{name} is computed from the private stream itself (not covered by the "
                 "privacy claim): build the learner with diagnostics=True to read it"
             )
+
+    def release(self) -> dict[str, Any]:
+        """Exactly what the privacy claim covers: the released hypothesis h_{t+1} (h_1 … h_t were released round by
+        round), the public parameters, :meth:`state` without diagnostics (public or computed from mechanism outputs,
+        whatever ``diagnostics`` says) and the claim. Never an exact count or an example of the private stream: this,
+        not the learner object or its pickle (the owner's private state), is what may be shared."""
+        return {
+            "learner": type(self).__name__,
+            "hypothesis": self.hypothesis(),
+            "parameters": {
+                "class": self.hypothesis_class.name,
+                "T": self.T,
+                "epsilon": self.epsilon,
+                "delta": self.delta,
+                "beta": self.beta,
+                "labels": self.labels,
+                "setting": self.setting,
+            },
+            "state": self._public_state(),
+            "privacy": self.privacy(),
+        }
 
     @property
     def setting(self) -> str:

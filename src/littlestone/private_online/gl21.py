@@ -110,7 +110,7 @@ class _Forest:
     """The forest of GL21 Alg. 1 and the list L_t = (A(S_{o_i}))_i with its counts; trees are materialized when
     they first receive an example (an untouched tree is all-leaves-pertinent with empty samples)."""
 
-    def __init__(self, base: BaseLearner, k1: int, k2: int, rng: np.random.Generator):
+    def __init__(self, base: BaseLearner, k1: int, k2: int, rng: np.random.Generator, count_merges: bool = True):
         self.base, self.k1, self.k2, self.rng = base, k1, k2, rng
         self._s0 = base.start()
         self._h0 = base.output(self._s0)
@@ -118,7 +118,8 @@ class _Forest:
         self.o: dict[int, int] = {}
         self.entry: dict[int, Any] = {}
         self.counts: Counter = Counter({self._h0: k2})
-        self.merges = 0
+        #: tournaments run so far — a diagnostic-only count, kept only when asked (None otherwise; issue 26)
+        self.merges: int | None = 0 if count_merges else None
 
     def _tree(self, i: int) -> tuple[list, list, list]:
         t = self.trees.get(i)
@@ -151,7 +152,8 @@ class _Forest:
             pert[v1] = pert[v2] = False
             pert[p] = True
             merged = True
-            self.merges += 1
+            if self.merges is not None:
+                self.merges += 1
             v1 = p
             if p == 1:
                 break
@@ -292,7 +294,7 @@ class GL21(_GL21Common):
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
         s = self.setting_
-        self._forest = _Forest(self.base, s.k1, s.k2, rng)
+        self._forest = _Forest(self.base, s.k1, s.k2, rng, count_merges=self.diagnostics)
         self._svt = SparseVector(
             1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2, backend=self._b_svt
         )

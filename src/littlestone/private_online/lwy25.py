@@ -242,7 +242,7 @@ class LWY25(PrivateOnlineLearner):
         self.at_instances = 0
         self.histograms_run = 0
         self.list_sizes: list[int] = [1]
-        self._insertions = 0
+        self._insertions: int | None = 0 if self.diagnostics else None  # a diagnostic: kept only when asked
         self._new_at()
 
     # ------------------------------------------------------------------------------------------- bookkeeping
@@ -312,7 +312,8 @@ class LWY25(PrivateOnlineLearner):
             L.agree[i] = L.ids.setdefault(o, len(L.hyps))
             if L.agree[i] == len(L.hyps):
                 L.hyps.append(o)
-        self._insertions += 1
+        if self._insertions is not None:
+            self._insertions += 1
 
     def _on_top(self) -> None:
         """Alg. 2 lines 14–23."""

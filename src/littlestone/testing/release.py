@@ -1,10 +1,10 @@
 """One release policy, checked (issue 19 item 4).
 
 Everything a fitted private estimator or online learner shows — its public attributes, its result's fields,
-``summary()``, ``repr``, ``state()``, ``distribution()`` and its saved model — must be *public* (parameters, sizes
-fixed before the data), *computed only from mechanism outputs*, or a *diagnostic* (present only with
-``diagnostics=True``, never saved, never printed by default). :func:`check_release` tests this on a
-:class:`ReleaseSubject` without knowing which field is which:
+``summary()``, ``repr``, ``state()``, ``distribution()``, an online learner's ``release()`` and its saved model —
+must be *public* (parameters, sizes fixed before the data), *computed only from mechanism outputs*, or a
+*diagnostic* (present only with ``diagnostics=True``, never saved, never printed by default).
+:func:`check_release` tests this on a :class:`ReleaseSubject` without knowing which field is which:
 
 1. **Neighbours with the same noise.** The subject runs on D and on a neighbour D′ with the same seeded backend and
    seed, while every :class:`~littlestone.privacy.Mechanism` call is recorded. When every mechanism returned the same
@@ -130,7 +130,7 @@ def release_surfaces(obj: Any) -> dict[str, str]:
     result = getattr(obj, "result_", None)
     if result is not None and callable(getattr(result, "summary", None)):
         _flatten("result_.summary()", _ADDRESS.sub("", result.summary()), out)
-    for name in ("summary", "state", "distribution"):
+    for name in ("summary", "state", "distribution", "release"):
         value = _call(obj, name)
         if value is not None:
             _flatten(f"{name}()", value, out)
