@@ -1,10 +1,12 @@
 """Progress reporting from long computations to whoever is listening (the CLI's rich bars), without threading a
 callback through every signature: library code calls :func:`report`; a caller installs a listener with
-:func:`listening`. Reports come only from the calling process (joblib workers report through their results)."""
+:func:`listening`. Reports come only from the calling process (joblib workers report through their results).
+Display threads are started inside :func:`sigint_blocked`, so Ctrl-C always reaches the main thread."""
 
 from __future__ import annotations
 
 import contextlib
+import signal
 from contextvars import ContextVar
 from typing import Callable, Iterator
 
@@ -32,3 +34,18 @@ def listening(listener: Listener | None) -> Iterator[None]:
         yield
     finally:
         _listener.reset(token)
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in the calling thread for the block (a signal arriving meanwhile waits, then is delivered). A
+    thread started inside inherits the blocked mask, so Ctrl-C always lands in the main thread: delivered to a
+    display thread, it would not wake a main thread blocked in a system call (issue 26 item 5)."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -443,7 +443,9 @@ def _forked(
             by_conn = {w.conn: w for w in pool}
             by_sentinel = {w.proc.sentinel: w for w in pool}
             # this process runs a chunk when it has one and no answer is waiting; else it waits for an answer
-            ready = wait([*by_conn, *by_sentinel], timeout=0 if pending else None)
+            # (waking twice a second while idle: a Ctrl-C delivered to another thread of this process still reaches
+            # the main thread's handler at once instead of after the next answer — issue 26 item 5)
+            ready = wait([*by_conn, *by_sentinel], timeout=0 if pending else 0.5)
             if not ready and pending:
                 i = pending.pop(0)  # in order: a chunk queued to a worker is never smaller than the next one here
                 a, b = bounds[i]

@@ -16,7 +16,7 @@ import pytest
 
 from littlestone.io import OutputError, atomic_write_text, output_target, staged_directory
 
-from test_cli_subprocess import ENV, EXE
+from test_cli_subprocess import CTRL_C_START, ENV, EXE, communicate_or_kill
 
 needs_exe = pytest.mark.skipif(EXE is None, reason="console script not installed")
 
@@ -162,13 +162,13 @@ def _interrupt_when(cmd: list[str], cwd: Path, ready, settle: float = 1.0):
     proc = subprocess.Popen(
         [EXE, *cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, start_new_session=True
     )
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + CTRL_C_START
     while not ready() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(settle)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=90)
+    out, err = communicate_or_kill(proc)
     return proc.returncode, out, err
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 from enum import Enum
 from typing import Any, Iterator
 
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..classes.base import HypothesisClass
+from .._progress import sigint_blocked
 from ..errors import LittlestoneError
 
 console = Console(highlight=False, soft_wrap=True)
@@ -108,10 +110,23 @@ SEED_NOTE = (
 )
 
 
+#: notes said once on stderr at the end of a command that ran (after its output, with its warnings); a refused
+#: command prints its one error line alone (issue 26 item 5: the note used to come before the error)
+_DEFERRED_NOTES: list[str] = []
+
+
 def note_seed_under_secure(seed: Any, backend: Any) -> None:
-    """Say once, on stderr, what --seed does not fix under the secure backend (issue: it was silently ignored)."""
-    if seed is not None and str(getattr(backend, "value", backend)) == "secure":
-        err_console.print(SEED_NOTE, markup=False, highlight=False, soft_wrap=True)
+    """Say once, on stderr, what --seed does not fix under the secure backend (issue: it was silently ignored) —
+    deferred to the end of the command (:func:`take_notes`), so a refusal stays one line."""
+    if seed is not None and str(getattr(backend, "value", backend)) == "secure" and SEED_NOTE not in _DEFERRED_NOTES:
+        _DEFERRED_NOTES.append(SEED_NOTE)
+
+
+def take_notes() -> list[str]:
+    """The notes deferred so far (each once), cleared."""
+    notes = list(_DEFERRED_NOTES)
+    _DEFERRED_NOTES.clear()
+    return notes
 
 
 def console_for(out: Any) -> Console:
@@ -215,7 +230,10 @@ class PlainProgress:
     """Progress for a stderr that is not a terminal (a pipe, a log file, CI): instead of a live bar, one plain
     line every few seconds (``LITTLESTONE_PROGRESS_INTERVAL``, default 5) with the elapsed time and every task's
     state, e.g. ``[  15s] running experiment blm20_accuracy · M runs 12/45``. Nothing is printed for work shorter
-    than one interval. Offers the parts of rich's Progress the CLI uses."""
+    than one interval. Offers the parts of rich's Progress the CLI uses.
+
+    At Ctrl-C the lines stop at once (a SIGINT handler, chained before the previous one, stops the thread while the
+    interrupted command cleans up), and the thread never takes SIGINT itself (started with it blocked)."""
 
     def __init__(self, interval: float | None = None) -> None:
         import threading
@@ -239,11 +257,26 @@ class PlainProgress:
 
         self._start = time.monotonic()
         self._thread = threading.Thread(target=self._run, daemon=True, name="littlestone-progress")
-        self._thread.start()
+        with sigint_blocked():
+            self._thread.start()
+        self._previous_handler: Any = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if callable(previous):  # (SIG_IGN / SIG_DFL: Python raises nothing to stop for)
+
+                def stop_then_interrupt(signum: int, frame: Any) -> Any:
+                    self._stop.set()
+                    return previous(signum, frame)
+
+                signal.signal(signal.SIGINT, stop_then_interrupt)
+                self._previous_handler = previous
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
+        if self._previous_handler is not None:
+            signal.signal(signal.SIGINT, self._previous_handler)
+            self._previous_handler = None
         if self._thread is not None:
             self._thread.join(timeout=1.0)
 
@@ -302,12 +335,20 @@ class PlainProgress:
             self._tasks.pop(task, None)
 
 
+class _Progress(Progress):
+    """rich's Progress whose refresh thread is started with SIGINT blocked (:func:`sigint_blocked`)."""
+
+    def start(self) -> None:
+        with sigint_blocked():
+            super().start()
+
+
 def progress(transient: bool = True) -> Any:
     """A rich progress bar (description, bar, m/n, elapsed) on stderr; plain periodic lines when stderr is not a
     terminal (:class:`PlainProgress`)."""
     if not err_console.is_terminal:
         return PlainProgress()
-    return Progress(
+    return _Progress(
         SpinnerColumn(),
         TextColumn("{task.description}", style="progress.description", markup=False),  # descriptions literally
         BarColumn(),
@@ -345,7 +386,7 @@ def working(description: str) -> Iterator[None]:
             p.add_task(description)
             yield
         return
-    with Progress(
+    with _Progress(
         SpinnerColumn(),
         TextColumn("{task.description}", markup=False),  # literally: a class name may hold [ ] or { }
         TimeElapsedColumn(),

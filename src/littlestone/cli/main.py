@@ -13,7 +13,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from ..errors import LittlestoneError
-from ._common import err_console
+from ._common import err_console, take_notes
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -41,6 +41,7 @@ class LittlestoneGroup(TyperGroup):
             argv = ["--debug", *argv]
         code = EXIT_OK
         caught: list[warnings.WarningMessage] = []
+        take_notes()  # (notes of an earlier command in this process are not this one's)
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -103,7 +104,10 @@ class LittlestoneGroup(TyperGroup):
             # the command is over (its outputs are in place or cleaned up): a Ctrl-C from now on, e.g. during the
             # interpreter's shutdown, must not turn a finished run into a death by SIGINT
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        notes = take_notes()
         if code in (EXIT_OK, EXIT_FAILED) or debug:  # after a bad input or Ctrl-C: the error line alone
+            for note in notes:
+                err_console.print(note, markup=False, highlight=False, soft_wrap=True)
             _show_warnings(caught)
         if not standalone_mode:
             return code

@@ -62,6 +62,8 @@ class LearnerName(str, Enum):
 
 PRIVATE_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive")
 #: bytes a game record keeps per round (the point, the prediction, the label), for the up-front memory check
+#: a game's own memory besides its rounds (its seed, its result)
+_BYTES_PER_GAME = 1024
 _BYTES_PER_ROUND = 48
 #: rounds between two progress updates of a private learner's game (at most; T/100 for shorter games)
 _PROGRESS_EVERY = 10_000
@@ -257,12 +259,12 @@ def play(
         T = len(fixed[0])
     else:
         T = 2 * max(d, 0) + 10 if adversary != AdversaryName.iid else 200
+    _check_rounds(T, runs)
     seeds = spawn_seeds(seed, runs + 1)
     if adversary == AdversaryName.iid:
         _check_iid_law(H)
 
     private = learner.value in PRIVATE_LEARNERS
-    _check_rounds(T)
     if not private:
         given = [
             n
@@ -430,8 +432,10 @@ def progress_every(T: int) -> int:
     return max(min(T // 100, _PROGRESS_EVERY), 1)
 
 
-def _check_rounds(T: int) -> None:
-    """Refuse up front a game whose record (point, prediction, label per round) cannot fit in this machine's memory."""
+def _check_rounds(T: int, runs: int = 1) -> None:
+    """Refuse up front games whose records (point, prediction, label per round; one seed per game) cannot fit in this
+    machine's memory — also before a count too large for any array (issue 26 item 5: ``--runs 2^63 − 1`` ended in an
+    OverflowError)."""
     import os
 
     try:
@@ -443,6 +447,13 @@ def _check_rounds(T: int) -> None:
             f"--rounds {T}: a game keeps every round's point, prediction and label (~{_BYTES_PER_ROUND} bytes a "
             f"round), more than this machine's {mem / 2**30:.0f} GiB of memory; at most {mem // _BYTES_PER_ROUND:,} "
             "rounds here"
+        )
+    per_game = _BYTES_PER_ROUND * T + _BYTES_PER_GAME
+    if runs > mem // per_game:
+        raise LittlestoneError(
+            f"--runs {runs}: {runs:,} games of {T:,} rounds keep ~{per_game:,} bytes each (every round's record and "
+            f"the game's seed), more than this machine's {mem / 2**30:.0f} GiB of memory; at most "
+            f"{mem // per_game:,} games here"
         )
 
 

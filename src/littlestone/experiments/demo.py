@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._progress import sigint_blocked
 from .._random import spawn_seeds
 from ..classes.finite import FiniteClass
 from ..errors import InsufficientSampleError
@@ -530,7 +531,7 @@ def run_demo(
     # loky backend reuses its workers, whose working directory is where they started)
     work = out.absolute()
     disable = console is None or not getattr(console, "is_terminal", False)
-    with Progress(
+    bars = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
@@ -539,7 +540,10 @@ def run_demo(
         console=console,
         transient=True,
         disable=disable,
-    ) as bar:
+    )
+    with sigint_blocked():  # its refresh thread never takes Ctrl-C (the main thread must)
+        bars.start()
+    with bars as bar:
         step = bar.add_task("data, class", total=None)
         data = load_data(cfg.bins, cfg.features)
         vc = None
