@@ -447,7 +447,7 @@ class ConstructedExpertsLearner:
                 seed=child(i),
             )
         elif sanitizer == "mwem":
-            sanitizer = lambda e, d, n, i: MWEM(C, e, backend=backend, seed=child(i))  # noqa: E731
+            sanitizer = lambda e, d, n, i: MWEM(C, e, reuse=0, backend=backend, seed=child(i))  # noqa: E731
         if not callable(sanitizer):
             raise LittlestoneError("sanitizer must be 'realizable', 'mwem' or a factory (epsilon, delta, n, run)")
         self.make_sanitizer = sanitizer
