@@ -16,6 +16,7 @@ from ._common import (
     SEED_OPTION,
     BackendKind,
     console,
+    err_console,
     note_seed_under_secure,
     print_table,
     progress,
@@ -114,7 +115,7 @@ def audit(
     from ..audit.estimate import duration_text
 
     eta = _estimate(mod, chosen, runs, jobs, broken)
-    console.print(eta.announcement(len(chosen)), markup=False, highlight=False)
+    err_console.print(eta.announcement(len(chosen)), markup=False, highlight=False)  # with the progress, on stderr
     with progress() as bar:
         task = bar.add_task("auditing", total=len(chosen))
         for name in chosen:
