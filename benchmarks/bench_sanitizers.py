@@ -47,7 +47,7 @@ def main() -> None:
     ]:
         for backend in ("seeded", "secure"):
             t0 = time.perf_counter()
-            m = MWEM(H, 1.0, seed=0, backend=backend).fit(data)
+            m = MWEM(H, 1.0, reuse=0, seed=0, backend=backend).fit(data)
             sec = time.perf_counter() - t0
             rows.append((f"MWEM {name} ({backend})", sec, m.max_error(data), m.error_bound(), m.iterations_))
             print(rows[-1], flush=True)
@@ -57,7 +57,10 @@ def main() -> None:
     Ts = 256 if a.quick else 1024
     t0 = time.perf_counter()
     d = DyadicSanitizer(
-        Ts, 1.0, 0.0, lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), backend="seeded", seed=i)
+        Ts,
+        1.0,
+        0.0,
+        lambda e, dl, k, i: MWEM(Thresholds(N), e, iterations=max(1, min(8, k)), reuse=0, backend="seeded", seed=i),
     )
     for t in range(Ts):
         d.learn_one(int(X[t]))

@@ -138,7 +138,7 @@ def main() -> None:
                 )
                 for r in runs
             ]
-            mw = [timed(lambda: MWEM(H, 1.0, seed=r, backend=backend).fit(D)) for r in runs]
+            mw = [timed(lambda: MWEM(H, 1.0, reuse=0, seed=r, backend=backend).fit(D)) for r in runs]
             played = [s.rounds_ for s, _, _ in sf]
             rows.append(
                 (

@@ -30,7 +30,7 @@ def test_online_section_rows(tmp_path):
     data = load_data(4, (27,))
     res = run_online(data, tmp_path, T=600, backend="seeded", seed=0)
     assert [r["learner"] for r in res.rows] == list(LEARNER_NAMES)
-    assert res.figure.read_bytes()[:4] == b"\x89PNG"
+    assert res.figure.read_bytes()[:4] == res.regret_figure.read_bytes()[:4] == b"\x89PNG"  # two stacked panels
     for r in res.rows:
         assert r["regret"] == r["mistakes"] - res.best_mistakes
         private = r["privacy (ε, δ)"] != "not private"

@@ -21,7 +21,7 @@ def test_every_query_within_alpha_with_probability_1_minus_beta():
     X = _skewed(n, 0, N)
     fails, alpha = 0, None
     for seed in range(20):
-        m = MWEM(Thresholds(N), epsilon=1.0, beta=beta, backend="seeded", seed=seed).fit(X)
+        m = MWEM(Thresholds(N), epsilon=1.0, beta=beta, reuse=0, backend="seeded", seed=seed).fit(X)
         alpha = m.error_bound()
         fails += m.max_error(X) > alpha
     assert alpha < 0.5
@@ -32,9 +32,9 @@ def test_the_accuracy_check_can_fail():
     # a sanitizer that never updates (the uniform histogram) is off by more than the bound on skewed data
     N, n = 16, 200_000
     X = _skewed(n, 0, N)
-    m = MWEM(Thresholds(N), epsilon=1.0, iterations=1, backend="seeded", seed=0).fit(X)
+    m = MWEM(Thresholds(N), epsilon=1.0, iterations=1, reuse=0, backend="seeded", seed=0).fit(X)
     m.synthetic_histogram_ = np.full(N, 1.0 / N)
-    alpha = MWEM(Thresholds(N), epsilon=1.0).fit(X).error_bound()
+    alpha = MWEM(Thresholds(N), epsilon=1.0, reuse=0).fit(X).error_bound()
     assert m.max_error(X) > alpha
 
 
@@ -43,18 +43,18 @@ def test_label_class_and_explicit_class():
     X = rng.integers(0, 8, 50_000)
     Y = (X >= 4).astype(int)
     Y[rng.random(X.size) < 0.1] ^= 1
-    m = MWEM(LabelClass(Thresholds(8)), epsilon=1.0, backend="seeded", seed=2).fit(np.c_[X, Y])
+    m = MWEM(LabelClass(Thresholds(8)), epsilon=1.0, reuse=0, backend="seeded", seed=2).fit(np.c_[X, Y])
     assert m.max_error(np.c_[X, Y]) <= m.error_bound()
     H = random_class(20, 8, seed=3)
-    m2 = MWEM(H, epsilon=1.0, backend="seeded", seed=4).fit(X)
+    m2 = MWEM(H, epsilon=1.0, reuse=0, backend="seeded", seed=4).fit(X)
     assert m2.max_error(X) <= m2.error_bound()
     assert len(m2.synthetic(10)) == 10
 
 
 def test_same_seed_same_output_and_sample_size():
     X = _skewed(1000, 2)
-    a = MWEM(Thresholds(16), 1.0, backend="seeded", seed=5).fit(X).estimates()
-    b = MWEM(Thresholds(16), 1.0, backend="seeded", seed=5).fit(X).estimates()
+    a = MWEM(Thresholds(16), 1.0, reuse=0, backend="seeded", seed=5).fit(X).estimates()
+    b = MWEM(Thresholds(16), 1.0, reuse=0, backend="seeded", seed=5).fit(X).estimates()
     assert np.array_equal(a, b)
     n = mwem_sample_size(0.3, 16, 17, 1.0, 0.05)
     from littlestone.sanitizers.mwem import mwem_theory_iterations
@@ -109,7 +109,7 @@ def test_reuse_workload_small():
     # last iterate are ≥ 5× more accurate than the plain average, on every seed
     N, n = 2**10, 20_000
     X = _normal(n, N)
-    plain = [MWEM(Thresholds(N), 1.0, backend="seeded", seed=s).fit(X).max_error(X) for s in range(5)]
+    plain = [MWEM(Thresholds(N), 1.0, reuse=0, backend="seeded", seed=s).fit(X).max_error(X) for s in range(5)]
     last = [
         MWEM(Thresholds(N), 1.0, reuse=1, output="last", backend="seeded", seed=s).fit(X).max_error(X) for s in range(5)
     ]
@@ -137,7 +137,7 @@ def test_reuse_average_within_its_weakened_bound():
         fails += m.max_error(X) > m.error_bound()
     assert fails <= 3  # P[Bin(10, 0.05) ≥ 4] < 0.002
     assert m.error_bound() < 1.0
-    plain = MWEM(Thresholds(N), epsilon=1.0, beta=beta).fit(X)
+    plain = MWEM(Thresholds(N), epsilon=1.0, beta=beta, reuse=0).fit(X)
     T = plain.iterations_
     assert m.error_bound() > plain.error_bound()  # the Laplace term grows by √(1 + (T + 1)/2)
     lg = np.log(2 * T / beta)
@@ -164,12 +164,12 @@ def _run_mechanisms(monkeypatch, **kw):
     return m, compose(ran), len(ran)
 
 
-@pytest.mark.parametrize("kw", [{}, {"reuse": 1}, {"reuse": 3, "output": "last"}])
+@pytest.mark.parametrize("kw", [{}, {"reuse": 0}, {"reuse": 1}, {"reuse": 3, "output": "last"}])
 def test_claim_is_the_composition_of_the_mechanisms_run_and_unchanged_by_reuse(monkeypatch, kw):
     m, claim, runs = _run_mechanisms(monkeypatch, **kw)
     assert runs == 2 * 9  # reuse draws no noise
     assert (claim.epsilon, claim.delta) == pytest.approx(m.privacy()[:2])
-    assert m.privacy() == MWEM(Thresholds(64), epsilon=0.7, iterations=9).privacy()
+    assert m.privacy() == MWEM(Thresholds(64), epsilon=0.7, reuse=0, iterations=9).privacy()
 
 
 PIN_SELECTED = [24, 25, 14, 24, 13, 15, 13, 27, 28, 28, 16, 12]
@@ -193,7 +193,7 @@ def test_reuse_pinned_outputs():
     m = MWEM(Thresholds(64), 1.0, iterations=12, reuse=1, output="last", backend="seeded", seed=7).fit(X)
     assert m.selected_ == PIN_SELECTED
     np.testing.assert_allclose(m.estimates()[::8], PIN_ESTIMATES, rtol=0, atol=1e-12)
-    plain = MWEM(Thresholds(64), 1.0, iterations=12, backend="seeded", seed=7).fit(X)
+    plain = MWEM(Thresholds(64), 1.0, iterations=12, reuse=0, backend="seeded", seed=7).fit(X)
     np.testing.assert_allclose(plain.estimates()[::8], PIN_PLAIN, rtol=0, atol=1e-12)
 
 
@@ -214,6 +214,20 @@ def test_reuse_on_label_and_explicit_classes():
     Y[rng.random(X.size) < 0.1] ^= 1
     D = np.c_[X, Y]
     for H, data in ((LabelClass(Thresholds(8)), D), (random_class(20, 8, seed=3), X)):
-        plain = MWEM(H, 1.0, backend="seeded", seed=2).fit(data).max_error(data)
+        plain = MWEM(H, 1.0, reuse=0, backend="seeded", seed=2).fit(data).max_error(data)
         reuse = MWEM(H, 1.0, reuse=1, output="last", backend="seeded", seed=2).fit(data).max_error(data)
         assert reuse <= max(plain, 0.01)
+
+
+def test_default_is_one_reuse_sweep_with_its_proven_bound():
+    # issue 28 item 4: users get reuse=1 (more accurate, same claim); the bound it reports is the √(S/T)-weakened one
+    N, n = 2**10, 20_000
+    X = _normal(n, N)
+    default = MWEM(Thresholds(N), 1.0, backend="seeded", seed=0).fit(X)
+    assert default.reuse == 1 and default.output == "average"
+    plain = MWEM(Thresholds(N), 1.0, reuse=0, backend="seeded", seed=0).fit(X)
+    assert default.max_error(X) < plain.max_error(X) / 2
+    assert default.error_bound() == pytest.approx(
+        mwem_error_bound(n, N, N + 1, 1.0, 0.05, default.iterations_, reuse=1)
+    )
+    assert default.privacy() == plain.privacy()

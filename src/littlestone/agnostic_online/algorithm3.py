@@ -312,6 +312,7 @@ class Algorithm3(PrivateAlgorithm3Base):
                 self.label_class,
                 eps,
                 beta=beta,
+                reuse=0,  # batch="theory" is tuned on the plain HLM12 bound
                 backend=self.backend,
                 seed=np.random.SeedSequence(self._san_seeds.entropy, spawn_key=(*self._san_seeds.spawn_key, i)),
                 _family=fam,

@@ -53,6 +53,7 @@ from ..experts.base import check_horizon
 from ..privacy import PrivacyClaim, check_delta, check_epsilon, compose
 from ..sanitizers.dyadic import DyadicSanitizer
 from ..sanitizers.mwem import MWEM
+from ..online.river_compat import CloneFromParams
 from ..sanitizers.realizable import RealizableSanitizer
 
 #: refuse expert sets larger than this (the per-expert state array and the OPE's N-vectors must fit in memory)
@@ -385,7 +386,7 @@ def _default_alpha(n: int) -> float:
     return min(0.9, 1.0 / math.sqrt(n))
 
 
-class ConstructedExpertsLearner:
+class ConstructedExpertsLearner(CloneFromParams):
     """(2ε, 2δ)-DP agnostic online learner of LWY25 Thm E.10 + Thm 4.4 for small finite classes, river-style.
 
     ``predict_one(x)`` in round t sees x_t only then; ``learn_one(x, y)`` reveals y_t: the OPE learner gets the
@@ -447,7 +448,7 @@ class ConstructedExpertsLearner:
                 seed=child(i),
             )
         elif sanitizer == "mwem":
-            sanitizer = lambda e, d, n, i: MWEM(C, e, backend=backend, seed=child(i))  # noqa: E731
+            sanitizer = lambda e, d, n, i: MWEM(C, e, reuse=0, backend=backend, seed=child(i))  # noqa: E731
         if not callable(sanitizer):
             raise LittlestoneError("sanitizer must be 'realizable', 'mwem' or a factory (epsilon, delta, n, run)")
         self.make_sanitizer = sanitizer

@@ -9,6 +9,7 @@
   registry.py        the one registry: each honest audit declared with its twins, sharing one set-up
   adaptive_game.py   LWY25 Def. 2.4 games of the private online learners (honest and broken)
   toy.py             randomized response / Laplace count with exactly known ε (validate the auditor)
+  estimate.py        expected duration of a batch of audits (costs.py: the measured cost model), rescaled as it runs
 
 Auditing your own mechanism (ε_lb ≤ ε holds with probability ≥ confidence when the mechanism is ε-DP)::
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import time
 from typing import Any, List, Optional
 
 import typer
@@ -15,6 +16,7 @@ from ._common import (
     SEED_OPTION,
     BackendKind,
     console,
+    err_console,
     note_seed_under_secure,
     print_table,
     progress,
@@ -27,11 +29,12 @@ AUDIT_EPILOG = """Examples:
 
   littlestone audit laplace --runs 20000 --seed 1
 
-  littlestone audit --all --runs 5000 --jobs 2
+  littlestone audit --all --runs 500 --jobs 2
 
   littlestone audit --broken --all --seed 1
 
-Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mechanism). With --broken the
+The expected duration (a cost model of each audit × runs) is printed first and the time left is shown as the
+audits run. Exit code 1 if an audit's lower bound on ε exceeds the claimed ε (a broken mechanism). With --broken the
 deliberately broken twins are audited instead (evidence that the audits have power): exit code 1 if one is
 NOT caught."""
 
@@ -53,6 +56,14 @@ def _run_twin(mod: Any, name: str, *, runs: Optional[int], seed: Optional[int], 
             "twins); drop --backend secure"
         )
     return mod.run_broken_audit(name, runs=runs, seed=seed, jobs=jobs)
+
+
+def _estimate(mod: Any, chosen: List[str], runs: Optional[int], jobs: int, broken: bool) -> Any:
+    """The expected duration of the chosen audits (cost model × runs), updated as they finish (audit/estimate.py)."""
+    from ..audit.estimate import Estimate
+
+    audits = mod.broken_audits() if broken else mod.builtin_audits()
+    return Estimate(chosen, [runs if runs is not None else audits[n].runs for n in chosen], jobs)
 
 
 @with_cluster
@@ -101,10 +112,16 @@ def audit(
         table.add_column(col, justify="left" if col in ("mechanism", "verdict") else "right")
     failed: list[str] = []
     reports: list[Any] = []
+    from ..audit.estimate import duration_text
+
+    eta = _estimate(mod, chosen, runs, jobs, broken)
+    err_console.print(eta.announcement(len(chosen)), markup=False, highlight=False)  # with the progress, on stderr
     with progress() as bar:
         task = bar.add_task("auditing", total=len(chosen))
         for name in chosen:
-            bar.update(task, description=f"auditing {name}")
+            left = f" · ≈ {duration_text(eta.remaining())} left" if len(chosen) > 1 else ""
+            bar.update(task, description=f"auditing {name}{left}")
+            t0 = time.perf_counter()
             if broken:
                 rep = _run_twin(mod, name, runs=runs, seed=seed, jobs=jobs, randomness=backend.value)
             else:
@@ -126,6 +143,7 @@ def audit(
                 ).get(passed, "no claim"),
             )
             reports.append(rep)
+            eta.finished(time.perf_counter() - t0)
             bar.advance(task)
     print_table(table)
     if details:

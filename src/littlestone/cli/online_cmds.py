@@ -101,26 +101,11 @@ def parse_setting(text: str, learner: str, d: int) -> Any:
     return replace(base, name="custom", **values)
 
 
-def _too_large_message(learner: str, d: int, exc: LittlestoneError) -> str:
-    """Where the practical setting of d cannot be allocated: the N₀ (k₂) it needs, and how to pass another."""
-    from ..private_online import GL21Setting, LWY25Setting
-    from ..private_online.gl21 import MAX_FOREST
-    from ..private_online.lwy25 import MAX_N0
+def _too_large_message(learner: str, d: int, setting: object) -> str:
+    """Where a setting of d cannot be allocated: the N₀ (k₂) it needs, and how to pass another (shared with Python)."""
+    from ..private_online.too_large import too_large_message
 
-    if learner.startswith("lwy25"):
-        n0 = LWY25Setting.practical(d).N0
-        return (
-            f"Ldim {d}: the practical setting needs N0 = 2^(11+6(d-1)) = {n0:,} sequences (the size at which the "
-            f"target survived to layer d in our measurements), above the allocation limit {MAX_N0:,}; the smallest "
-            f"N0 the learner accepts at all is 2^(d+1) = {2 ** (d + 1)} (each layer pairs its sequences): pass "
-            f"--setting N0={2 ** (d + 1)},m_exp=… to run one (privacy holds for every setting)"
-        )
-    s = GL21Setting.practical(d)
-    return (
-        f"Ldim {d}: the practical setting needs k1·k2 = {s.k1}·{s.k2:,} leaves, above the allocation limit "
-        f"{MAX_FOREST:,}; the smallest forest is one tree of k1 = 2^(d+1) = {s.k1} leaves: pass --setting "
-        f"k2=…,c=… to run one (privacy holds for every setting)"
-    )
+    return too_large_message(learner, d, setting, cli=True)
 
 
 class AdversaryName(str, Enum):
@@ -307,8 +292,12 @@ def play(
         try:  # parameter errors first
             cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=0, setting=chosen)
         except LittlestoneError as exc:
-            if setting is None and "cannot be allocated" in str(exc):
-                raise LittlestoneError(_too_large_message(learner.value, d, exc)) from None
+            if "cannot be allocated" in str(exc):  # the same text as Python's, with --setting for the way out
+                from ..private_online import GL21Setting, LWY25Setting
+
+                rule = LWY25Setting if learner.value.startswith("lwy25") else GL21Setting
+                failed = rule.practical(d) if isinstance(chosen, str) else chosen
+                raise LittlestoneError(_too_large_message(learner.value, d, failed)) from None
             raise
         if learner == LearnerName.gl21_adaptive:
             _gl21_adaptive_notes(T, epsilon, delta)

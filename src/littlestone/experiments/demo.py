@@ -319,34 +319,62 @@ def accuracy_rows(cfg: DemoConfig, repeats: Sequence[RepeatResult]) -> list[dict
 
 
 def _plot_accuracy(cfg: DemoConfig, data: DemoData, rows: list[dict], path: Path) -> Path:
+    """Accuracy vs ε (one narrow panel, text ≥ 10 pt: figure_style), ticks at the tested ε; series that coincide
+    are named so in the legend and stay visible (markers on top of dashes)."""
     from matplotlib.figure import Figure
 
     from ..io import atomic_savefig
+    from .figure_style import DPI, FIG_WIDTH_IN, coinciding, epsilon_ticks, legible
 
-    fig = Figure(figsize=(7.5, 4.6))
-    ax = fig.subplots()
-    for name, style in (("generic (ε-DP)", "o-"), ("BLM20 ((ε,δ)-DP, reduced sizes)", "s--")):
-        sel = [r for r in rows if r["learner"] == name]
-        if sel:
+    learners = [("generic (ε-DP)", "o", "-"), ("BLM20 ((ε,δ)-DP, reduced sizes)", "s", "--")]
+    curves = {n: [r for r in rows if r["learner"] == n] for n, _, _ in learners}
+    curves = {n: sel for n, sel in curves.items() if sel}
+    flat = {
+        n: next(r for r in rows if r["learner"] == n)["mean accuracy"]
+        for n in ("ERM (non-private)", "SOA (non-private)")
+    }
+    eps = sorted({r["epsilon"] for sel in curves.values() for r in sel})
+    same = coinciding(
+        {
+            **{n: [flat[n]] * len(eps) for n in flat},
+            **{n: [r["mean accuracy"] for r in sel] for n, sel in curves.items()},
+        }
+    )
+    with legible():
+        legend_in = 0.2 * (2 + len(curves)) + 0.1  # one legend row per series, under the axes
+        fig = Figure(figsize=(FIG_WIDTH_IN, 3.7 + legend_in))
+        ax = fig.subplots()
+        for name, color, ls in (("ERM (non-private)", "black", ":"), ("SOA (non-private)", "grey", (0, (1, 3)))):
+            label = f"{name}: {flat[name]:.3f}" + (f" (= {same[name].split(' ')[0]})" if name in same else "")
+            ax.axhline(flat[name], color=color, ls=ls, lw=1.6, label=label, zorder=3)
+        for k, (name, marker, ls) in enumerate((x for x in learners if x[0] in curves)):
+            sel = curves[name]
             e = [r["epsilon"] for r in sel]
             m = np.array([r["mean accuracy"] for r in sel])
-            s = np.array([r["std"] for r in sel])
-            ax.plot(e, m, style, label=name)
-            ax.fill_between(e, m - s, m + s, alpha=0.15)
-    for name, color in (("ERM (non-private)", "black"), ("SOA (non-private)", "grey")):
-        r = next(r for r in rows if r["learner"] == name)
-        ax.axhline(r["mean accuracy"], color=color, ls=":", label=f"{name}: {r['mean accuracy']:.3f}")
-    ax.set_xscale("log")
-    ax.set_xlabel("privacy parameter ε (log scale)")
-    ax.set_ylabel("test accuracy (mean ± std over splits)")
-    ax.set_title(f"Breast cancer, {data.hclass.name} ({', '.join(data.feature_names)}): accuracy vs ε", fontsize=10)
-    ax.set_ylim(0.3, 1.0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    # the margins tight_layout finds for this figure (fixed size, fonts and y range), set directly: tight_layout
-    # draws the figure once more just to measure it, and this plot is on the demo's critical path
-    fig.subplots_adjust(left=0.089, right=0.98, bottom=0.133, top=0.925)
-    return atomic_savefig(fig, path, dpi=110)
+            sd = np.array([r["std"] for r in sel])
+            label = name + (f" (= {same[name].split(' ')[0]} at every ε)" if name in same else "")
+            ax.plot(
+                e,
+                m,
+                ls=ls,
+                marker=marker,
+                ms=8 - 2 * k,
+                mfc="none" if name in same else None,
+                lw=1.4,
+                label=label,
+                zorder=2,
+            )
+            ax.fill_between(e, m - sd, m + sd, alpha=0.15)
+        ax.set_xscale("log")
+        epsilon_ticks(ax, eps)
+        ax.set_xlabel("privacy parameter ε (log scale; ticks: tested)")
+        ax.set_ylabel("test accuracy (mean ± std)")
+        ax.set_title("accuracy vs ε")
+        ax.set_ylim(0.3, 1.0)
+        ax.grid(alpha=0.3)
+        fig.legend(loc="lower center", ncol=1, frameon=False)
+        fig.tight_layout(rect=(0, legend_in / (3.7 + legend_in), 1, 1))
+        return atomic_savefig(fig, path, dpi=DPI)
 
 
 def histogram_epsilon(cfg: DemoConfig, rows: Sequence[dict]) -> float:
@@ -361,38 +389,38 @@ def histogram_epsilon(cfg: DemoConfig, rows: Sequence[dict]) -> float:
 
 def _plot_histogram(res: Any, data: DemoData, path: Path, epsilon: float) -> Path:
     """G's outputs over the k batches (non-private diagnostic counts) next to the released noisy histogram (``res``:
-    the BLM20Result of a run with diagnostics)."""
+    the BLM20Result of a run with diagnostics); one narrow panel, text ≥ 10 pt (figure_style)."""
     from matplotlib.figure import Figure
 
     from ..io import atomic_savefig
     from ..pac.tournament import FAIL
+    from .figure_style import DPI, FIG_WIDTH_IN, legible
 
     raw = dict(res.diagnostics["g_histogram"]) if res.diagnostics else {}
     released = dict(res.released)
     items = sorted(set(raw) | set(released), key=lambda h: -raw.get(h, 0))[:12]
     labels = ["Fail" if h is FAIL else stump_name(h, data) for h in items]
-    fig = Figure(figsize=(8.5, 4.4))
-    ax = fig.subplots()
-    x = np.arange(len(items))
-    ax.bar(x - 0.2, [raw.get(h, 0) for h in items], 0.4, label="G's outputs (exact counts; diagnostic, not private)")
-    ax.bar(x + 0.2, [released.get(h, 0) for h in items], 0.4, label="released by the stable histogram (noisy)")
-    k = res.sizes.n_batches
-    tau = 1 + (4.0 / epsilon) * math.log(2.0 / res.delta)
-    keep = 0.75 * res.sizes.eta * k
-    if abs(tau - keep) <= 0.02 * max(tau, keep, 1.0):  # one line, not two legend entries drawn on top of each other
-        ax.axhline(
-            tau, color="red", ls="--", lw=1, label=f"release threshold τ ≈ {tau:.1f} = keep level 3η/4 · k (coincide)"
-        )
-    else:
-        ax.axhline(tau, color="red", ls="--", lw=1, label=f"release threshold τ ≈ {tau:.1f}")
-        ax.axhline(keep, color="purple", ls=":", lw=1, label=f"keep: 3η/4 · k = {keep:.1f}")
-    ax.set_xticks(x, labels, rotation=35, ha="right", fontsize=8)
-    ax.set_xlabel(f"G's output ({feature_legend(data)})", fontsize=9)
-    ax.set_ylabel(f"count among k = {k} runs of G")
-    ax.set_title(f"BLM20: the histogram of G's outputs (ε = {epsilon:g}, δ = {res.delta:g})")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return atomic_savefig(fig, path, dpi=110)
+    with legible():
+        fig = Figure(figsize=(FIG_WIDTH_IN, 5.6))
+        ax = fig.subplots()
+        x = np.arange(len(items))
+        ax.bar(x - 0.2, [raw.get(h, 0) for h in items], 0.4, label="G's outputs (exact; diagnostic, not private)")
+        ax.bar(x + 0.2, [released.get(h, 0) for h in items], 0.4, label="released by the stable histogram (noisy)")
+        k = res.sizes.n_batches
+        tau = 1 + (4.0 / epsilon) * math.log(2.0 / res.delta)
+        keep = 0.75 * res.sizes.eta * k
+        if abs(tau - keep) <= 0.02 * max(tau, keep, 1.0):  # one line, not two legend entries on top of each other
+            ax.axhline(tau, color="red", ls="--", lw=1, label=f"threshold τ ≈ {tau:.1f} = keep level 3η/4·k (coincide)")
+        else:
+            ax.axhline(tau, color="red", ls="--", lw=1, label=f"release threshold τ ≈ {tau:.1f}")
+            ax.axhline(keep, color="purple", ls=":", lw=1, label=f"keep: 3η/4 · k = {keep:.1f}")
+        ax.set_xticks(x, labels, rotation=50, ha="right")
+        ax.set_xlabel(f"G's output ({feature_legend(data)})")
+        ax.set_ylabel(f"count among k = {k} runs")
+        ax.set_title(f"G's outputs (ε = {epsilon:g}, δ = {res.delta:g})")
+        fig.legend(loc="lower center", ncol=1, frameon=False)
+        fig.tight_layout(rect=(0, 0.17, 1, 1))
+        return atomic_savefig(fig, path, dpi=DPI)
 
 
 def _feature_tag(data: DemoData, f: int) -> str:
@@ -467,6 +495,16 @@ def _draw_tree(data: DemoData, depth: int, path: Path) -> tuple[int, Path]:
         ),
         path,
     )
+    from ..io import atomic_write_text
+    from .report import tree_outline
+
+    outline = tree_outline(
+        tree,
+        max_depth=depth,
+        leaf_label=lambda h: stump_name(h, data),
+        point_label=lambda x: cell_text(x, data).replace("\n", ", "),
+    )
+    atomic_write_text(path.with_suffix(".html"), outline)  # the report's form of the tree (fits any width)
     return d, path
 
 

@@ -50,6 +50,8 @@ class OnlineDemoResult:
     cells: int
     seconds: float
     notes: dict[str, str] = field(default_factory=dict)
+    #: the regret panel (``figure`` is the cumulative-mistakes panel): one panel per picture, stacked on a phone
+    regret_figure: Path | None = None
 
 
 def soa_restarted(H: Any, X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -133,7 +135,7 @@ def run_online(
     seed: Any = 0,
 ) -> OnlineDemoResult:
     """Play every learner on one stream of T examples drawn from ``data`` (the demo's :class:`DemoData`, one
-    feature); write ``online_regret.png``; return the table rows."""
+    feature); write ``online_mistakes.png`` and ``online_regret.png``; return the table rows."""
     import time
 
     from .._labels import encode_declared
@@ -175,36 +177,61 @@ def run_online(
                 "setting": getattr(lrn, "setting", "") or "",
             }
         )
-    fig_path = _plot(curves, best_cum, T, Path(out_dir) / "online_regret.png", epsilon, delta)
+    mistakes_png, regret_png = _plot(curves, best_cum, T, Path(out_dir), epsilon, delta)
     return OnlineDemoResult(
-        T, epsilon, delta, rows, fig_path, int(best_cum[-1]), best_t, cells, time.perf_counter() - t0
+        T,
+        epsilon,
+        delta,
+        rows,
+        mistakes_png,
+        int(best_cum[-1]),
+        best_t,
+        cells,
+        time.perf_counter() - t0,
+        regret_figure=regret_png,
     )
 
 
-def _plot(curves: dict, best: np.ndarray, T: int, path: Path, epsilon: float, delta: float) -> Path:
+def _plot(curves: dict, best: np.ndarray, T: int, out: Path, epsilon: float, delta: float) -> tuple[Path, Path]:
+    """Two narrow panels (figure_style: text ≥ 10 pt, legible on a phone): cumulative mistakes, and regret log–log.
+    A learner whose curve equals an earlier one's is named so in the legend and drawn with markers over the dashes."""
     from ._blm20_common import new_figure, save_figure
+    from .figure_style import FIG_WIDTH_IN, coinciding, legible
 
     new_figure(1, 1)
     import matplotlib.pyplot as plt
 
     plt.close("all")
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11.5, 4.6))
     t = np.arange(1, T + 1)
     styles = ["-", "--", "-.", ":"]
-    for i, (name, cum) in enumerate(curves.items()):
-        (h,) = a1.plot(t, cum, styles[i % 4], lw=1.4, label=name)
-        a2.loglog(t, np.maximum(cum - best, 0.5), styles[i % 4], lw=1.4, color=h.get_color())
-    a1.plot(t, best, "k-", lw=2.2, alpha=0.35, label="best threshold in hindsight")
-    a1.set_xlabel("round t")
-    a1.set_ylabel("cumulative mistakes")
-    a1.set_title("mistakes on the breast-cancer stream", fontsize=10)
-    a2.loglog(t, t, "k-", lw=0.6)
-    a2.text(t[-1], t[-1], "t ", ha="right", va="bottom", fontsize=8)
-    a2.loglog(t, np.sqrt(t), "k-.", lw=0.6)
-    a2.text(t[-1], np.sqrt(t[-1]), "√t ", ha="right", va="bottom", fontsize=8)
-    a2.set_xlabel("round t")
-    a2.set_ylabel("regret (≤ 0 drawn at 0.5)")
-    a2.set_title(f"regret, log–log ($\\varepsilon$ = {epsilon:g}, $\\delta$ = {delta:g})", fontsize=10)
-    fig.legend(loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.16, 1, 1))
-    return save_figure(fig, path, tight=False)
+    same = coinciding(curves, atol=0)
+    every = max(T // 12, 1)
+    paths = []
+    with legible():
+        for panel in ("mistakes", "regret"):
+            entries = len(curves) + (panel == "mistakes")
+            legend_in = 0.2 * entries + 0.1  # one legend row per learner under the axes
+            fig, ax = plt.subplots(figsize=(FIG_WIDTH_IN, 3.9 + legend_in))
+            for i, (name, cum) in enumerate(curves.items()):
+                label = name + (f" (same curve as {same[name]})" if name in same else "")
+                kw = dict(marker="o", markevery=(every // 2, every), ms=5, mfc="none") if name in same else {}
+                yv = cum if panel == "mistakes" else np.maximum(cum - best, 0.5)
+                ax.plot(t, yv, styles[i % 4], lw=1.4, color=f"C{i}", label=label, **kw)
+            if panel == "mistakes":
+                ax.plot(t, best, "k-", lw=2.2, alpha=0.35, label="best threshold in hindsight")
+                ax.set_ylabel("cumulative mistakes")
+                ax.set_title("mistakes on the stream")
+            else:
+                ax.set_xscale("log")
+                ax.set_yscale("log")
+                ax.plot(t, t, "k-", lw=0.6)
+                ax.text(t[-1], t[-1], "t ", ha="right", va="bottom")
+                ax.plot(t, np.sqrt(t), "k-.", lw=0.6)
+                ax.text(t[-1], np.sqrt(t[-1]), "√t ", ha="right", va="bottom")
+                ax.set_ylabel("regret (≤ 0 drawn at 0.5)")
+                ax.set_title(f"regret, log–log ($\\varepsilon$ = {epsilon:g}, $\\delta$ = {delta:g})")
+            ax.set_xlabel("round t")
+            fig.legend(loc="lower center", ncol=1, frameon=False)
+            fig.tight_layout(rect=(0, legend_in / (3.9 + legend_in), 1, 1))
+            paths.append(save_figure(fig, out / f"online_{panel}.png", tight=False))
+    return paths[0], paths[1]

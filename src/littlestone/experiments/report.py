@@ -10,18 +10,29 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..io import atomic_write_text
+from .figure_style import MIN_TEXT_PX
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;
 color:#222;line-height:1.5}
 h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.8em}
-table{border-collapse:collapse;margin:1em 0;font-size:.92em}th,td{border:1px solid #ccc;padding:.3em .7em}
-th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
-figure{margin:1.2em 0;text-align:center}figure img{max-width:100%;border:1px solid #eee}
+table{border-collapse:collapse;margin:1em 0;font-size:.92em;max-width:100%}
+th,td{border:1px solid #ccc;padding:.3em .6em}td{overflow-wrap:break-word}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+figure{margin:1.2em 0;text-align:center}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.9em;color:#555}.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.6em 1em}
 .meta{color:#666;font-size:.9em}code{background:#f4f4f4;padding:0 .25em;overflow-wrap:anywhere}
-.scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch}.scroll table{margin:0}
-figure.wide img{max-width:none}.scroll th,.scroll td{white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}.scroll table{margin:0}
+.figs{display:flex;flex-wrap:wrap;gap:0 1.5em;justify-content:center}.figs figure{flex:0 1 auto}
+figure.tree{text-align:left}ul.tree,ul.tree ul{list-style:none}ul.tree{padding-left:0}ul.tree ul{margin:0;padding-left:1.3em;border-left:1px solid #ccc}
+ul.tree li{margin:.2em 0}ul.tree .node{border:1px solid #444;border-radius:4px;padding:0 .35em}
+ul.tree .leaf{background:#f4f4f4;border:1px solid #bbb;border-radius:3px;padding:0 .35em;font-family:monospace}
+ul.tree .edge{color:#666;font-style:italic}
+@media (max-width:640px){table.stack thead{display:none}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block}
+table.stack tr{border:1px solid #ccc;margin:.6em 0}table.stack td{border:0;border-bottom:1px solid #eee}
+table.stack td:empty{display:none}table.stack td.num{text-align:left}table.stack td::before{content:attr(data-label);display:block;font-size:.85em;
+color:#555;font-weight:600}}
 """
 
 
@@ -41,15 +52,36 @@ def png_width(path: str | Path) -> int:
     return int.from_bytes(head[16:20], "big")
 
 
-def figure(path: str | Path, caption: str, *, wide: bool = False) -> str:
-    """A figure with its caption; ``wide``: shown at its full pixel width in a horizontally scrolling box (so that
-    small labels stay legible instead of being scaled down to the page)."""
+def figure(path: str | Path, caption: str, *, min_text_px: float | None = None) -> str:
+    """A figure with its caption, scaled down to the column when wider. ``min_text_px``: its smallest text in PNG
+    pixels (figure_style), kept on the image for the legibility check (report_check)."""
     if not Path(path).exists():
         return f'<p class="note">Figure not available: {esc(caption)}</p>'
-    if wide:
-        img = img_tag(path, caption).replace("<img ", f'<img width="{png_width(path)}" ', 1)
-        return f"<figure class='wide'><div class='scroll'>{img}</div><figcaption>{esc(caption)}</figcaption></figure>"
-    return f"<figure>{img_tag(path, caption)}<figcaption>{esc(caption)}</figcaption></figure>"
+    img = img_tag(path, caption)
+    if min_text_px is not None:
+        img = img.replace("<img ", f'<img data-min-text-px="{min_text_px:.2f}" ', 1)
+    return f"<figure>{img}<figcaption>{esc(caption)}</figcaption></figure>"
+
+
+def figures(*parts: str) -> str:
+    """Figures side by side where the screen is wide enough, stacked otherwise."""
+    return f"<div class='figs'>{''.join(parts)}</div>"
+
+
+def tree_outline(tree: Any, *, max_depth: int, point_label: Any = str, leaf_label: Any = str) -> str:
+    """A mistake tree as nested lists (root first, each child under its edge label 0/1, leaves naming a consistent
+    hypothesis): text that wraps to any screen width, unlike a picture of a wide tree."""
+
+    def node(t: Any, depth: int, edge: str) -> str:
+        head = f"<span class='edge'>{esc(edge)}</span> " if edge else ""
+        if t.is_leaf or depth >= max_depth:
+            h = getattr(t, "hypothesis", None)
+            text = leaf_label(h) if (t.is_leaf and h is not None) else ("…" if not t.is_leaf else "leaf")
+            return f"<li>{head}<span class='leaf'>{esc(text)}</span></li>"
+        kids = "".join(node(t.child(y), depth + 1, str(y)) for y in (0, 1))
+        return f"<li>{head}<span class='node'>{esc(point_label(t.point))}</span><ul>{kids}</ul></li>"
+
+    return f"<ul class='tree'>{node(tree, 0, '')}</ul>"
 
 
 def _cell(v: Any, percent: bool = False) -> str:
@@ -66,15 +98,17 @@ def _cell(v: Any, percent: bool = False) -> str:
 
 def table(rows: Sequence[dict], columns: Sequence[str] | None = None, percent: Sequence[str] = ()) -> str:
     """An HTML table from dict rows (missing cells left empty; the ``percent`` columns as whole percentages, as the
-    terminal shows them), inside a box that scrolls sideways on a narrow screen."""
+    terminal shows them); cells wrap, and on a narrow screen each row is stacked as "column: value" lines."""
     if not rows:
         return "<p>(no rows)</p>"
     cols = list(columns or dict.fromkeys(k for r in rows for k in r))
     head = "".join(f"<th>{esc(c)}</th>" for c in cols)
-    body = "".join(
-        "<tr>" + "".join(_cell(r[c], c in percent) if c in r else "<td></td>" for c in cols) + "</tr>" for r in rows
-    )
-    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+
+    def cell(r: dict, c: str) -> str:  # data-label: the column's name, shown above the value on a narrow screen
+        return (_cell(r[c], c in percent) if c in r else "<td></td>").replace("<td", f"<td data-label='{esc(c)}'", 1)
+
+    body = "".join("<tr>" + "".join(cell(r, c) for c in cols) + "</tr>" for r in rows)
+    return f"<div class='scroll'><table class='stack'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def page(title: str, body: str) -> str:
@@ -196,10 +230,16 @@ def _online_section(result: Any) -> str:
             "learner is judged by its regret against the best threshold in hindsight. Private learners at "
             f"ε = {on.epsilon:g}, δ = {on.delta:g} (column <i>privacy</i>: the claim each learner reports); the "
             "regret bound is the learner's own (expected regret, constants written out) where it has one.</p>",
-            figure(
-                on.figure,
-                "Cumulative mistakes (left) and regret against the best threshold so far (right, "
-                "log–log; ≤ 0 drawn at 0.5) of every learner on the same stream.",
+            figures(
+                figure(on.figure, "Cumulative mistakes of every learner on the same stream.", min_text_px=MIN_TEXT_PX),
+                figure(
+                    on.regret_figure,
+                    "Regret against the best threshold so far (log–log; ≤ 0 drawn at 0.5); a learner whose curve "
+                    "equals another's is named so in the legend.",
+                    min_text_px=MIN_TEXT_PX,
+                )
+                if on.regret_figure is not None
+                else "",
             ),
             table(
                 rows,
@@ -212,6 +252,21 @@ def _online_section(result: Any) -> str:
             f"example contradicts every threshold left. Computed in {on.seconds:.1f} s.</p>",
         ]
     )
+
+
+def _tree_section(result: Any) -> str:
+    """The shattered tree as an outline (written next to its picture by the demo), else the picture scaled down."""
+    cfg = result.config
+    caption = (
+        f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness of its Littlestone "
+        "dimension" + (f"; shown to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "") + "). Nodes "
+        "are grid cells; under each node, its label-0 and label-1 subtrees; each leaf names a stump consistent with "
+        "its path (the set where it is 1)."
+    )
+    outline = Path(result.tree_png).with_suffix(".html")
+    if outline.exists():
+        return f"<figure class='tree'>{outline.read_text(encoding='utf-8')}<figcaption>{esc(caption)}</figcaption></figure>"
+    return figure(result.tree_png, caption)
 
 
 def write_demo_report(out_dir: Path, result: Any) -> Path:
@@ -265,19 +320,16 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
         f"grid points. Its Littlestone dimension is <b>{result.ldim}</b>"
         + (f" (VC dimension {result.vc})" if result.vc is not None else "")
         + ".</p>",
-        figure(
-            result.tree_png,
-            f"A complete mistake tree of depth {result.ldim} shattered by the class (the witness "
-            "of its Littlestone dimension"
-            + (f"; drawn to depth {cfg.tree_depth}" if cfg.tree_depth < result.ldim else "")
-            + "). Nodes are grid cells; the edge below a node is the label the path gives it; "
-            "each leaf names a stump consistent with its path (the set where it is 1). Shown at full size: scroll "
-            "sideways to read the leaves.",
-            wide=True,
-        ),
+        _tree_section(result),
         _game_paragraph(result),
         "<h2>Accuracy vs ε</h2>",
-        figure(result.accuracy_png, "Test accuracy (mean ± std over random stratified splits) of each learner."),
+        figure(
+            result.accuracy_png,
+            f"Test accuracy (mean ± std over random stratified splits) of each learner on {data.hclass.name} "
+            f"({', '.join(data.feature_names)}); ε ticks at the tested values; a series that coincides with another "
+            "is named so in the legend.",
+            min_text_px=MIN_TEXT_PX,
+        ),
         table(result.rows, ["learner", "epsilon", "mean accuracy", "std", "runs", "fallback rate"], ["fallback rate"]),
         "<ul><li><b>ERM</b>: the stump with fewest training errors (non-private).</li>"
         "<li><b>SOA</b>: the Standard Optimal Algorithm's predictor after one pass over the training sample, "
@@ -295,6 +347,7 @@ def write_demo_report(out_dir: Path, result: Any) -> Path:
             f"One BLM20 run at ε = {_eps_text(result)} on all {n} examples: how often "
             "each hypothesis was G's output across the k batches, and what the stable "
             "histogram released.",
+            min_text_px=MIN_TEXT_PX,
         ),
         "<p>The exact counts are a <b>non-private diagnostic</b> drawn only for this picture; the learner itself sees "
         "only the released noisy counts. A hypothesis survives when its noisy count clears the threshold τ and "

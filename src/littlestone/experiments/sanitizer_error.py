@@ -59,7 +59,7 @@ def run(
                 c_data, c_mwem, c_real, c_blm = ss.spawn(4)
                 rng = np.random.default_rng(c_data)
                 X = np.clip(rng.normal(N * 0.4, N * 0.08, int(n)).astype(int), 0, N - 1)
-                m = MWEM(H, eps, backend=backend, seed=c_mwem).fit(X)
+                m = MWEM(H, eps, reuse=0, backend=backend, seed=c_mwem).fit(X)
                 rows.append(
                     {
                         "sanitizer": "MWEM",

@@ -28,6 +28,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
+from ..online.river_compat import CloneFromParams
 from ..privacy.exponential import inverse_cdf_rows as sample_rows  # noqa: F401 (the one two-level sampler)
 from ..privacy.mechanism import PrivacyClaim  # the one claim type (ε, δ, relation); re-exported here
 
@@ -106,7 +107,7 @@ class ExpertsRun:
         return self.expected_loss - self.best_loss
 
 
-class ExpertsLearner(ABC):
+class ExpertsLearner(CloneFromParams, ABC):
     """Common machinery: horizon, round counter, sampling rng from the caller's seed. A private learner reads its
     data only through mechanism objects; its exact cumulative losses stay in ``_cumulative``."""
 

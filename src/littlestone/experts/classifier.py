@@ -17,12 +17,12 @@ import numpy as np
 
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError
-from ..online.river_compat import feature_value, label01, proba_dict, river_classifier
+from ..online.river_compat import CloneFromParams, feature_value, label01, proba_dict, river_classifier
 from .base import ExpertsLearner
 
 
 @river_classifier
-class ExpertsClassifier:
+class ExpertsClassifier(CloneFromParams):
     """``ExpertsClassifier(learner, hypotheses)``: ``learner`` an :class:`~littlestone.experts.base.ExpertsLearner`
     with one expert per hypothesis (e.g. ``PrivateHedge(len(hyps), T, epsilon=1, delta=1e-6)``), ``hypotheses`` the
     experts, ``hypothesis_class`` (optional) validates the points, ``labels`` the (negative, positive) pair reported.

@@ -15,7 +15,7 @@ from .._labels import check_label01
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..classes.resolve import as_version_space
 from ..errors import LabelError
-from .river_compat import feature_value, river_classifier
+from .river_compat import CloneFromParams, feature_value, river_classifier
 
 #: sentinel: the label coding is not known yet
 _UNKNOWN = None
@@ -46,12 +46,12 @@ def _label_values(y: np.ndarray) -> set:
 
 
 @river_classifier
-class OnlineLearner(ABC):
+class OnlineLearner(CloneFromParams, ABC):
     """A deterministic online learner in the mistake-bound model (BLM20 §3.2, Kal-LN §4).
 
     * ``predict_one(x)`` validates ``x`` through the class (:class:`~littlestone.errors.DomainError` otherwise) and
       returns the prediction in the user's label set: {−1,+1} once a −1 label has been seen (or ``labels=(-1, 1)``
-      was given), else {0,1}.
+      was given), bools with ``labels=(False, True)`` (as the private online learners), else {0,1} (Python ints).
     * ``learn_one(x, y)`` takes ``y`` in {0,1} or {−1,+1} (a mix of 0 and −1 is a :class:`LabelError`), counts a
       mistake when ``y`` differs from what ``predict_one(x)`` says at that moment, updates, and returns None.
     * river conventions (:mod:`littlestone.online.river_compat`): ``x`` may be a feature dict with one key (or the
@@ -73,11 +73,14 @@ class OnlineLearner(ABC):
         self.mistakes = 0
         self.n_learned = 0
         self._negative: int | None = _UNKNOWN
+        #: whether predictions are reported as bools (``labels=(False, True)``, river's bool labels)
+        self._bools = False
         if labels is not None:
             labels = tuple(labels)  # type: ignore[assignment]
-            if labels not in ((0, 1), (-1, 1)):
-                raise LabelError(f"labels must be (0, 1) or (-1, 1), got {labels!r}")
-            self._negative = labels[0]
+            self._bools = any(isinstance(v, (bool, np.bool_)) for v in labels)
+            if labels not in ((0, 1), (-1, 1)) or (self._bools and labels != (False, True)):
+                raise LabelError(f"labels must be (0, 1), (-1, 1) or (False, True), got {labels!r}")
+            self._negative = int(labels[0])
         self._last: tuple[Point, int] | None = None  # cached (x, prediction01) until the next update
 
     # ------------------------------------------------------------------------------------------ hooks
@@ -92,7 +95,9 @@ class OnlineLearner(ABC):
     # ------------------------------------------------------------------------------------------ public API
     @property
     def label_coding(self) -> tuple[int, int]:
-        """(negative, positive) labels used to report predictions: (0, 1) or (−1, 1)."""
+        """(negative, positive) labels used to report predictions: (0, 1), (−1, 1) or (False, True)."""
+        if self._bools:
+            return (False, True)
         return (0 if self._negative is None else self._negative, 1)
 
     @property
@@ -124,7 +129,7 @@ class OnlineLearner(ABC):
     def predict_many(self, X: Any) -> np.ndarray:
         """Predictions at several points (no learning in between)."""
         pts = [self.validate_point(x) for x in X]
-        return np.array([self._report(self._predict01(x)) for x in pts], dtype=np.int64)
+        return np.array([self._report(self._predict01(x)) for x in pts], dtype=bool if self._bools else np.int64)
 
     def learn_many(self, X: Any, y: Any) -> np.ndarray:
         """Learn the examples in order — the same rounds as ``predict_one(x)`` then ``learn_one(x, y)`` on each —
@@ -150,7 +155,7 @@ class OnlineLearner(ABC):
             raise stop.error from None
         finally:
             self._finish_many(y01, preds, done, neg)
-        return preds
+        return preds.astype(bool) if self._bools else preds
 
     def _validate_many(self, X: Any) -> "list | np.ndarray":
         arr = X if isinstance(X, np.ndarray) else None
@@ -238,8 +243,10 @@ class OnlineLearner(ABC):
         self._last = (x, p)
         return p
 
-    def _report(self, p01: int) -> int:
-        return -1 if (p01 == 0 and self._negative == -1) else p01
+    def _report(self, p01: int) -> Any:
+        if self._bools:
+            return bool(p01)
+        return -1 if (p01 == 0 and self._negative == -1) else int(p01)
 
     def _encode(self, y: Any) -> int:
         y01 = check_label01(y)

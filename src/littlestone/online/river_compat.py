@@ -7,6 +7,10 @@ here, the private online learners and the experts learners import these helpers.
 * **labels**: bools are labels (True = positive, False = negative) as are {0,1} and {−1,+1}.
 * **learn_one returns None** (river's ``learn_one`` mutates in place); ``predict_proba_one`` returns
   ``{negative: 1 − p, positive: p}`` where the learner has a probability with a meaning (e.g. Halving's vote share).
+* **clone()**: river's ``Estimator.clone(new_params=None)`` — a fresh instance built from the same constructor
+  arguments (with ``new_params`` overriding some), nothing learned carried over; parameters that are learners
+  themselves (an experts learner inside :class:`~littlestone.experts.ExpertsClassifier`) are cloned too. The
+  :class:`CloneFromParams` mixin records the arguments at construction.
 * **river's type checks**: ``river.evaluate.progressive_val_score`` accepts only instances of
   ``river.base.Classifier`` with a ``_supervised`` attribute. :func:`river_classifier` (a class decorator) sets
   ``_supervised = True`` and registers the class as a virtual subclass of ``river.base.Classifier`` when river is
@@ -16,6 +20,7 @@ here, the private online learners and the experts learners import these helpers.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 from typing import Any, Hashable, Mapping, TypeVar
 
 import numpy as np
@@ -77,3 +82,30 @@ def river_classifier(cls: C) -> C:
         except Exception:  # noqa: BLE001 - a broken optional install must not break the library
             pass
     return cls
+
+
+class CloneFromParams:
+    """Mixin: ``clone(new_params=None)`` as river's ``Estimator.clone`` — a new instance from the constructor
+    arguments this one was built with (recorded by ``__new__``), ``new_params`` overriding them by name; arguments
+    that have ``clone`` (learners) are cloned, so no learned state (rounds, weights, spent budget) is shared."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        self = super().__new__(cls)
+        self._clone_args = (args, dict(kwargs))
+        return self
+
+    def clone(self, new_params: Mapping[str, Any] | None = None, include_attributes: bool = False) -> Any:
+        """A fresh, unfitted instance with the same parameters (``new_params`` replace some by name).
+        ``include_attributes`` (river: copy fitted attributes too) is refused: a clone starts from nothing."""
+        if include_attributes:
+            raise TypeError("clone(include_attributes=True) is not supported: a clone starts with no learned state")
+        args, kwargs = getattr(self, "_clone_args", ((), {}))
+        signature = inspect.signature(type(self).__init__)
+        params = dict(signature.bind(self, *args, **kwargs).arguments)
+        del params[next(iter(signature.parameters))]  # self
+        unknown = set(new_params or {}) - set(signature.parameters)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no parameter(s) {sorted(unknown)}")
+        params.update(new_params or {})
+        params = {k: (v.clone() if isinstance(v, CloneFromParams) else v) for k, v in params.items()}
+        return type(self)(**params)

@@ -176,6 +176,36 @@ def _to_generator(random_state: Any) -> np.random.Generator:
     return as_generator(random_state)
 
 
+def _refuse_non_numeric(X: np.ndarray, names: Any, estimator: str) -> None:
+    """One line naming the first feature that is not a number (the default classes cut features on a numeric grid)."""
+    for j in range(X.shape[1]):
+        for v in X[:, j]:
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                name = f"feature {j}" if names is None else f"feature {j} ({names[j]!r})"
+                raise DomainError(
+                    f"{name} holds a non-numeric value (a {type(v).__name__}): {estimator}'s default class "
+                    "(decision stumps on a numeric grid) needs numbers — encode it with public categories (e.g. "
+                    "OrdinalEncoder with categories= given) or pass hypothesis_class for a domain of such points"
+                ) from None
+
+
+def _refuse_missing_labels(y: np.ndarray) -> None:
+    """NaN / None / infinite labels: one LabelError (before scikit-learn's checks, which add a RuntimeWarning)."""
+    if y.dtype.kind == "f":
+        missing = ~np.isfinite(y)
+    elif y.dtype == object:
+        missing = np.array([v is None or (isinstance(v, float) and not math.isfinite(v)) for v in y], dtype=bool)
+    else:
+        return
+    if missing.any():
+        raise LabelError(
+            f"y has {int(missing.sum())} missing or infinite label(s) (NaN, None or inf), first at row "
+            f"{int(np.argmax(missing))}: drop those rows or fill them with one of the two labels before fitting"
+        )
+
+
 class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     """Base of littlestone's offline learners (sklearn estimator; labels as given: {0,1}, {−1,+1} or two strings).
 
@@ -284,7 +314,15 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             raise DomainError("X contains NaN or infinity; points must lie in the class's domain")
         return X
 
+    def _needs_numeric(self) -> bool:
+        """Whether the class in use reads features as numbers: the default public grid or default stumps."""
+        if self.hypothesis_class is not None:
+            return False
+        return self._default_grid or (not self._requires_class and getattr(self, "candidates", None) is None)
+
     def _validated_points(self, X: np.ndarray) -> Any:
+        if X.dtype == object and self._needs_numeric():
+            _refuse_non_numeric(X, getattr(self, "feature_names_in_", None), type(self).__name__)
         points = self._points_from_X(X)
         if self.hclass_ is None:
             return points
@@ -300,6 +338,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             y = column_or_1d(y, warn=True)
         if y.ndim != 1:
             raise LabelError(f"y must be 1-D (one label per row), got shape {y.shape}")
+        _refuse_missing_labels(y)
         X = self._check_X(X, reset=True)
         if y.shape[0] != X.shape[0]:
             raise LittlestoneError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels")

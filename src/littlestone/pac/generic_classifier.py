@@ -11,6 +11,7 @@ import numpy as np
 from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError
+from ..privacy import check_delta
 from ._sklearn import LittlestoneClassifier
 from .candidates import candidate_list, uses_rows
 from .generic import DefaultCandidatesWarning, GenericResult, check_generic_params, generic_learn
@@ -30,6 +31,10 @@ class GenericLearnerClassifier(LittlestoneClassifier):
     ``alpha``/``beta`` only set the theorem sample size reported in ``result_`` (see ``littlestone bounds generic``).
     ``classes`` = (negative label, positive label), default (0, 1): the label set is declared, never read from the
     private labels (``classes=None`` infers it, with a PrivacyLeakWarning).
+
+    ``delta`` (default 0) is accepted and not used: the learner is pure ε-DP, which is (ε, δ)-DP for every δ ≥ 0, so
+    one (epsilon, delta) pair can be set on every estimator of a pipeline or a search; it must be in [0, 1), and the
+    claim in ``result_`` stays (ε, 0) — the δ actually spent.
     """
 
     _requires_class = False
@@ -40,6 +45,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         hypothesis_class: HypothesisClass | str | None = None,
         candidates: Sequence[Hypothesis] | None = None,
         epsilon: float = 1.0,
+        delta: float = 0.0,
         mode: str = "agnostic",
         alpha: float = 0.1,
         beta: float = 0.05,
@@ -50,6 +56,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
         self.epsilon = epsilon
+        self.delta = delta
         self.mode = mode
         self.alpha = alpha
         self.beta = beta
@@ -82,6 +89,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, GenericResult]:
         check_generic_params(self.epsilon, self.mode)
+        check_delta(self.delta)  # accepted, unused: (ε, 0)-DP implies (ε, δ)-DP
         if self.hclass_ is None and self.candidates is None:  # data-independent: the same warning for every input
             warnings.warn(
                 "GenericLearnerClassifier without hypothesis_class or candidates uses decision stumps "

@@ -43,7 +43,7 @@ from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LabelError, LittlestoneError
 from ..online.base import as_version_space
-from ..online.river_compat import feature_value, label01
+from ..online.river_compat import CloneFromParams, feature_value, label01
 from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
 from ..privacy.mechanism import Mechanism, PrivacyClaim, claim_of, compose
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
@@ -349,7 +349,7 @@ def _register_with_river() -> None:
     _register_with_river.done = True  # type: ignore[attr-defined]
 
 
-class PrivateOnlineLearner(ABC):
+class PrivateOnlineLearner(CloneFromParams, ABC):
     """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
 
     Subclasses implement :meth:`_released` (h_t), :meth:`_learn01` (round t with a validated point and 0/1 label),
@@ -397,7 +397,7 @@ class PrivateOnlineLearner(ABC):
             any(isinstance(v, (bool, np.bool_)) for v in labels) and labels != (False, True)
         ):
             raise LabelError(f"labels must be declared as (0, 1), (-1, 1) or (False, True), got {labels!r}")
-        if labels == (False, True):
+        if any(isinstance(v, (bool, np.bool_)) for v in labels):  # (0, 1) == (False, True): test the type
             labels = (False, True)
         self.labels = labels
         self.t = 0

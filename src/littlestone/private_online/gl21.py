@@ -99,10 +99,9 @@ def _check_setting(s: Any, d: int) -> "GL21Setting":
     if not 0 < s.eta <= 1:
         raise LittlestoneError(f"eta must be in (0, 1], got {s.eta!r}")
     if k1 * s.k2 > MAX_FOREST:
-        raise LittlestoneError(
-            f"a forest of {k1}·{s.k2} leaves cannot be allocated (limit {MAX_FOREST}); the "
-            "theorem's sizes are printed by 'littlestone bounds gl21'"
-        )
+        from .too_large import too_large_message
+
+        raise LittlestoneError(too_large_message("gl21", d, s))
     return s
 
 

@@ -207,11 +207,9 @@ class LWY25(PrivateOnlineLearner):
                 f"layer s ≤ d = {self.d} needs an even number of sequences)"
             )
         if n0 > MAX_N0:
-            raise LittlestoneError(
-                f"N0={n0:.3e} sequences cannot be allocated (limit {MAX_N0}); the theorem's N0 is "
-                "printed by 'littlestone bounds lwy25' — runs use setting='practical' or a "
-                "custom LWY25Setting"
-            )
+            from .too_large import too_large_message
+
+            raise LittlestoneError(too_large_message("lwy25", self.d, setting))
         if not (setting.m_coef > 0 and math.isfinite(setting.m_exp)):
             raise LittlestoneError("LWY25Setting needs m_coef > 0 and a finite m_exp")
         self.setting_ = setting
