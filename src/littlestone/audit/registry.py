@@ -480,6 +480,9 @@ def _declared() -> list[Declared]:
     out.extend(threshold_label_audits())
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
+    from .checkpoint_reuse import checkpoint_reuse_audits  # issue 26 hole 2: a checkpoint bound to its data
+
+    out.extend(checkpoint_reuse_audits())
     return out
 
 
