@@ -469,3 +469,57 @@ def test_secure_backend_resumes_the_same_g_runs(tmp_path):
     (tmp_path / "chunk_00002.json").unlink()
     b = blm20_learn(H, SRC, checkpoint=tmp_path, checkpoint_every=64, **kw)
     assert a.diagnostics == b.diagnostics == blm20_learn(H, SRC, **kw).diagnostics
+
+
+class _Own:
+    """A lazy source of the user's: positions → examples of SRC (optionally with one label flipped)."""
+
+    def __init__(self, flip: int | None = None, identity: object = None):
+        self.flip, self.identity = flip, identity
+
+    def __len__(self) -> int:
+        return 20_000
+
+    def batch(self, start, stop):
+        X, y = SRC.batch(start, stop)
+        if self.flip is not None and start <= self.flip < stop:
+            y = y.copy()
+            y[self.flip - start] ^= 1
+        return X, y
+
+
+class _Declared(_Own):
+    def checkpoint_identity(self):
+        return self.identity
+
+
+def test_sources_of_ones_own(tmp_path):
+    # without checkpoint_identity(): the examples of the G batches are read once and hashed
+    blm20_learn(H, _Own(), checkpoint=tmp_path / "a", checkpoint_every=100, **KW)
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["binding"]["data"]["kind"] == "examples"
+    with pytest.raises(ckpt.CheckpointError, match="the data differ"):
+        blm20_learn(H, _Own(flip=13_000), checkpoint=tmp_path / "a", checkpoint_every=100, **KW)
+    # a flip outside the G batches (in the fresh examples) does not change what a chunk means
+    blm20_learn(H, _Own(flip=13_500), checkpoint=tmp_path / "a", checkpoint_every=100, **KW)
+    # with checkpoint_identity(): that names the data (and nothing is read to bind them)
+    blm20_learn(H, _Declared(identity={"file": "s3://bucket/a", "sha256": "ab"}), checkpoint=tmp_path / "b",
+                checkpoint_every=100, **KW)  # fmt: skip
+    with pytest.raises(ckpt.CheckpointError, match="the data differ"):
+        blm20_learn(H, _Declared(identity={"file": "s3://bucket/b", "sha256": "cd"}), checkpoint=tmp_path / "b",
+                    checkpoint_every=100, **KW)  # fmt: skip
+    with pytest.raises(ckpt.CheckpointError, match="JSON value"):
+        blm20_learn(H, _Declared(identity=object()), checkpoint=tmp_path / "c", checkpoint_every=100, **KW)
+
+
+def test_classifier_checkpoint_cleanup(tmp_path):
+    from littlestone.pac import BLM20Classifier
+
+    X, y = SRC.batch(0, 14_000)
+    params = dict(hypothesis_class="thresholds:6", backend="seeded", random_state=5, n_batches=300, aux_size=4)
+    params |= dict(cap=40, n_generic=500)
+    est = BLM20Classifier(checkpoint=str(tmp_path / "ck"), checkpoint_every=100, checkpoint_cleanup=True, **params)
+    est.fit(np.asarray(X).reshape(-1, 1), y)
+    assert not (tmp_path / "ck").exists()
+    plain = BLM20Classifier(**params).fit(np.asarray(X).reshape(-1, 1), y)
+    assert est.hypothesis_ == plain.hypothesis_
+    assert "checkpoint_cleanup" not in est.to_dict()["params"]
