@@ -523,3 +523,30 @@ def test_classifier_checkpoint_cleanup(tmp_path):
     plain = BLM20Classifier(**params).fit(np.asarray(X).reshape(-1, 1), y)
     assert est.hypothesis_ == plain.hypothesis_
     assert "checkpoint_cleanup" not in est.to_dict()["params"]
+
+
+def test_cli_damaged_chunk_one_line_exit_2_nothing_run(tmp_path):
+    from typer.testing import CliRunner
+
+    from littlestone.cli import app
+
+    data, ck, marker = tmp_path / "d.csv", tmp_path / "ck", tmp_path / "pwned"
+    X, y = SRC.batch(0, 14_000)
+    data.write_text("x,label\n" + "\n".join(f"{a},{b}" for a, b in zip(X, y)))
+    args = ["learn", str(data), "-c", "thresholds:6", "-l", "blm20", "--backend", "seeded", "--seed", "3"]
+    args += ["-p", "n_batches=300", "-p", "aux_size=4", "-p", "cap=40", "-p", "n_generic=500", "--checkpoint", str(ck)]
+    args += ["--checkpoint-every", "100"]
+    runner = CliRunner()
+    assert runner.invoke(app, [*args, "-o", str(tmp_path / "m.json")]).exit_code == 0
+    (ck / "chunk_00001.json").write_bytes(pickle.dumps([_Payload(marker)]))
+    _rerecord(ck, 1)  # even with a forged manifest
+    before = _listing(ck)
+    res = runner.invoke(app, [*args, "-o", str(tmp_path / "m2.json")])
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert res.exit_code == 2 and len(lines) == 1, res.output
+    assert f"checkpoint {ck}: chunk 1 is damaged (not a JSON chunk" in lines[0] and "delete it to recompute" in lines[0]
+    assert not marker.exists() and not (tmp_path / "m2.json").exists() and _listing(ck) == before
+    (ck / "manifest.json").unlink()
+    (ck / "manifest.json").symlink_to(tmp_path / "m.json")
+    res = runner.invoke(app, [*args, "-o", str(tmp_path / "m2.json")])
+    assert res.exit_code == 2 and "manifest.json is a symbolic link" in res.output

@@ -286,11 +286,13 @@ def _read_manifest(path: Path) -> dict | None:
     man = path / "manifest.json"
     if not man.exists() and not man.is_symlink():
         return None
+    if man.is_symlink():  # written through on update: it would replace whatever it points to
+        raise CheckpointError(f"checkpoint {path}: manifest.json is a symbolic link; delete it to start over")
+    if not man.is_file():
+        raise CheckpointError(f"checkpoint {path}: manifest.json is not a regular file; delete it to start over")
     try:
-        if not man.is_file():
-            raise CheckpointError(f"checkpoint {path}: manifest.json is not a regular file")
         if man.stat().st_size > MAX_MANIFEST_BYTES:
-            raise CheckpointError(f"checkpoint {path}: manifest.json is too large to be a checkpoint manifest")
+            raise OSError(0, "too large to be a checkpoint manifest")
         have = json.loads(man.read_bytes().decode("utf-8"))
     except (OSError, ValueError, RecursionError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
