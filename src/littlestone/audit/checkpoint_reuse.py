@@ -35,7 +35,7 @@ from .builtin import PUBLIC_SEED, BuiltinAudit
 
 #: the BLM20 run of the audit (thresholds:8, tiny explicit sizes; ε large so that one G output shows in the counts)
 SPEC = "thresholds:8"
-RUN = dict(epsilon=20.0, delta=1e-3, n_batches=12, aux_size=1, cap=2, n_generic=4)
+RUN: dict[str, Any] = dict(epsilon=20.0, delta=1e-3, n_batches=12, aux_size=1, cap=2, n_generic=4)
 _POINTS = (1, 6, 2, 5, 3, 7, 0, 4) * 5
 
 

@@ -440,7 +440,7 @@ def _decode_chunk(data: bytes, hclass: Any, j: int, first: int, count: int, d: i
     return [GRun(FAIL if o < 0 else decoded[o], k, r) for o, k, r in zip(obj["output"], obj["depth"], obj["read"])]
 
 
-def _read_chunk(path: Path, j: int, rec: dict | None, **shape: int) -> list[GRun]:
+def _read_chunk(path: Path, j: int, rec: dict | None, **shape: Any) -> list[GRun]:
     """Chunk j, checked against its manifest record (size, SHA-256) and then its content; DamagedCheckpointError."""
     file = path / _chunk_name(j)
 
@@ -488,9 +488,9 @@ def run_batches_checkpointed(
     k = len(batches)
     n_chunks = -(-k // every)
     for old in sorted(path.glob("chunk_*.pkl")) if path.is_dir() else ():
-        j = re.fullmatch(r"chunk_([0-9]+)\.pkl", old.name)
+        found = re.fullmatch(r"chunk_([0-9]+)\.pkl", old.name)
         raise DamagedCheckpointError(
-            f"checkpoint {path}: chunk {int(j.group(1)) if j else old.name} is damaged (a pickle, the format of older "
+            f"checkpoint {path}: chunk {int(found.group(1)) if found else old.name} is damaged (a pickle, the format of older "
             "littlestone versions: never read); delete it to recompute"
         )
     have = _read_manifest(path) if path.is_dir() else None
