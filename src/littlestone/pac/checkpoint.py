@@ -61,6 +61,8 @@ __all__ = [
     "check_checkpoint_dir",
     "cleanup_checkpoint",
     "data_identity",
+    "decode_chunk",
+    "encode_chunk",
     "finish_checkpoint",
     "run_batches_checkpointed",
     "run_g_batch",
@@ -358,7 +360,7 @@ def _chunk_name(j: int) -> str:
     return f"chunk_{j:05d}.json"
 
 
-def _encode_chunk(hclass: Any, j: int, first: int, part: list[GRun]) -> bytes:
+def encode_chunk(hclass: Any, j: int, first: int, part: list[GRun]) -> bytes:
     """A chunk as JSON bytes: the distinct outputs once (model-file encoding), then per batch an index (−1 = Fail),
     the depth and the examples read. Every hypothesis must come back equal, of the same type, from its encoding."""
     from ._sklearn import hypothesis_from_json, hypothesis_to_json
@@ -402,7 +404,7 @@ def _ints(value: Any, n: int, low: int, high: int) -> bool:
     )
 
 
-def _decode_chunk(data: bytes, hclass: Any, j: int, first: int, count: int, d: int, m: int) -> list[GRun]:
+def decode_chunk(data: bytes, hclass: Any, j: int, first: int, count: int, d: int, m: int) -> list[GRun]:
     """The G runs of a chunk file, or ValueError naming what is wrong (never executes anything: plain JSON, every
     field type-checked, hypotheses through the model-file decoders and checked to be of the class)."""
     from ._sklearn import _check_hypothesis_of_class, hypothesis_from_json, hypothesis_to_json
@@ -461,7 +463,7 @@ def _read_chunk(path: Path, j: int, rec: dict | None, **shape: Any) -> list[GRun
     if hashlib.sha256(data).hexdigest() != rec["sha256"]:
         raise damaged("its SHA-256 hash differs from the manifest's: changed or replaced")
     try:
-        return _decode_chunk(data, j=j, **shape)
+        return decode_chunk(data, j=j, **shape)
     except ValueError as exc:
         raise damaged(str(exc)) from None
 
@@ -523,7 +525,7 @@ def run_batches_checkpointed(
                 n_jobs=n_jobs,
                 progress=lambda x, _total, _d=done: _progress.report("G runs", _d + x, k),
             )
-            blob = _encode_chunk(learner.hclass, j, a, part)
+            blob = encode_chunk(learner.hclass, j, a, part)
             chunks[j] = {"sha256": hashlib.sha256(blob).hexdigest(), "bytes": len(blob)}
             _write_manifest(path, want, chunks)  # first: a chunk on disk is always recorded (a crash → recompute)
             atomic_write_bytes(file, blob)
