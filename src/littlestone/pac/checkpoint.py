@@ -164,13 +164,16 @@ def _make_dir(path: Path) -> None:
 
 
 def _hash_block(h: Any, X: Any, y: Any) -> None:
-    """Feed a block of examples (as read) to ``h``: labels as int8; points as raw bytes of a numeric array (dtype
-    named once per block) or one canonical JSON text per point. Independent of how a range is cut into blocks."""
-    y = np.ascontiguousarray(np.asarray(y, dtype=np.int8))
-    h.update(b"y" + y.tobytes())
+    """Feed a block of examples (as read) to ``h``: labels as int8; points as the raw bytes of a numeric array (its
+    dtype and row shape first) or one canonical JSON text per point. A source read the same way (an array whole,
+    another source batch by batch) gives the same digest. No copies of contiguous arrays (memoryviews)."""
+    y = np.ascontiguousarray(y, dtype=np.int8)
+    h.update(b"y%d:" % len(y))
+    h.update(memoryview(y).cast("B"))
     if isinstance(X, np.ndarray) and X.dtype.kind in "biuf":
         X = np.ascontiguousarray(X)
-        h.update(f"X{X.dtype.str}{X.shape[1:]}".encode() + X.tobytes())
+        h.update(f"X{X.dtype.str}{X.shape}".encode())
+        h.update(memoryview(X).cast("B"))
         return
     from ._sklearn import point_to_json
 
