@@ -491,12 +491,12 @@ def run_batches_checkpointed(
     every = _check_every(every)
     path = check_checkpoint_dir(directory)
     k = len(batches)
-    n_chunks = -(-k // every)
     for old in sorted(path.glob("chunk_*.pkl")) if path.is_dir() else ():
         found = re.fullmatch(r"chunk_([0-9]+)\.pkl", old.name)
+        which = int(found.group(1)) if found else old.name
         raise DamagedCheckpointError(
-            f"checkpoint {path}: chunk {int(found.group(1)) if found else old.name} is damaged (a pickle, the format of older "
-            "littlestone versions: never read); delete it to recompute"
+            f"checkpoint {path}: chunk {which} is damaged (a pickle, the format of older littlestone versions: "
+            "never read); delete it to recompute"
         )
     have = _read_manifest(path) if path.is_dir() else None
     stop = batches[-1][1] if batches else 0
@@ -509,18 +509,21 @@ def run_batches_checkpointed(
     else:
         _refuse_other_run(path, have["binding"], want)
         chunks = {int(j): rec for j, rec in have["chunks"].items()}
-    task = partial(run_g_batch, learner, source, int(g_seed), k)
-    runs: list[GRun] = []
-    read = 0
-    for j, a in enumerate(range(0, k, every)):
-        b = min(a + every, k)
+    spans = [(a, min(a + every, k)) for a in range(0, k, every)]
+    saved: dict[int, list[GRun]] = {}
+    for j, (a, b) in enumerate(spans):  # every saved chunk checked before any work: a damaged one stops the run now
         file = path / _chunk_name(j)
         if file.exists() or file.is_symlink():
-            part = _read_chunk(
+            saved[j] = _read_chunk(
                 path, j, chunks.get(j), hclass=learner.hclass, first=a, count=b - a, d=learner.d, m=sizes.batch_size
             )
-            read += 1
-        else:
+    if saved:
+        _note(f"resumed: {len(saved)} of {len(spans)} chunks read from {path}")
+    task = partial(run_g_batch, learner, source, int(g_seed), k)
+    runs: list[GRun] = []
+    for j, (a, b) in enumerate(spans):
+        part = saved.get(j)
+        if part is None:
             done = len(runs)
             part = map_ordered(
                 task,
@@ -531,11 +534,9 @@ def run_batches_checkpointed(
             blob = encode_chunk(learner.hclass, j, a, part)
             chunks[j] = {"sha256": hashlib.sha256(blob).hexdigest(), "bytes": len(blob)}
             _write_manifest(path, want, chunks)  # first: a chunk on disk is always recorded (a crash → recompute)
-            atomic_write_bytes(file, blob)
+            atomic_write_bytes(path / _chunk_name(j), blob)
         runs.extend(part)
         _progress.report("G runs", len(runs), k)
-    if read:
-        _note(f"resumed: {read} of {n_chunks} chunks read from {path}")
     return runs
 
 
