@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pickle
 import platform
 import resource
 import time
@@ -90,6 +89,29 @@ def _cached_setup(d: int):
     return _SETUP[d]
 
 
+def save_chunk(path: Path, H, j: int, first: int, out: list, G) -> None:
+    """One chunk of task results as JSON (no pickle: the G runs in littlestone.pac.checkpoint's chunk encoding, then
+    each task's CPU seconds, worker pid and peak RSS), written atomically."""
+    from littlestone.io import atomic_write_text
+    from littlestone.pac.checkpoint import encode_chunk
+
+    runs = json.loads(encode_chunk(H, j, first, [r for r, *_ in out]))
+    cpu, pid, rss = ([float(t[i]) if i != 2 else int(t[i]) for t in out] for i in (1, 2, 3))
+    atomic_write_text(path, json.dumps({"runs": runs, "cpu": cpu, "pid": pid, "rss": rss}) + "\n")
+
+
+def load_chunk(path: Path, H, j: int, first: int, stop: int, G) -> list:
+    """The (G run, CPU s, pid, RSS) tuples of a chunk saved by :func:`save_chunk` (plain JSON, checked)."""
+    from littlestone.pac.checkpoint import decode_chunk
+
+    obj = json.loads(path.read_text())
+    runs = decode_chunk(json.dumps(obj["runs"]).encode(), H, j, first, stop - first, G.d, G.m)
+    cpu, pid, rss = obj["cpu"], obj["pid"], obj["rss"]
+    if not all(isinstance(v, list) and len(v) == len(runs) for v in (cpu, pid, rss)):
+        raise ValueError(f"{path}: not a chunk of this benchmark")
+    return [(r, float(c), int(p), float(m)) for r, c, p, m in zip(runs, cpu, pid, rss)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--d", type=int, default=4)
@@ -109,13 +131,15 @@ def main() -> int:
     g_seed = g_seed_of(SEED)
     state = Path(args.state or HERE / f".blm20_d{d}_state")
     state.mkdir(parents=True, exist_ok=True)
+    if any(state.glob("chunk_*.pkl")):
+        raise SystemExit(f"{state} holds pickled chunks of an older version of this script (never read): delete it")
     client = parallel.resolve_cluster(args.cluster)
     n_workers = len(client.scheduler_info()["workers"])
     chunks = [(a, min(a + args.chunk, k)) for a in range(0, k, args.chunk)]
     log = state / "log.jsonl"
     new = 0
     for j, (a, b) in enumerate(chunks):
-        path = state / f"chunk_{j:05d}.pkl"
+        path = state / f"chunk_{j:05d}.json"
         if path.exists():
             continue
         if args.max_chunks is not None and new >= args.max_chunks:
@@ -127,9 +151,7 @@ def main() -> int:
 
         out = parallel.map_ordered(this.run_task, [(d, i, g_seed) for i in range(a, b)], backend="dask", cluster=client)
         wall = time.perf_counter() - t0
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(out))
-        tmp.replace(path)
+        save_chunk(path, H, j, a, out, G)
         read = sum(r.examples_read for r, *_ in out)
         cpu = sum(c for _, c, *_ in out)
         with log.open("a") as f:
@@ -148,19 +170,19 @@ def main() -> int:
                 + "\n"
             )
         new += 1
-        done = sum(1 for p in state.glob("chunk_*.pkl"))
+        done = sum(1 for p in state.glob("chunk_*.json"))
         print(
             f"chunk {j + 1}/{len(chunks)} ({done} saved): {b - a} G runs, {read:,} examples in {wall:.1f} s wall "
             f"({read / max(cpu, 1e-9) / 1e6:.1f} M examples per CPU s)",
             flush=True,
         )
-    if any(not (state / f"chunk_{j:05d}.pkl").exists() for j in range(len(chunks))):
+    if any(not (state / f"chunk_{j:05d}.json").exists() for j in range(len(chunks))):
         print("not finished: rerun the same command to resume")
-        write_partial(d, k, m, rep, state, chunks)
+        write_partial(d, k, m, rep, state, chunks, H, G)
         return 3
 
     # ---- all of stage 1 is saved: finish M with blm20_learn itself
-    results = [x for j in range(len(chunks)) for x in pickle.loads((state / f"chunk_{j:05d}.pkl").read_bytes())]
+    results = [x for j, (a, b) in enumerate(chunks) for x in load_chunk(state / f"chunk_{j:05d}.json", H, j, a, b, G)]
     runs = [r for r, *_ in results]
 
     def saved_runs(learner, source, batches, seed, **kw):
@@ -215,11 +237,11 @@ def main() -> int:
     return 0
 
 
-def write_partial(d: int, k: int, m: int, rep, state: Path, chunks: list) -> None:
+def write_partial(d: int, k: int, m: int, rep, state: Path, chunks: list, H, G) -> None:
     """Report what the saved checkpoints measured (the run has not completed): throughput and the projection."""
-    saved = [j for j in range(len(chunks)) if (state / f"chunk_{j:05d}.pkl").exists()]
+    saved = [j for j in range(len(chunks)) if (state / f"chunk_{j:05d}.json").exists()]
     entries = {e["chunk"]: e for e in map(json.loads, (state / "log.jsonl").read_text().splitlines())}
-    results = [x for j in saved for x in pickle.loads((state / f"chunk_{j:05d}.pkl").read_bytes())]
+    results = [x for j in saved for x in load_chunk(state / f"chunk_{j:05d}.json", H, j, *chunks[j], G)]
     per_pid: dict[int, list[float]] = {}
     for r, cpu, pid, rss in results:
         acc = per_pid.setdefault(pid, [0.0, 0.0, 0.0])

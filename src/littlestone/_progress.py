@@ -49,3 +49,29 @@ def sigint_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+Noter = Callable[[str], None]
+_noter: ContextVar[Noter | None] = ContextVar("littlestone_notes", default=None)
+
+
+def note(message: str) -> None:
+    """A one-line message for the user (e.g. "resumed: 3 of 5 chunks read from DIR"): to the note listener installed
+    with :func:`noting` (the CLI prints it), else to the ``littlestone`` logger at INFO level."""
+    listener = _noter.get()
+    if listener is not None:
+        listener(str(message))
+    else:
+        import logging
+
+        logging.getLogger("littlestone").info("%s", message)
+
+
+@contextlib.contextmanager
+def noting(listener: Noter | None) -> Iterator[None]:
+    """Send every :func:`note` made inside the block to ``listener(message)`` (None: to the logger)."""
+    token = _noter.set(listener)
+    try:
+        yield
+    finally:
+        _noter.reset(token)

@@ -245,28 +245,33 @@ def learn(
     seed: Optional[int] = SEED_OPTION,
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
-    checkpoint: Optional[Path] = typer.Option(
+    checkpoint: Optional[str] = typer.Option(
         None,
         "--checkpoint",
         metavar="DIR",
-        help="blm20: save G's batches to DIR in chunks and resume from them when rerun (needs --seed; DIR holds "
-        "non-private intermediate outputs: keep it with the data, delete it after).",
+        help="blm20: save G's batches to DIR in chunks and resume from them when rerun (needs --seed; bound to the "
+        "data and parameters; DIR holds non-private intermediate outputs: keep it with the data, delete it after).",
     ),
     checkpoint_every: Optional[int] = typer.Option(
         None, "--checkpoint-every", metavar="K", help="G batches per saved chunk (default 2000)."
     ),
+    checkpoint_cleanup: bool = typer.Option(
+        False, "--checkpoint-cleanup", help="Delete the --checkpoint directory after a successful run."
+    ),
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
-    if checkpoint is not None or checkpoint_every is not None:
+    if checkpoint is not None or checkpoint_every is not None or checkpoint_cleanup:
         if learner != LearnerKind.blm20:
             raise LittlestoneError(f"--checkpoint applies to --learner blm20 only, not {learner.value}")
         if checkpoint is None:
-            raise LittlestoneError("--checkpoint-every needs --checkpoint DIR")
+            what = "--checkpoint-every" if checkpoint_every is not None else "--checkpoint-cleanup"
+            raise LittlestoneError(f"{what} needs --checkpoint DIR")
         if seed is None:
             raise LittlestoneError("--checkpoint needs a fixed --seed (a resumed run must draw the same G coins)")
-        if checkpoint.exists() and not checkpoint.is_dir():
-            raise LittlestoneError(f"--checkpoint {checkpoint} exists and is not a directory")
+        from ..pac.checkpoint import check_checkpoint_dir
+
+        check_checkpoint_dir(checkpoint)  # '' / missing parent / a file, FIFO, device or /proc: one line, exit 2
         if checkpoint_every is not None and checkpoint_every < 1:
             raise LittlestoneError(f"--checkpoint-every must be ≥ 1, got {checkpoint_every}")
     given = {name for name in ("delta", "mode") if _given(ctx, name)}
@@ -306,7 +311,7 @@ def learn(
     if "classes" in est.get_params(deep=False):
         est.set_params(classes=parse_classes(classes))
     if checkpoint is not None:
-        est.set_params(checkpoint=str(checkpoint), checkpoint_every=checkpoint_every)
+        est.set_params(checkpoint=checkpoint, checkpoint_every=checkpoint_every, checkpoint_cleanup=checkpoint_cleanup)
     if params:
         from .experiment_cmds import _parse_value
 
@@ -327,7 +332,13 @@ def learn(
         est.set_params(**extra)
     if learner not in (LearnerKind.soa, LearnerKind.erm):
         note_seed_under_secure(seed, backend)
-    with tracking(f"fitting {learner.value} on {len(y)} examples"):
+    from .. import _progress
+
+    notes = console_for(out)  # "resumed: k of N chunks read from DIR", the checkpoint's reminder or cleanup
+    with (
+        tracking(f"fitting {learner.value} on {len(y)} examples"),
+        _progress.noting(lambda m: notes.print(m, markup=False)),
+    ):
         est.fit(X, y)
     model = est.to_dict()
     model["cli"] = {"features": names, "label": label_col, "learner": learner.value, "trained_on": str(data)}

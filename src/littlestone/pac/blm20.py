@@ -217,13 +217,23 @@ def blm20_learn(
     diagnostics: bool = False,
     checkpoint: Any = None,
     checkpoint_every: int | None = None,
+    checkpoint_cleanup: bool = False,
 ) -> BLM20Result:
     """Run M (BLM20 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
     Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
     the proof needs no secrecy of them); all privacy noise comes from ``backend``. ``checkpoint=DIR`` saves stage 1
     in chunks of ``checkpoint_every`` G batches and resumes from them (:mod:`littlestone.pac.checkpoint`: same seed
-    ⇒ same G outputs; a local file of the data owner, as sensitive as the data)."""
+    ⇒ same G outputs; bound to the data and parameters; a local file of the data owner, as sensitive as the data);
+    ``checkpoint_cleanup=True`` deletes it after a successful run."""
     epsilon, delta = _check_privacy(epsilon, delta)
+    if checkpoint is not None:
+        from .checkpoint import check_checkpoint_dir
+
+        check_checkpoint_dir(checkpoint)  # before anything is computed
+    if not isinstance(checkpoint_cleanup, (bool, np.bool_)):
+        raise LittlestoneError(f"checkpoint_cleanup must be True or False, got {checkpoint_cleanup!r}")
+    if checkpoint_cleanup and checkpoint is None:
+        raise LittlestoneError("checkpoint_cleanup=True needs checkpoint=DIR")
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
             raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
@@ -288,7 +298,10 @@ def blm20_learn(
         from .checkpoint import DEFAULT_EVERY, run_batches_checkpointed
 
         every = DEFAULT_EVERY if checkpoint_every is None else checkpoint_every
-        runs = run_batches_checkpointed(G, source, ranges, g_seed, sizes, checkpoint, every=every, n_jobs=n_jobs)
+        params = {"epsilon": epsilon, "delta": delta, "alpha": alpha, "beta": beta}
+        runs = run_batches_checkpointed(
+            G, source, ranges, g_seed, sizes, checkpoint, every=every, n_jobs=n_jobs, run=params
+        )
 
     # Stage 2: stable histogram with (ε/2, δ); keep estimates ≥ 3η/4, never Fail (step 2).
     release = hist([r.output for r in runs], backend=noise, budget=budget)
@@ -321,6 +334,10 @@ def blm20_learn(
             "examples_read_by_g": int(sum(r.examples_read for r in runs)),
             "depths": dict(sorted(Counter(r.k for r in runs).items())),
         }
+    if checkpoint is not None:
+        from .checkpoint import finish_checkpoint
+
+        finish_checkpoint(checkpoint, cleanup=bool(checkpoint_cleanup))
     used_g = k * m
     return BLM20Result(
         epsilon=epsilon,

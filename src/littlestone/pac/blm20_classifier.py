@@ -24,7 +24,8 @@ class BLM20Classifier(LittlestoneClassifier):
     to ``result_``. :meth:`fit_source` learns from a lazy source (streams of 10^9 examples). ``classes`` =
     (negative label, positive label), default (0, 1): declared, never read from the private labels.
     ``checkpoint`` = a directory: stage 1 (G) is saved there in chunks of ``checkpoint_every`` batches and a rerun
-    resumes (:mod:`littlestone.pac.checkpoint`; needs a fixed ``random_state``; never saved in model JSON).
+    resumes (:mod:`littlestone.pac.checkpoint`; needs a fixed ``random_state``; bound to the data and parameters;
+    never saved in model JSON); ``checkpoint_cleanup=True`` deletes it after a successful fit.
     Without ``hypothesis_class`` the class is decision stumps on a fixed public grid of [−3, 3] per feature
     (:mod:`littlestone.pac.default_class`; rows are mapped to cells, a DefaultCandidatesWarning says so).
     """
@@ -52,6 +53,7 @@ class BLM20Classifier(LittlestoneClassifier):
         classes: Any = (0, 1),
         checkpoint: Any = None,
         checkpoint_every: int | None = None,
+        checkpoint_cleanup: bool = False,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -71,6 +73,7 @@ class BLM20Classifier(LittlestoneClassifier):
         self.diagnostics = diagnostics
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
+        self.checkpoint_cleanup = checkpoint_cleanup
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
         res = blm20_learn(
@@ -92,13 +95,14 @@ class BLM20Classifier(LittlestoneClassifier):
             diagnostics=self.diagnostics,
             checkpoint=self.checkpoint,
             checkpoint_every=self.checkpoint_every,
+            checkpoint_cleanup=self.checkpoint_cleanup,
         )
         return res.chosen, res
 
     def to_dict(self) -> dict:
         """Model JSON; the checkpoint directory (a local path of the data owner) is not saved."""
         out = super().to_dict()
-        for key in ("checkpoint", "checkpoint_every"):
+        for key in ("checkpoint", "checkpoint_every", "checkpoint_cleanup"):
             out["params"].pop(key, None)
             if key in out["unsaved_params"]:
                 out["unsaved_params"].remove(key)
