@@ -480,6 +480,9 @@ def _declared() -> list[Declared]:
     out.extend(threshold_label_audits())
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
+    from .points_intervals_at import points_intervals_at_audits  # PointsAT / IntervalsAT games (issue 27 item 1c)
+
+    out.extend(points_intervals_at_audits())
     return out
 
 

@@ -575,7 +575,7 @@ class Points(HypothesisClass):
             if self.domain.predicate is not None:
                 raise LittlestoneError(f"{self.name}: a domain given by a predicate has no law to draw a target from")
             pts = range(self.SAMPLING_WINDOW)
-        n = int(self.domain.size) if isinstance(pts, range) else len(pts)
+        n = pts.stop - pts.start if isinstance(pts, range) else len(pts)
         j = int(rng.integers(0, n + int(self.include_zero)))
         return ZERO if j == n else FiniteSet((pts[j],))
 
