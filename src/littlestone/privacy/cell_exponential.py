@@ -2,7 +2,7 @@
 64-bit integers, the gaps between sorted data values), without enumerating the candidates.
 
 Candidates are partitioned into cells C_1 … C_k; every candidate of C_j has score s_j (sensitivity Δ under
-replace-one, per candidate). The exponential mechanism (McSherry–Talwar 2007; DR14 Thm 3.10) draws a candidate with
+replace-one, per candidate). The exponential mechanism (MT07; DR14 Thm 3.10) draws a candidate with
 P(x) ∝ exp(ε·s(x)/(2Δ)); the cell of that candidate then has P(C_j) ∝ |C_j|·exp(ε·s_j/(2Δ)) and, given its cell, the
 candidate is uniform in it. :class:`CellExponentialMechanism` releases the cell index — argmax_j (s_j + (2Δ/ε)ln|C_j|
 + Gumbel(2Δ/ε)), the Gumbel-max draw of exactly that law — and the caller draws the candidate uniformly in the cell
