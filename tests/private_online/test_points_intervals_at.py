@@ -12,6 +12,7 @@ import pytest
 from littlestone.audit.broken import run_broken_audit
 from littlestone.bounds.points_intervals_at import intervals_at_bound, points_at_bound
 from littlestone.classes import Intervals, Points, Thresholds
+from littlestone.classes.points import FiniteSet
 from littlestone.classes.spec import parse_class_spec
 from littlestone.errors import LittlestoneError
 from littlestone.online import ADVERSARIES, make_adversary, play
@@ -218,3 +219,15 @@ def test_cli_play_and_bounds():
     assert r.exit_code == 2 and "IntervalsAT learns intervals" in r.output
     r = CliRunner().invoke(app, ["bounds", "intervals-at", "--N", "2^16", "--T", "1000000"])
     assert r.exit_code == 0 and f"mistake bound: {intervals_at_bound(2**16, 10**6, 1.0).mistake_bound}" in r.output
+
+
+def test_secure_backend_learns_and_refuses_a_seed():
+    learner = PointsAT(Points(2**60), T=3000, epsilon=1.0, backend="secure")
+    learner.run(np.full(3000, 2**59 + 7, dtype=np.int64), np.ones(3000, dtype=np.int8))
+    assert learner.hypothesis() == FiniteSet((2**59 + 7,))
+    learner = IntervalsAT(Intervals(2**10), T=20_000, epsilon=1.0, backend="secure")
+    X = np.random.default_rng(0).integers(0, 2**10, 20_000)
+    learner.run(X, ((X >= 100) & (X <= 700)).astype(np.int8))
+    assert learner.state()["phase"] == 2
+    with pytest.raises(LittlestoneError, match="unseeded"):
+        PointsAT(Points(4), T=10, epsilon=1.0, backend="secure", seed=1)
