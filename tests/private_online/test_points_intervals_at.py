@@ -104,6 +104,27 @@ def test_claims_are_composed_from_the_mechanisms():
     assert (i.epsilon, i.delta) == (pytest.approx(0.7), 0.0)
 
 
+def test_segments_run_the_claimed_mechanisms():
+    """Every segment's AboveThreshold has its claim object's ε, threshold and sensitivity 1 (a running count), and
+    the claim objects carry the bound's split: a halved sensitivity or a doubled share turns this red."""
+    H = parse_class_spec("points:2^60")
+    L = PointsAT(H, T=2000, epsilon=1.0, backend="seeded", seed=1)
+    b = L.bound
+    assert (L.at_zero.epsilon, L.at_zero.threshold, L.at_zero.sensitivity) == (b.eps_at, b.tau_zero, 1.0)
+    assert (L.at_point.epsilon, L.at_point.threshold, L.at_point.sensitivity) == (1.0, b.tau_point, 1.0)
+    assert (L.selector.epsilon, L.selector.sensitivity) == (b.eps_select, 1.0)
+    assert (L._at.epsilon, L._at.threshold, L._at.sensitivity) == (b.eps_at, b.tau_zero, 1.0)
+    L.run(np.full(2000, 5, dtype=np.int64), np.ones(2000, dtype=np.int8))
+    assert L.state()["segment"] == "point" and (L._at.epsilon, L._at.sensitivity) == (1.0, 1.0)
+    I = IntervalsAT(Intervals(2**16), T=2000, epsilon=1.0, backend="seeded", seed=1)
+    c = I.bound
+    assert (I.at_empty.epsilon, I.at_empty.threshold, I.at_empty.sensitivity) == (c.eps_at1, c.tau1, 1.0)
+    assert (I.at_bisect.epsilon, I.at_bisect.threshold, I.at_bisect.sensitivity) == (c.eps_at2, c.tau2, 1.0)
+    assert (I.select_point.epsilon, I.select_move.epsilon) == (c.eps_select1, c.eps_select2)
+    assert I.select_point.sensitivity == I.select_move.sensitivity == 1.0 == I._at.sensitivity
+    assert c.eps_at1 + c.eps_select1 == pytest.approx(1.0) == c.eps_at2 + c.eps_select2
+
+
 def test_histogram_selection_on_a_string_domain():
     H = Points()
     learner = PointsAT(H, T=3000, epsilon=1.0, delta=1e-6, selection="histogram", backend="seeded", seed=1)

@@ -131,7 +131,7 @@ class IntervalsAT(PrivateOnlineLearner):
     # ------------------------------------------------------------------------------------------- segments
     def _start_segment(self) -> None:
         mech = self.at_empty if self.m is None else self.at_bisect
-        self._at = segment_at(mech.threshold, mech.epsilon, self._b_at)
+        self._at = segment_at(mech, self._b_at)
         self._count = 0
         self._positives: Counter = Counter()
         self._kinds = np.zeros(len(MOVES), dtype=np.int64)

@@ -46,9 +46,17 @@ CHUNK = 1 << 15
 SEGMENT_AT_RUN = AboveThresholdRun
 
 
-def segment_at(threshold: float, epsilon: float, backend: Any) -> AboveThreshold:
-    """The AboveThreshold instance of one segment (threshold τ, budget ε, sensitivity 1: a running mistake count)."""
-    return AboveThreshold(threshold, epsilon, sensitivity=1.0, backend=backend, noise_batch=1 << 12, threshold_batch=1)
+def segment_at(mechanism: AboveThresholdRun, backend: Any) -> AboveThreshold:
+    """The AboveThreshold instance of one segment, with the parameters of its claim object (threshold τ, budget ε,
+    sensitivity 1: a running mistake count)."""
+    return AboveThreshold(
+        mechanism.threshold,
+        mechanism.epsilon,
+        sensitivity=mechanism.sensitivity,
+        backend=backend,
+        noise_batch=1 << 12,
+        threshold_batch=1,
+    )
 
 
 def check_setting(setting: Any) -> str:
@@ -151,7 +159,7 @@ class PointsAT(PrivateOnlineLearner):
     # ------------------------------------------------------------------------------------------- segments
     def _start_segment(self) -> None:
         m = self.at_zero if self._q is None else self.at_point
-        self._at = segment_at(m.threshold, m.epsilon, self._b_at)
+        self._at = segment_at(m, self._b_at)
         self._count = 0
         self._positives: Counter = Counter()
         self.segments += 1
