@@ -252,3 +252,23 @@ def test_secure_backend_learns_and_refuses_a_seed():
     assert learner.state()["phase"] == 2
     with pytest.raises(LittlestoneError, match="unseeded"):
         PointsAT(Points(4), T=10, epsilon=1.0, backend="secure", seed=1)
+
+
+def test_histogram_selection_bound_and_claim():
+    """c_min = 1 + (2/ε_s)(ln(2/δ) + ln(1/(2γ))) with γ = β/2; the ε split minimises τ₀ over a grid of splits; the
+    learner's δ is its stable histogram's exact δ for the δ asked."""
+    from littlestone.bounds.points_intervals_at import query_margin, threshold_margin
+    from littlestone.privacy.stable_histogram import StableHistogram
+
+    b = points_at_bound(math.inf, 10**6, 1.0, 0.1, selection="histogram", delta=1e-6)
+    assert b.c_min == pytest.approx(1 + 2 * (math.log(2e6) + math.log(1 / 0.1)) / b.eps_select)
+    a1, b1 = threshold_margin(1.0, 0.1 / 12), query_margin(1.0, 10**6, 0.1 / 12)
+    for s in np.linspace(0.05, 0.95, 19):
+        tau = 1 + 2 * (math.log(2e6) + math.log(1 / 0.1)) / s + (a1 + b1) / (1 - s)
+        assert b.tau_zero <= tau + 1e-9
+    e = points_at_bound(2**60, 10**6, 1.0, 0.1)
+    for s in np.linspace(0.05, 0.95, 19):
+        assert e.tau_zero <= 2 * math.log((2**60 - 1) / 0.05) / s + (a1 + b1) / (1 - s) + 1e-9
+    L = PointsAT(Points(), T=100, epsilon=1.0, delta=1e-6, selection="histogram", backend="seeded", seed=0)
+    assert L.privacy().delta == StableHistogram(L.bound.eps_select, 1e-6, discrete=False).privacy().delta
+    assert L.bound == points_at_bound(math.inf, 100, 1.0, 0.1, selection="histogram", delta=1e-6)
