@@ -8,7 +8,10 @@ import pytest
 
 from littlestone import Thresholds
 from littlestone.errors import DomainError, LabelError
+from littlestone.classes import Intervals, Points
 from littlestone.private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Setting, LWY25Setting
+from littlestone.private_online.intervals_at import IntervalsAT
+from littlestone.private_online.points_at import PointsAT
 
 KW = dict(epsilon=1.0, delta=1e-6, backend="seeded", seed=0)
 LEARNERS = {
@@ -16,6 +19,8 @@ LEARNERS = {
     "lwy25-anytime": lambda **k: AnytimeLWY25(Thresholds(8), setting=LWY25Setting(256, 128, 6), **KW, **k),
     "gl21": lambda **k: GL21(Thresholds(8), setting=GL21Setting(16, 64, 1.0, 4), **KW, **k),
     "gl21-anytime": lambda **k: AnytimeGL21(Thresholds(8), setting=GL21Setting(16, 64, 1.0, 4), **KW, **k),
+    "points-at": lambda **k: PointsAT(Points(16), **KW, **k),
+    "intervals-at": lambda **k: IntervalsAT(Intervals(16), **KW, **k),
 }
 
 

@@ -485,6 +485,9 @@ def _declared() -> list[Declared]:
     from .checkpoint_reuse import checkpoint_reuse_audits  # issue 26 hole 2: a checkpoint bound to its data
 
     out.extend(checkpoint_reuse_audits())
+    from .points_intervals_at import points_intervals_at_audits  # PointsAT / IntervalsAT games (issue 27 item 1c)
+
+    out.extend(points_intervals_at_audits())
     return out
 
 

@@ -111,6 +111,8 @@ class CofiniteSet(Hypothesis):
 
 
 ZERO = FiniteSet(())
+#: domains larger than this are never enumerated (domain_points raises TypeError, counting forms are None)
+_ENUMERATE_MAX = 1 << 24
 
 
 class GrowingSet:
@@ -165,6 +167,22 @@ class GrowingSet:
 # --------------------------------------------------------------------------------------------------------------------
 
 
+class _IntRange:
+    """Membership in the integers lo … hi − 1 in O(1) (a range's own ``in`` walks the range for non-int values)."""
+
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def __contains__(self, x: Any) -> bool:
+        if isinstance(x, (int, np.integer)):
+            return self.lo <= int(x) < self.hi
+        if isinstance(x, (float, np.floating)):
+            return float(x).is_integer() and self.lo <= int(x) < self.hi
+        return False
+
+
 class PointDomain:
     """The domain of :class:`Points`: all hashable non-NaN values (None), a finite collection, or a predicate."""
 
@@ -180,6 +198,11 @@ class PointDomain:
         elif callable(domain) and not isinstance(domain, (list, tuple, set, frozenset, range, np.ndarray)):
             self.predicate = domain
             self.description = f"values accepted by {getattr(domain, '__name__', 'a predicate')}"
+        elif isinstance(domain, range) and domain.step == 1 and domain.stop > domain.start:
+            # the integers start … stop − 1, kept as a range (never enumerated: points:2^60 is built at once)
+            self.finite = domain  # type: ignore[assignment]
+            self._set = _IntRange(domain.start, domain.stop)  # type: ignore[assignment]
+            self.description = f"a finite domain of {domain.stop - domain.start} points"
         else:
             pts = [as_python_point(p) for p in domain]
             if not pts:
@@ -193,7 +216,14 @@ class PointDomain:
 
     @property
     def size(self) -> float:
+        if isinstance(self.finite, range):
+            return self.finite.stop - self.finite.start
         return math.inf if self.finite is None else len(self.finite)
+
+    @property
+    def integer_range(self) -> range | None:
+        """The domain as a range of consecutive integers (``Points(n)``, ``points:N``), else None."""
+        return self.finite if isinstance(self.finite, range) else None
 
     def __contains__(self, x: Any) -> bool:
         if isinstance(x, float) and math.isnan(x):
@@ -457,13 +487,15 @@ class Points(HypothesisClass):
         self.domain = PointDomain(domain)
         self.include_zero = bool(include_zero)
         if self.domain.finite is not None:
-            self.name = f"points({len(self.domain.finite)}{'' if include_zero else ', no zero'})"
+            self.name = f"points({int(self.domain.size)}{'' if include_zero else ', no zero'})"
         else:
             self.name = "points" + ("" if include_zero else "(no zero)")
         #: the class spec string that rebuilds this class (None if it has none), see littlestone.classes.spec
         self.spec: str | None = None
         if include_zero and domain is None:
             self.spec = "points"
+        elif include_zero and self.domain.integer_range is not None and self.domain.integer_range.start == 0:
+            self.spec = f"points:{int(self.domain.size)}"
         elif include_zero and self.domain.finite == tuple(range(len(self.domain.finite or ()))):
             self.spec = f"points:{len(self.domain.finite or ())}"
 
@@ -480,6 +512,8 @@ class Points(HypothesisClass):
     def domain_points(self) -> list[Point]:
         if self.domain.finite is None:
             raise TypeError(f"{self.name}: the domain is infinite and cannot be enumerated")
+        if self.domain.size > _ENUMERATE_MAX:
+            raise TypeError(f"{self.name}: the domain has {int(self.domain.size)} points, too many to enumerate")
         return list(self.domain.finite)
 
     def validate_point(self, x: Any) -> Point:
@@ -500,6 +534,14 @@ class Points(HypothesisClass):
             and self.domain.predicate is None
         ):
             return arr
+        r = self.domain.integer_range
+        if arr is not None and r is not None and arr.ndim == 1 and arr.dtype.kind in "iu" and r.stop <= 2**63:
+            bad = (arr < r.start) | (arr >= r.stop) if arr.size else np.zeros(0, dtype=bool)
+            if bad.any():
+                raise DomainError(
+                    f"point {int(arr[bad][0])} is outside the domain of {self.name} ({self.domain.description})"
+                )
+            return arr
         if arr is not None and arr.dtype.kind == "f" and arr.size and np.isnan(arr).any():
             raise DomainError(f"points contain NaN; {self.name} needs points of {self.domain.description}")
         seq = X if isinstance(X, (list, tuple)) else list(X)
@@ -514,6 +556,9 @@ class Points(HypothesisClass):
         (:attr:`SAMPLING_WINDOW`). A domain given by a predicate has none (TypeError)."""
         pts = self.domain.finite
         if pts is not None:
+            if isinstance(pts, range):
+                lo, hi = pts.start, pts.stop
+                return (lambda rng: int(rng.integers(lo, hi))) if hi - lo > 1 << 20 else list(pts)
             if len(pts) > 1 << 20:
                 return lambda rng: pts[int(rng.integers(0, len(pts)))]
             return list(pts)
@@ -530,9 +575,9 @@ class Points(HypothesisClass):
             if self.domain.predicate is not None:
                 raise LittlestoneError(f"{self.name}: a domain given by a predicate has no law to draw a target from")
             pts = range(self.SAMPLING_WINDOW)
-        size = len(pts) + int(self.include_zero)
-        j = int(rng.integers(0, size))
-        return ZERO if j == len(pts) else FiniteSet((pts[j],))
+        n = pts.stop - pts.start if isinstance(pts, range) else len(pts)
+        j = int(rng.integers(0, n + int(self.include_zero)))
+        return ZERO if j == n else FiniteSet((pts[j],))
 
     def soa_is_proper(self) -> bool:
         """The SOA of a version space is the zero function or a point function: in H iff H includes zero."""
@@ -591,7 +636,7 @@ class Points(HypothesisClass):
         """On a finite domain x_0..x_{N−1} (canonical order): h_j = h_{x_j} for j < N, then the zero function (if
         included); answers(w) = (w, 0) in O(N). None on infinite domains."""
         pts = self.domain.finite
-        if pts is None:
+        if pts is None or self.domain.size > _ENUMERATE_MAX:
             return None
         N = len(pts)
         size = N + int(self.include_zero)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 from enum import Enum
 from typing import Any, Optional
 
@@ -423,6 +424,62 @@ def gl21(
     rep = theorem_4_1(d, T, epsilon, delta, beta, adaptive=adaptive)
     what = "Thm 4.2 (adaptive)" if adaptive else "Thm 4.1 (oblivious)"
     _rows_table(f"GL21 {what}: d = {d}, T = {T}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", rep.rows())
+
+
+AT_EPILOG = """Examples:
+
+  littlestone bounds points-at --N 2^60 --T 1000000 --epsilon 1
+
+  littlestone bounds points-at --N inf --T 1000000 --selection histogram --delta 1e-6
+
+  littlestone bounds intervals-at --N 2^16 --T 1000000 --epsilon 1"""
+
+
+def _domain_size(text: str, infinite: bool) -> float:
+    """N as an integer, 2^k, or (points only) inf."""
+    t = text.strip().lower()
+    try:
+        if infinite and t in ("inf", "infinite"):
+            return math.inf
+        n = 2 ** int(t[2:]) if t.startswith("2^") else int(t)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise LittlestoneError(f"--N {text!r}: give a positive integer or 2^k{' (or inf)' if infinite else ''}")
+    return n
+
+
+@bounds_app.command("points-at", epilog=AT_EPILOG)
+def points_at(
+    N: str = typer.Option(..., "--N", help="Domain size: an integer, 2^k, or inf (the 64-bit integers)."),
+    T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+    selection: str = typer.Option("exponential", "--selection", help="exponential (pure ε-DP) or histogram (δ > 0)."),
+    delta: float = typer.Option(0.0, "--delta", help="Privacy δ of the histogram selection."),
+) -> None:
+    """PointsAT (points on huge domains, adaptive adversaries): thresholds, ε split and the mistake bound
+    (docs/derivations.md, "PointsAT and IntervalsAT")."""
+    from ..bounds.points_intervals_at import points_at_bound
+
+    rep = points_at_bound(_domain_size(N, True), T, epsilon, beta, selection=selection, delta=delta)
+    _rows_table(f"PointsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
+    console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
+
+
+@bounds_app.command("intervals-at", epilog=AT_EPILOG)
+def intervals_at(
+    N: str = typer.Option(..., "--N", help="Domain size: an integer or 2^k (points 0..N−1)."),
+    T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+) -> None:
+    """IntervalsAT (intervals, adaptive adversaries, pure ε-DP): both phases' thresholds and the mistake bound."""
+    from ..bounds.points_intervals_at import intervals_at_bound
+
+    rep = intervals_at_bound(int(_domain_size(N, False)), T, epsilon, beta)
+    _rows_table(f"IntervalsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
+    console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

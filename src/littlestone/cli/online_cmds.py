@@ -58,9 +58,11 @@ class LearnerName(str, Enum):
     gl21 = "gl21"
     gl21_paper = "gl21-paper"
     gl21_adaptive = "gl21-adaptive"
+    points_at = "points-at"
+    intervals_at = "intervals-at"
 
 
-PRIVATE_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive")
+PRIVATE_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive", "points-at", "intervals-at")
 #: bytes a game record keeps per round (the point, the prediction, the label), for the up-front memory check
 #: a game's own memory besides its rounds (its seed, its result)
 _BYTES_PER_GAME = 1024
@@ -280,6 +282,8 @@ def play(
                 highlight=False,
             )
         from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Adaptive
+        from ..private_online.intervals_at import IntervalsAT
+        from ..private_online.points_at import PointsAT
 
         cls = {
             "lwy25": AnytimeLWY25,
@@ -287,8 +291,13 @@ def play(
             "gl21": AnytimeGL21,
             "gl21-paper": GL21,
             "gl21-adaptive": GL21Adaptive,
+            "points-at": PointsAT,
+            "intervals-at": IntervalsAT,
         }[learner.value]
-        chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)
+        if learner.value in ("points-at", "intervals-at"):  # settings by name: theory (= practical)
+            chosen = "practical" if setting is None else setting
+        else:
+            chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)
         try:  # parameter errors first
             cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, backend="seeded", seed=0, setting=chosen)
         except LittlestoneError as exc:
@@ -399,7 +408,7 @@ def play(
         console.print(f"{label} at the end of the last game: {last.state()}", markup=False)
         console.print(
             "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
-            f"its own parameters (littlestone bounds {learner.value.split('-')[0]})"
+            f"its own parameters (littlestone bounds {learner.value if learner.value.endswith('-at') else learner.value.split('-')[0]})"
         )
         return
     if learner != LearnerName.halving:

@@ -54,6 +54,8 @@ LEARNERS: dict[str, tuple[str, str]] = {
     "gl21-paper": ("littlestone.private_online", "GL21"),
     "gl21-adaptive": ("littlestone.private_online", "GL21Adaptive"),
     "soa": ("littlestone.online", "SOA"),
+    "points-at": ("littlestone.private_online.points_at", "PointsAT"),
+    "intervals-at": ("littlestone.private_online.intervals_at", "IntervalsAT"),
 }
 #: the learners run by default: both variants of LWY25 and GL21, GL21 Thm 4.2, the SOA
 DEFAULT_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive", "soa")

@@ -4,12 +4,16 @@ base.py    the interface (predict_one / learn_one / hypothesis / run / privacy /
 lwy25.py   LWY25 realizable learner against adaptive adversaries (Alg. 1 Update, Alg. 2, Thm 3.1)
 gl21.py    GL21 DP-SOA (oblivious adversaries) and its per-round re-initialised variant (GL21 Thm 4.2)
 anytime.py AnytimeLWY25 / AnytimeGL21: a fresh instance whenever one stops for good (extension beyond the papers)
+points_at.py    PointsAT: points on huge domains (zero segments, AboveThreshold, a private selection of the point)
+intervals_at.py IntervalsAT: intervals (a private point inside the target, then one bisection per endpoint)
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
 from .anytime import AnytimeGL21, AnytimeLWY25
 from .gl21 import GL21, GL21Adaptive, GL21Setting
 from .lwy25 import LWY25, LWY25Setting, lwy_update
+from .points_at import PointsAT
+from .intervals_at import IntervalsAT
 
 __all__ = [
     "AnytimeGL21",
@@ -24,6 +28,8 @@ __all__ = [
     "GL21",
     "GL21Adaptive",
     "GL21Setting",
+    "IntervalsAT",
+    "PointsAT",
     "LWY25",
     "LWY25Setting",
     "lwy_update",

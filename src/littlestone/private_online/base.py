@@ -363,6 +363,8 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
     """
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
+    #: True for learners whose claim may be pure ε-DP: they accept delta = 0
+    pure_dp = False
 
     def __init__(
         self,
@@ -390,7 +392,7 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
             )
         self.T = check_positive_int(T, "horizon T")
         self.epsilon = check_epsilon(epsilon)
-        self.delta = check_delta(delta, positive=True)
+        self.delta = check_delta(delta, positive=not self.pure_dp)
         self.beta = check_probability(beta)
         labels = tuple(labels)  # type: ignore[assignment]
         if labels not in ((0, 1), (-1, 1)) or (
