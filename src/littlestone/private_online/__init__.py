@@ -4,16 +4,23 @@ base.py    the interface (predict_one / learn_one / hypothesis / run / privacy /
 lwy25.py   LWY25 realizable learner against adaptive adversaries (Alg. 1 Update, Alg. 2, Thm 3.1)
 gl21.py    GL21 DP-SOA (oblivious adversaries) and its per-round re-initialised variant (GL21 Thm 4.2)
 anytime.py AnytimeLWY25 / AnytimeGL21: a fresh instance whenever one stops for good (extension beyond the papers)
+segments.py   segments ended by an AboveThreshold on the running mistake count (the disjoint-segment lemma, F.1)
+list_at.py    ListAT: any listable finite class, pure ε-DP, adaptive adversaries (App. F.2)
+bisect_at.py  BisectAT: thresholds on any domain (2^60), pure ε-DP, adaptive adversaries (App. F.3)
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
 from .anytime import AnytimeGL21, AnytimeLWY25
 from .gl21 import GL21, GL21Adaptive, GL21Setting
 from .lwy25 import LWY25, LWY25Setting, lwy_update
+from .list_at import ListAT
+from .bisect_at import BisectAT
 
 __all__ = [
     "AnytimeGL21",
     "AnytimeLWY25",
+    "BisectAT",
+    "ListAT",
     "BOT",
     "BaseLearner",
     "ConstantHypothesis",

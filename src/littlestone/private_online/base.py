@@ -352,6 +352,8 @@ class PrivateOnlineLearner(ABC):
     """
 
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
+    #: whether the learner needs δ > 0 (False for pure ε-DP learners, which accept δ = 0)
+    delta_positive = True
 
     def __init__(
         self,
@@ -379,7 +381,7 @@ class PrivateOnlineLearner(ABC):
             )
         self.T = check_positive_int(T, "horizon T")
         self.epsilon = check_epsilon(epsilon)
-        self.delta = check_delta(delta, positive=True)
+        self.delta = check_delta(delta, positive=self.delta_positive)
         self.beta = check_probability(beta)
         labels = tuple(labels)  # type: ignore[assignment]
         if labels not in ((0, 1), (-1, 1)) or (
