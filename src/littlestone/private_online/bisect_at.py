@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._random import SeedLike
-from ..bounds.segment_learners import AT_SCALES, bisect_split, bisectat_bound, grid_margin
+from ..bounds.segment_learners import AT_SCALES, bisect_split, bisect_wrong_segments, bisectat_bound, grid_margin
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..classes.thresholds import Threshold
 from ..errors import LittlestoneError
@@ -38,15 +38,23 @@ from ..privacy.mechanism import compose
 from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
 from .segments import FIRST_BLOCK, MAX_BLOCK, MistakeCountSegments, check_at_kind
 
-#: the practical split: the AboveThreshold's share of ε (the sign gets the rest)
-PRACTICAL_AT_SHARE = 0.75
 
-
-def practical_tau(epsilon_at: float, epsilon_sign: float, T: int, at: str = "step") -> float:
-    """The practical threshold: ListAT's (b_ν·ln T + 3b_ρ at ε_AT) plus (2/ε_sign)·ln 2, so that a segment's count
-    at ⊤ (≈ τ) makes a wrong sign unlikely (½e^{−τ·ε_sign/2} ≈ 1–2 % at ε = 1). Privacy does not depend on τ."""
+def practical_tau(epsilon_at: float, epsilon_sign: float, T: int, wrong_segments: int, at: str = "step") -> float:
+    """The practical threshold max(τ_AT, τ_sign): τ_AT = ListAT's (b_ν·ln T + 3b_ρ at ε_AT) keeps the target; τ_sign
+    = (2/ε_sign)·ln(L(L+1)/2 + 2) makes a wrong sign at a ⊤ (count ≈ τ, probability ½e^{−τ·ε_sign/2}) rare
+    against the L(L+1)/2 segments that a wrong sign can cost in a search of depth L = ⌊log₂ N⌋. Privacy does not
+    depend on τ."""
     c_rho, c_nu = AT_SCALES[at]
-    return (c_nu * math.log(max(T, 2)) + 3.0 * c_rho) / epsilon_at + 2.0 / epsilon_sign * math.log(2.0)
+    tau_at = (c_nu * math.log(max(T, 2)) + 3.0 * c_rho) / epsilon_at
+    L = max(wrong_segments, 1)
+    return max(tau_at, 2.0 / epsilon_sign * math.log(L * (L + 1) / 2 + 2))
+
+
+def practical_split(epsilon: float, T: int, wrong_segments: int, at: str = "step") -> float:
+    """The practical ε_AT: the share (on a grid of 0.05, 0.10, …, 0.95 of ε) with the smallest practical τ."""
+    shares = [i / 20 for i in range(1, 20)]
+    best = min(shares, key=lambda a: practical_tau(a * epsilon, (1 - a) * epsilon, T, wrong_segments, at))
+    return best * epsilon
 
 
 def threshold_candidates(H: HypothesisClass | VersionSpace) -> tuple[int, int]:
@@ -72,7 +80,7 @@ class BisectAT(PrivateOnlineLearner):
 
     Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP; any 0 ≤ δ < 1 accepted), ``beta``, ``setting``
     ("practical" — default —, "theory", or a threshold τ > 0), ``epsilon_at`` (the AboveThreshold's share of ε;
-    default 0.75ε in practice, the bound-minimising split in theory), ``at`` ("step" — default —, "monotone" or
+    in practice the share minimising the practical τ (:func:`practical_split`), the bound-minimising split in theory), ``at`` ("step" — default —, "monotone" or
     "standard"), ``backend`` ("secure" or "seeded" with ``seed``), ``labels``, ``feature``, ``diagnostics``.
 
     >>> from littlestone import Thresholds
@@ -117,7 +125,7 @@ class BisectAT(PrivateOnlineLearner):
             e_at = (
                 bisect_split(n_cand, self.T, self.epsilon, self.beta, self.at)
                 if setting == "theory"
-                else PRACTICAL_AT_SHARE * self.epsilon
+                else practical_split(self.epsilon, self.T, bisect_wrong_segments(n_cand), self.at)
             )
         else:
             e_at = float(epsilon_at)
@@ -130,7 +138,7 @@ class BisectAT(PrivateOnlineLearner):
             secure = b_at.floating_point_safe
             tau = grid_margin(bound.A_rho) + grid_margin(bound.A_nu) + bound.C if secure else bound.tau
         elif setting == "practical":
-            tau = practical_tau(e_at, self.epsilon_sign, self.T, self.at)
+            tau = practical_tau(e_at, self.epsilon_sign, self.T, bisect_wrong_segments(n_cand), self.at)
         elif isinstance(setting, (int, float)) and not isinstance(setting, bool) and 0 < setting < math.inf:
             tau = float(setting)
         else:
@@ -261,4 +269,4 @@ class BisectAT(PrivateOnlineLearner):
         return {"segment_mistakes": self._seg.count, "segment_positive_mistakes": self._ones}
 
 
-__all__ = ["PRACTICAL_AT_SHARE", "BisectAT", "practical_tau", "threshold_candidates"]
+__all__ = ["BisectAT", "practical_split", "practical_tau", "threshold_candidates"]
