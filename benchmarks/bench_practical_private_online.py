@@ -152,7 +152,10 @@ def main() -> None:
     ]
     if not a.no_throughput:
         tp = throughput(1_000_000 if not a.quick else 100_000, a.epsilon)
-        lines += ["| class | learner | rounds/s seeded | rounds/s secure | secure / seeded |", "|---|---|---:|---:|---:|"]
+        lines += [
+            "| class | learner | rounds/s seeded | rounds/s secure | secure / seeded |",
+            "|---|---|---:|---:|---:|",
+        ]
         for r in tp:
             lines.append(
                 f"| {r['class']} | {r['learner']} | {r['seeded']:,.0f} | {r['secure']:,.0f} | "

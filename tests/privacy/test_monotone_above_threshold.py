@@ -15,7 +15,9 @@ from littlestone.privacy import (
     MonotoneAboveThresholdRun,
     PrivacyBudget,
     SecureBackend,
+    STEP_ASSUMPTION,
     SeededBackend,
+    StepAboveThreshold,
 )
 
 
@@ -36,6 +38,21 @@ def test_noise_scales_are_two_delta_over_epsilon(backend):
         at.restart()
     expected = runs * _tail_equal_scales(10.0, 2.0)  # ≈ 236 (secure: the grid shifts it by < 1 %)
     assert abs(hits - expected) < 5 * math.sqrt(expected), (hits, expected)
+
+
+@pytest.mark.parametrize("backend", [SeededBackend(4), SecureBackend()], ids=["seeded", "secure"])
+def test_step_noise_scales_are_delta_over_epsilon(backend):
+    # one query 4 below the threshold: P[⊤] = P[ν − ρ ≥ 4] = e^{−4}·6/4 ≈ 0.0275 with both noises Lap(1); with either
+    # halved ≈ 0.012; with the monotone Lap(2) ≈ 0.135
+    runs = 20_000
+    at = StepAboveThreshold(0.0, 1.0, backend=backend)
+    hits = 0
+    for _ in range(runs):
+        hits += at.test(-4.0)
+        at.restart()
+    expected = runs * _tail_equal_scales(4.0, 1.0)  # ≈ 549 (secure: the grid shifts it by < 1 %)
+    assert abs(hits - expected) < 5 * math.sqrt(expected), (hits, expected)
+    assert STEP_ASSUMPTION in at.mechanism.privacy().what
 
 
 def test_claim_names_the_assumption_and_charges_each_run():
