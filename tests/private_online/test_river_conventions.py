@@ -8,7 +8,16 @@ import pytest
 
 from littlestone import Thresholds
 from littlestone.errors import DomainError, LabelError
-from littlestone.private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Setting, LWY25Setting
+from littlestone.private_online import (
+    GL21,
+    LWY25,
+    AnytimeGL21,
+    AnytimeLWY25,
+    BisectAT,
+    GL21Setting,
+    ListAT,
+    LWY25Setting,
+)
 
 KW = dict(epsilon=1.0, delta=1e-6, backend="seeded", seed=0)
 LEARNERS = {
@@ -16,6 +25,8 @@ LEARNERS = {
     "lwy25-anytime": lambda **k: AnytimeLWY25(Thresholds(8), setting=LWY25Setting(256, 128, 6), **KW, **k),
     "gl21": lambda **k: GL21(Thresholds(8), setting=GL21Setting(16, 64, 1.0, 4), **KW, **k),
     "gl21-anytime": lambda **k: AnytimeGL21(Thresholds(8), setting=GL21Setting(16, 64, 1.0, 4), **KW, **k),
+    "listat": lambda **k: ListAT(Thresholds(8), **KW, **k),
+    "bisect": lambda **k: BisectAT(Thresholds(8), **KW, **k),
 }
 
 
