@@ -11,8 +11,11 @@ round by round (the adversaries are Python per round): ``x = adversary.propose(t
 Throughput: ``learner.run(X, y)`` on an oblivious i.i.d. realizable stream of 10⁶ rounds, seeded and secure backends,
 best of 3, beside LWY25's vectorised run on the same stream (baseline, d = 1).
 
-    PYTHONPATH=src python benchmarks/bench_practical_private_online.py --T 1000000 --out benchmarks/results/practical_private_online.md
-    PYTHONPATH=src python benchmarks/bench_practical_private_online.py --quick   # T = 10⁴, a smoke run
+    PYTHONPATH=src python benchmarks/bench_practical_private_online.py   # T = 10⁵, every case, every adversary
+    PYTHONPATH=src python benchmarks/bench_practical_private_online.py --T 1e6 --cases 2,3,7,6 \
+        --adversaries late-commitment,disagreement --no-throughput \
+        --out benchmarks/results/practical_private_online_T1e6.md
+    PYTHONPATH=src python benchmarks/bench_practical_private_online.py --quick --out /tmp/x.md   # T = 10⁴, smoke
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,14 +134,14 @@ def throughput(n: int, eps: float) -> list[dict]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--T", type=float, default=1e6)
+    ap.add_argument("--T", type=float, default=1e5)
     ap.add_argument("--epsilon", type=float, default=1.0)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--cases", default="all", help="comma-separated indices into CASES, or 'all'")
     ap.add_argument("--adversaries", default=",".join(ADVERSARIES))
     ap.add_argument("--seeds", default="1,2")
     ap.add_argument("--no-throughput", action="store_true")
-    ap.add_argument("--out", default=None)
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "practical_private_online.md"))
     a = ap.parse_args()
     T = 10_000 if a.quick else int(a.T)
     cases = CASES if a.cases == "all" else [CASES[int(i)] for i in a.cases.split(",")]
