@@ -18,6 +18,7 @@ from littlestone.privacy import (
     STEP_ASSUMPTION,
     SeededBackend,
     StepAboveThreshold,
+    StepAboveThresholdRun,
 )
 
 
@@ -93,6 +94,16 @@ def test_first_above_matches_test(kind):
         assert at._query_scale == at._threshold_scale == 2.0
         i = at.first_above(values)
         assert 0 <= i < values.size and at.halted
+
+
+@pytest.mark.parametrize("run_cls, a, b", [(MonotoneAboveThresholdRun, 10.0, 2.0), (StepAboveThresholdRun, 4.0, 1.0)])
+def test_one_release_form_keeps_the_calibration(run_cls, a, b):
+    # the mechanism object run on a one-query stream a below the threshold: P[⊤] = P[ν − ρ ≥ a] (a halved Δ or scale
+    # in the object's own run would shrink it by far more than the band)
+    runs, backend = 8000, SeededBackend(11)
+    hits = sum(run_cls(0.0, 1.0)([-a], backend=backend) == 0 for _ in range(runs))
+    expected = runs * _tail_equal_scales(a, b)
+    assert abs(hits - expected) < 5 * math.sqrt(expected), (hits, expected)
 
 
 def test_run_mechanism_releases_first_top():

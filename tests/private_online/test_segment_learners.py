@@ -196,3 +196,20 @@ def test_cli_bounds_and_play():
     ):
         r = _cli(*args)
         assert r.exit_code == 2 and r.output.count("\n") <= 2 and "Traceback" not in r.output, (args, r.output)
+
+
+@pytest.mark.parametrize("name", ["listat", "bisect"])
+def test_segments_count_from_zero_with_sensitivity_one(name):
+    # one round moves a running count by at most 1: the segment's AboveThreshold is calibrated for Δ = 1 (a smaller
+    # Δ would shrink both noises), and every segment's count starts at 0
+    learner = LEARNERS[name](Thresholds(8), T=500, epsilon=1.0, backend="seeded", seed=0, setting=3.0, diagnostics=True)
+    assert learner.at_mechanism.sensitivity == 1.0 and learner._seg._at.sensitivity == 1.0
+    assert learner.state()["segment_mistakes"] == 0
+    h = learner.hypothesis()
+    x = next(x for x in range(8) if h(x) == 1)
+    while learner.state()["segments"] == 1:
+        learner.learn_one(x, 0)  # a mistake of the released hypothesis every round
+    assert learner.state()["segment_mistakes"] == 0  # the next segment starts from 0
+    h = learner.hypothesis()
+    learner.learn_one(0, h(0))  # no mistake: the count stays 0
+    assert learner.state()["segment_mistakes"] == 0
