@@ -9,7 +9,16 @@ import pytest
 from littlestone import Thresholds
 from littlestone.errors import DomainError, LabelError
 from littlestone.classes import Intervals, Points
-from littlestone.private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Setting, LWY25Setting
+from littlestone.private_online import (
+    GL21,
+    LWY25,
+    AnytimeGL21,
+    AnytimeLWY25,
+    BisectAT,
+    GL21Setting,
+    ListAT,
+    LWY25Setting,
+)
 from littlestone.private_online.intervals_at import IntervalsAT
 from littlestone.private_online.points_at import PointsAT
 
@@ -21,6 +30,8 @@ LEARNERS = {
     "gl21-anytime": lambda **k: AnytimeGL21(Thresholds(8), setting=GL21Setting(16, 64, 1.0, 4), **KW, **k),
     "points-at": lambda **k: PointsAT(Points(16), **KW, **k),
     "intervals-at": lambda **k: IntervalsAT(Intervals(16), **KW, **k),
+    "listat": lambda **k: ListAT(Thresholds(8), **KW, **k),
+    "bisect": lambda **k: BisectAT(Thresholds(8), **KW, **k),
 }
 
 

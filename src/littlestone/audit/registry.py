@@ -474,6 +474,7 @@ def _declared() -> list[Declared]:
     from .adaptive_game import private_online_audits  # LWY25 Def. 2.4 games of the private online learners
     from .ggkm21_release import ggkm21_release_audits  # what the GGKM21 estimators release (issue 19)
     from .online_learners import online_learner_audits  # experts learners, Algorithm 3, the dyadic sanitizer
+    from .segment_learners import segment_learner_audits  # monotone / step AboveThreshold, ListAT, BisectAT (issue 27)
     from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
     from .exact_sampler import exact_sampler_audits  # the native exact sampler (issue 26 item 2)
 
@@ -488,6 +489,7 @@ def _declared() -> list[Declared]:
     from .points_intervals_at import points_intervals_at_audits  # PointsAT / IntervalsAT games (issue 27 item 1c)
 
     out.extend(points_intervals_at_audits())
+    out.extend(segment_learner_audits())
     return out
 
 

@@ -482,5 +482,75 @@ def intervals_at(
     console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 
 
+SEGMENT_EPILOG = """Examples:
+
+  littlestone bounds listat --k 16 --T 1000000 --epsilon 1
+
+  littlestone bounds listat --class random:16x20 --T 1000000
+
+  littlestone bounds bisectat --class thresholds:2^60 --T 1000000 --epsilon 1"""
+
+
+def _segment_report(title: str, bound: Any) -> None:
+    _rows_table(title, bound.rows())
+    console.print(f"mistake bound: [bold]{bound.mistakes:,}[/] (w.p. ≥ {1 - bound.beta:g}, setting='theory')")
+    console.print(
+        "realizable streams, adaptive adversaries (LWY25 Def. 2.4), pure ε-DP; privacy holds for every setting, "
+        "this bound for the theory τ (derivations: docs/derivations.md, F.2 / F.3)"
+    )
+
+
+@bounds_app.command("listat", epilog=SEGMENT_EPILOG)
+def listat(
+    k: Optional[int] = typer.Option(None, "--k", min=1, help="Number of listed hypotheses k."),
+    hclass: Optional[str] = typer.Option(None, "--class", "-c", help="A finite class spec (k = its size)."),
+    T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0 (pure ε-DP)."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+    at: str = typer.Option("step", "--at", help="AboveThreshold: step (default), monotone or standard."),
+) -> None:
+    """ListAT (App. F.2): theory τ and mistake bound (k − 1)·⌈τ + A_ρ + A_ν⌉ over k listed hypotheses."""
+    from ..bounds.segment_learners import listat_bound
+
+    if (k is None) == (hclass is None):
+        raise LittlestoneError("give exactly one of --k and --class")
+    if hclass is not None:
+        size = load_class(hclass).version_space().size()
+        if not float(size).is_integer():
+            raise LittlestoneError(f"{hclass} is infinite: ListAT needs a finite class")
+        k = int(size)
+    assert k is not None
+    rep = listat_bound(k, T, epsilon, beta, at=at)
+    _segment_report(f"ListAT: k = {k:,}, T = {T}, ε = {epsilon:g}, β = {beta:g}", rep)
+
+
+@bounds_app.command("bisectat", epilog=SEGMENT_EPILOG)
+def bisectat(
+    n: Optional[int] = typer.Option(None, "--n", min=1, help="Domain size n (thresholds over n points: n + 1)."),
+    hclass: Optional[str] = typer.Option(None, "--class", "-c", help="A thresholds class spec, e.g. thresholds:2^60."),
+    T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0 (pure ε-DP)."),
+    beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+    at: str = typer.Option("step", "--at", help="AboveThreshold: step (default), monotone or standard."),
+) -> None:
+    """BisectAT (App. F.3): theory split, τ and mistake bound ⌊log₂ N⌋·⌈τ + A_ρ + A_ν⌉ over N = n + 1 thresholds."""
+    from ..bounds.segment_learners import bisectat_bound
+    from ..private_online.bisect_at import threshold_candidates
+
+    if (n is None) == (hclass is None):
+        raise LittlestoneError("give exactly one of --n and --class")
+    if hclass is not None:
+        lo, hi = threshold_candidates(load_class(hclass))
+        n_cand = hi - lo + 1
+    else:
+        assert n is not None
+        n_cand = n + 1
+    rep = bisectat_bound(n_cand, T, epsilon, beta, at=at)
+    _segment_report(f"BisectAT: N = {n_cand:,} thresholds, T = {T}, ε = {epsilon:g}, β = {beta:g}", rep)
+
+
+bounds_app.command("bisect", hidden=True, epilog=SEGMENT_EPILOG)(bisectat)  # the learner's name in play -l
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bounds_app, name="bounds")

@@ -60,15 +60,42 @@ class LearnerName(str, Enum):
     gl21_adaptive = "gl21-adaptive"
     points_at = "points-at"
     intervals_at = "intervals-at"
+    listat = "listat"
+    bisect = "bisect"
 
 
-PRIVATE_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive", "points-at", "intervals-at")
+PRIVATE_LEARNERS = (
+    "lwy25",
+    "lwy25-paper",
+    "gl21",
+    "gl21-paper",
+    "gl21-adaptive",
+    "listat",
+    "bisect",
+    "points-at",
+    "intervals-at",
+)
+#: the pure ε-DP segment learners (App. F): --setting is "practical", "theory" or a threshold τ
+SEGMENT_LEARNERS = ("listat", "bisect")
 #: bytes a game record keeps per round (the point, the prediction, the label), for the up-front memory check
 #: a game's own memory besides its rounds (its seed, its result)
 _BYTES_PER_GAME = 1024
 _BYTES_PER_ROUND = 48
 #: rounds between two progress updates of a private learner's game (at most; T/100 for shorter games)
 _PROGRESS_EVERY = 10_000
+
+
+def _segment_setting(text: str) -> Any:
+    """``--setting`` of listat / bisect: "practical", "theory" or a threshold τ > 0."""
+    t = text.strip()
+    if t in ("practical", "theory"):
+        return t
+    try:
+        return float(t.removeprefix("tau="))
+    except ValueError:
+        raise LittlestoneError(
+            f"--setting for listat / bisect is 'practical', 'theory' or a threshold τ, not {text!r}"
+        ) from None
 
 
 def parse_setting(text: str, learner: str, d: int) -> Any:
@@ -207,7 +234,7 @@ def play(
         "--setting",
         metavar="KEY=VAL,…",
         help="Private learner's setting: N0, m_coef, m_exp (lwy25) or k1, k2, eta, c (gl21); unset keys keep the "
-        "practical setting of the class's Ldim.",
+        "practical setting of the class's Ldim. listat / bisect: practical, theory or a threshold τ.",
     ),
     backend: BackendKind = BACKEND_OPTION,
     diagnostics: bool = typer.Option(
@@ -281,7 +308,7 @@ def play(
                 markup=False,
                 highlight=False,
             )
-        from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, GL21Adaptive
+        from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, BisectAT, GL21Adaptive, ListAT
         from ..private_online.intervals_at import IntervalsAT
         from ..private_online.points_at import PointsAT
 
@@ -291,10 +318,14 @@ def play(
             "gl21": AnytimeGL21,
             "gl21-paper": GL21,
             "gl21-adaptive": GL21Adaptive,
+            "listat": ListAT,
+            "bisect": BisectAT,
             "points-at": PointsAT,
             "intervals-at": IntervalsAT,
         }[learner.value]
-        if learner.value in ("points-at", "intervals-at"):  # settings by name: theory (= practical)
+        if learner.value in SEGMENT_LEARNERS:
+            chosen = "practical" if setting is None else _segment_setting(setting)
+        elif learner.value in ("points-at", "intervals-at"):  # settings by name: theory (= practical)
             chosen = "practical" if setting is None else setting
         else:
             chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)

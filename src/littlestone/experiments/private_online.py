@@ -53,6 +53,8 @@ LEARNERS: dict[str, tuple[str, str]] = {
     "gl21": ("littlestone.private_online", "AnytimeGL21"),
     "gl21-paper": ("littlestone.private_online", "GL21"),
     "gl21-adaptive": ("littlestone.private_online", "GL21Adaptive"),
+    "listat": ("littlestone.private_online", "ListAT"),
+    "bisect": ("littlestone.private_online", "BisectAT"),
     "soa": ("littlestone.online", "SOA"),
     "points-at": ("littlestone.private_online.points_at", "PointsAT"),
     "intervals-at": ("littlestone.private_online.intervals_at", "IntervalsAT"),

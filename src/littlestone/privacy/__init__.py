@@ -14,6 +14,7 @@ Where things are (one idea per module):
   stable_histogram.py  stable histogram, exact δ per backend (BLM20 Lemma 15, BNS16 Prop 2.20)
   bounded_histogram.py histogram with a deterministic error bound (LWY25 Thm 2.6)
   above_threshold.py   AboveThreshold with restart, SparseVector (LWY25 Thm 2.5, DR14 §3.6)
+  monotone_above_threshold.py  AboveThreshold for monotone queries (LSL17 §3) and step differences (running counts)
   sparse_selection.py  sparse selection with BOTTOM (GKM20 / GGKM21 Prop 5.6, GKM20 Lemma 36)
   tree_mechanism.py    binary mechanism for continual counting, dyadic intervals (LWY25 Fact E.6)
   subsampling.py       subsample, amplified_epsilon (BLM20 §1.1 "secrecy of the sample")
@@ -40,6 +41,15 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SparseVector",
         "SparseVectorRun",
         "above_threshold_accuracy",
+    ),
+    ".monotone_above_threshold": (
+        "MONOTONE_ASSUMPTION",
+        "MonotoneAboveThreshold",
+        "MonotoneAboveThresholdRun",
+        "STEP_ASSUMPTION",
+        "StepAboveThreshold",
+        "StepAboveThresholdRun",
+        "monotone_above_threshold_accuracy",
     ),
     ".backends": ("Backend", "SecureBackend", "SeededBackend", "check_backend", "make_backend"),
     ".bounded_histogram": (
@@ -112,6 +122,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         SparseVector,
         SparseVectorRun,
         above_threshold_accuracy,
+    )
+    from .monotone_above_threshold import (
+        MONOTONE_ASSUMPTION,
+        MonotoneAboveThreshold,
+        MonotoneAboveThresholdRun,
+        STEP_ASSUMPTION,
+        StepAboveThreshold,
+        StepAboveThresholdRun,
+        monotone_above_threshold_accuracy,
     )
     from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
     from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound

@@ -37,6 +37,11 @@ class AboveThreshold:
     Pass the query's true value to :meth:`test`; for LWY25's running-sum use, pass the cumulative sum.
     """
 
+    #: threshold and query noise scales, in units of Δ/ε (DR14 Alg. 1: Lap(2Δ/ε), Lap(4Δ/ε)); subclasses with a
+    #: different proof (:class:`~littlestone.privacy.MonotoneAboveThreshold`) change them
+    _threshold_scale = 2.0
+    _query_scale = 4.0
+
     def __init__(
         self,
         threshold: float,
@@ -48,7 +53,7 @@ class AboveThreshold:
         noise_batch: int = _NOISE_BATCH,
         threshold_batch: int = _THRESHOLD_BATCH,
     ):
-        self.mechanism = AboveThresholdRun(threshold, epsilon, sensitivity=sensitivity)
+        self.mechanism = self._make_mechanism(threshold, epsilon, sensitivity)
         self.threshold, self.epsilon = self.mechanism.threshold, self.mechanism.epsilon
         self._noise_batch = check_positive_int(noise_batch, "noise_batch")
         self._threshold_batch = check_positive_int(threshold_batch, "threshold_batch")
@@ -65,6 +70,9 @@ class AboveThreshold:
         self._units = 2**GRID_BITS + 1  # sensitivity of round(v/g) in grid units
         self._start_run()
 
+    def _make_mechanism(self, threshold: float, epsilon: float, sensitivity: float) -> "AboveThresholdRun":
+        return AboveThresholdRun(threshold, epsilon, sensitivity=sensitivity)
+
     def _on_grid(self, value: float) -> int:
         assert self._grid is not None
         return round(min(max(value, -_CLIP), _CLIP) / self._grid)
@@ -80,7 +88,7 @@ class AboveThreshold:
         self.runs += 1
         self.halted = False
         if self._t_pos >= self._t_buffer.size:
-            self._t_buffer = self._draw(2.0, self._threshold_batch)
+            self._t_buffer = self._draw(self._threshold_scale, self._threshold_batch)
             self._t_pos = 0
         rho = self._t_buffer[self._t_pos].item()
         self._noisy_threshold: float | int = (
@@ -90,7 +98,7 @@ class AboveThreshold:
 
     def _query_noise(self) -> float | int:
         if self._pos >= self._buffer.size:
-            self._buffer = self._draw(4.0, self._noise_batch)
+            self._buffer = self._draw(self._query_scale, self._noise_batch)
             self._pos = 0
         z = self._buffer[self._pos].item()
         self._pos += 1
@@ -134,7 +142,7 @@ class AboveThreshold:
         n, done = v.size, 0
         while done < n:  # batch by batch, drawing the next batch only when test() would
             if self._pos >= self._buffer.size:
-                self._buffer, self._pos = self._draw(4.0, self._noise_batch), 0
+                self._buffer, self._pos = self._draw(self._query_scale, self._noise_batch), 0
             k = min(self._buffer.size - self._pos, n - done)
             seg, noise = v[done : done + k], self._buffer[self._pos : self._pos + k]
             if self._grid is not None:  # exact integers (floating-point safe)

@@ -6,6 +6,9 @@ gl21.py    GL21 DP-SOA (oblivious adversaries) and its per-round re-initialised 
 anytime.py AnytimeLWY25 / AnytimeGL21: a fresh instance whenever one stops for good (extension beyond the papers)
 points_at.py    PointsAT: points on huge domains (zero segments, AboveThreshold, a private selection of the point)
 intervals_at.py IntervalsAT: intervals (a private point inside the target, then one bisection per endpoint)
+segments.py   segments ended by an AboveThreshold on the running mistake count (the disjoint-segment lemma, F.1)
+list_at.py    ListAT: any listable finite class, pure ε-DP, adaptive adversaries (App. F.2)
+bisect_at.py  BisectAT: thresholds on any domain (2^60), pure ε-DP, adaptive adversaries (App. F.3)
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
@@ -14,10 +17,14 @@ from .gl21 import GL21, GL21Adaptive, GL21Setting
 from .lwy25 import LWY25, LWY25Setting, lwy_update
 from .points_at import PointsAT
 from .intervals_at import IntervalsAT
+from .list_at import ListAT
+from .bisect_at import BisectAT
 
 __all__ = [
     "AnytimeGL21",
     "AnytimeLWY25",
+    "BisectAT",
+    "ListAT",
     "BOT",
     "BaseLearner",
     "ConstantHypothesis",

@@ -1,0 +1,204 @@
+"""ListAT: a pure ε-DP online learner for any finite class that can be listed (shared/spec ALGORITHMS.md App. F.2;
+proofs in docs/derivations.md "F.2 ListAT").
+
+H = (h_1, …, h_k) in a public, data-independent order (the class's own enumeration, or ``order=``). Release h_i;
+an AboveThreshold on the running count c of h_i's mistakes in the current segment; at ⊤, i ← i mod k + 1, c ← 0 and
+the next segment starts with fresh threshold noise (:class:`~littlestone.private_online.segments.MistakeCountSegments`).
+
+Privacy: LWY25 Def. 2.4 — adaptive adversary, the whole stream of released hypotheses — (ε, 0)-DP: the released
+index is a function of the ⊤ times, the AboveThreshold instances run on disjoint segments whose ends are released
+outputs, each ε-DP for its adaptively chosen monotone queries (the disjoint-segment lemma, derivations "F.1").
+Holds on every stream (realizable or not) and for every setting.
+
+Mistakes (realizable streams, the target in the list): ≤ (k − 1)·⌈τ + A_ρ + A_ν⌉ w.p. ≥ 1 − β with the theory τ
+(:func:`littlestone.bounds.segment_learners.listat_bound`); the practical default τ trades the target's retention
+for fewer mistakes per segment (a target left is met again after one pass over the list).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._random import SeedLike
+from ..bounds.segment_learners import AT_SCALES, grid_margin, listat_bound
+from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
+from ..errors import LittlestoneError
+from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
+from .segments import FIRST_BLOCK, MAX_BLOCK, MistakeCountSegments, check_at_kind
+
+#: the longest list ListAT builds (its hypotheses are held in memory)
+MAX_LIST = 1 << 20
+
+
+def practical_tau(epsilon: float, T: int, at: str = "step") -> float:
+    """The practical threshold b_ν·ln T + 3b_ρ: the target (count 0) survives the T queries unless ρ < −(a few) b_ρ
+    (probability ≈ e^{-3}/2 per segment), and a wrong hypothesis is left after about τ mistakes; the theory τ adds
+    b_ρ ln(2k/β) + b_ν ln(2/β) for a bound that holds w.p. 1 − β. Privacy does not depend on τ."""
+    c_rho, c_nu = AT_SCALES[at]
+    return (c_nu * math.log(max(T, 2)) + 3.0 * c_rho) / epsilon
+
+
+def list_hypotheses(H: HypothesisClass | VersionSpace, order: Sequence[Hypothesis] | None = None) -> list[Hypothesis]:
+    """The public list: ``order`` if given, else the class's own enumeration; refuses classes too large to list."""
+    if order is not None:
+        hyps = list(order)
+        if not hyps:
+            raise LittlestoneError("ListAT: the order= list is empty")
+        if len(hyps) > MAX_LIST:
+            raise LittlestoneError(f"ListAT: order= has {len(hyps):,} hypotheses; ListAT lists at most {MAX_LIST:,}")
+        return hyps
+    V = H if isinstance(H, VersionSpace) else H.version_space()
+    name = getattr(V.hclass, "name", type(V.hclass).__name__)
+    size = V.size()
+    if not (isinstance(size, int) or (isinstance(size, float) and size.is_integer())) or size > MAX_LIST:
+        raise LittlestoneError(
+            f"ListAT cannot list {name}: {size:,} hypotheses (at most {MAX_LIST:,}); for thresholds use BisectAT "
+            "(-l bisect)"
+        )
+    try:
+        hyps = list(V.hypotheses())
+    except TypeError:
+        raise LittlestoneError(f"ListAT cannot list {name}: the class does not enumerate its hypotheses") from None
+    if not hyps:
+        raise LittlestoneError(f"ListAT: {name} has no hypotheses")
+    return hyps
+
+
+class ListAT(PrivateOnlineLearner):
+    """ListAT (App. F.2): release the listed hypotheses in turn, moving on at each ⊤ of an AboveThreshold on the
+    current one's running mistake count. (ε, 0)-DP under LWY25 Def. 2.4 (adaptive adversaries, the whole released
+    stream), on every stream and for every setting; the mistake bound (realizable streams whose target is listed)
+    holds for ``setting="theory"``.
+
+    Parameters: ``T`` (horizon), ``epsilon``, ``delta`` (ignored: the learner is pure ε-DP; any 0 ≤ δ < 1 is
+    accepted), ``beta`` (failure probability of the theory τ), ``setting`` ("practical" — default —, "theory", or a
+    threshold τ > 0), ``at`` ("step" — default: both noises Lap(1/ε) —, "monotone" — LSL17 — or "standard"), ``order`` (a public list of hypotheses;
+    default the class's enumeration), ``backend`` ("secure" or "seeded" with ``seed``), ``labels``, ``feature``,
+    ``diagnostics`` (adds the exact mistake count of the current segment to :meth:`state`; not covered).
+
+    >>> from littlestone import Thresholds
+    >>> learner = ListAT(Thresholds(4), T=1000, epsilon=1.0, backend="seeded", seed=0)
+    >>> learner.hypothesis()
+    Threshold(0,)
+    """
+
+    pure_dp = True
+
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float = 0.0,
+        beta: float = 0.1,
+        setting: str | float = "practical",
+        at: str = "step",
+        order: Sequence[Hypothesis] | None = None,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        diagnostics: bool = False,
+    ):
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+        )
+        self.at = check_at_kind(at)
+        self.hypotheses = list_hypotheses(self.initial_version_space, order)
+        self.k = len(self.hypotheses)
+        _, (b_at,) = split_randomness(backend, seed, 0, 1)
+        secure = b_at.floating_point_safe
+        if setting == "theory":
+            bound = listat_bound(self.k, self.T, self.epsilon, self.beta, at=self.at)
+            tau = grid_margin(bound.A_rho) + grid_margin(bound.A_nu) if secure else bound.tau
+        elif setting == "practical":
+            tau = practical_tau(self.epsilon, self.T, self.at)
+        elif isinstance(setting, (int, float)) and not isinstance(setting, bool) and 0 < setting < math.inf:
+            tau = float(setting)
+        else:
+            raise LittlestoneError(f"setting must be 'practical', 'theory' or a threshold τ > 0, not {setting!r}")
+        self.setting_ = setting if isinstance(setting, str) else "custom"
+        self.tau = float(tau)
+        self._seg = MistakeCountSegments(self.tau, self.epsilon, backend=b_at, kind=self.at)
+        #: the mechanism object run once per segment (privacy() composes it over disjoint segments)
+        self.at_mechanism = self._seg.mechanism
+        self.i = 0
+
+    @property
+    def setting(self) -> str:
+        return f"{self.setting_}(τ={self.tau:.4g}, {self.at} AboveThreshold)"
+
+    # ------------------------------------------------------------------------------------------- protocol
+    def _released(self) -> Hypothesis:
+        return self.hypotheses[self.i]
+
+    def _next(self) -> None:
+        self.i = (self.i + 1) % self.k
+        self._seg.next_segment()
+
+    def _learn01(self, x: Point, y: int) -> None:
+        if self._seg.add(int(self.hypotheses[self.i](x) != y)):
+            self._next()
+
+    def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
+        n = len(y)
+        preds = np.empty(n, dtype=np.int8)
+        pos, size = 0, FIRST_BLOCK
+        while pos < n:
+            end = min(n, pos + size)
+            pc = self.hypotheses[self.i].predict(X[pos:end])
+            top = self._seg.add_block((pc != y[pos:end]).astype(np.int8))
+            m = top + 1 if top >= 0 else end - pos
+            preds[pos : pos + m] = pc[:m]
+            pos += m
+            self.t += m
+            if top >= 0:
+                self._next()
+                size = FIRST_BLOCK
+            else:
+                size = min(MAX_BLOCK, 2 * size)
+        return preds
+
+    # ------------------------------------------------------------------------------------------- reports
+    def privacy(self) -> LearnerPrivacy:
+        """(ε, 0): the AboveThreshold runs (:attr:`at_mechanism`, ε each) on disjoint segments whose ends are
+        released ⊤s (derivations "F.1"); nothing else reads the stream."""
+        return compose_claims(
+            [self.at_mechanism], [], self.relation, "AboveThreshold instances on disjoint segments (F.1)"
+        )
+
+    def mistake_bound(self) -> int:
+        """(k − 1)·⌈τ + A_ρ + A_ν⌉ for the theory τ, w.p. ≥ 1 − β on realizable streams with the target listed
+        (:func:`littlestone.bounds.segment_learners.listat_bound`); refuses other settings."""
+        if self.setting_ != "theory":
+            raise LittlestoneError("ListAT's mistake bound is proved for setting='theory' only")
+        return listat_bound(self.k, self.T, self.epsilon, self.beta, at=self.at).mistakes
+
+    def _public_state(self) -> dict[str, Any]:
+        """Public or computed from the ⊤ times: the round, the list position, the segments started, τ."""
+        return {
+            "t": self.t,
+            "index": self.i,
+            "k": self.k,
+            "segments": self._seg.segments,
+            "tau": self.tau,
+            "at": self.at,
+            "setting": self.setting,
+        }
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        return {"segment_mistakes": self._seg.count}
+
+
+__all__ = ["MAX_LIST", "ListAT", "list_hypotheses", "practical_tau"]
