@@ -217,7 +217,7 @@ class BisectAT(PrivateOnlineLearner):
             pc = self._h.predict(X[pos:end])
             yc = y[pos:end]
             miss = (pc != yc).astype(np.int8)
-            top = self._seg.add_block(miss)
+            top = self._seg.feed_block(miss)
             m = top + 1 if top >= 0 else end - pos
             self._ones += int(np.count_nonzero(miss[:m] & yc[:m]))
             preds[pos : pos + m] = pc[:m]

@@ -158,7 +158,7 @@ class ListAT(PrivateOnlineLearner):
         while pos < n:
             end = min(n, pos + size)
             pc = self.hypotheses[self.i].predict(X[pos:end])
-            top = self._seg.add_block((pc != y[pos:end]).astype(np.int8))
+            top = self._seg.feed_block((pc != y[pos:end]).astype(np.int8))
             m = top + 1 if top >= 0 else end - pos
             preds[pos : pos + m] = pc[:m]
             pos += m

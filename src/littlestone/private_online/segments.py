@@ -13,7 +13,7 @@ implies :data:`~littlestone.privacy.MONOTONE_ASSUMPTION`). ``kind`` picks the Ab
 noises Lap(1/ε), docs/derivations.md), "monotone" (LSL17, both Lap(2/ε)) or "standard" (Dwork–Roth Alg. 1, Lap(2/ε)
 and Lap(4/ε)).
 
-Round by round (:meth:`add`) and a block at a time (:meth:`add_block`, cumulative sums and
+Round by round (:meth:`add`) and a block at a time (:meth:`feed_block`, cumulative sums and
 :meth:`~littlestone.privacy.AboveThreshold.first_above`) draw the same noise in the same order, so a vectorised
 learner releases what the round-by-round one does for the same seed.
 """
@@ -67,7 +67,7 @@ class MistakeCountSegments:
         self.count += mistake
         return self._at.test(self.count)
 
-    def add_block(self, mistakes: np.ndarray) -> int:
+    def feed_block(self, mistakes: np.ndarray) -> int:
         """Rounds of a block (0/1 mistakes) until the first ⊤: its index (the segment ends there), or −1. The count
         then holds the rounds up to and including the returned one (all of them on −1)."""
         if mistakes.size == 0:
