@@ -29,7 +29,7 @@ from .._random import ChildSeeds
 from ..errors import LittlestoneError
 from ..io import atomic_write_bytes, atomic_write_text
 from ..parallel import map_ordered
-from .global_stable import GlobalStableLearner, GRun
+from .global_stable import GlobalStableLearner, GRun, _run_one
 from .sources import ExampleSource
 
 __all__ = ["DEFAULT_EVERY", "run_g_batch", "run_batches_checkpointed"]
@@ -40,9 +40,10 @@ DEFAULT_EVERY = 2000
 
 
 def run_g_batch(learner: GlobalStableLearner, source: ExampleSource, g_seed: int, k: int, item: tuple) -> GRun:
-    """G on batch ``i`` = source[start:stop] with the i-th child of ``g_seed`` (as :func:`run_batches` gives it)."""
-    start, stop, i = item
-    return learner.run(source, start, stop, ChildSeeds(g_seed, k)[i])
+    """G on batch ``i`` (a (start, stop) range of ``source`` or a DataSplit part's reader, as :func:`run_batches`
+    takes them) with the i-th child of ``g_seed`` (as :func:`run_batches` gives it)."""
+    batch, i = item
+    return _run_one(learner, source, None, batch, ChildSeeds(g_seed, k)[i])
 
 
 def _manifest(learner: GlobalStableLearner, sizes: Any, n_examples: int, g_seed: int, every: int) -> dict:
@@ -100,7 +101,7 @@ def open_checkpoint(
 def run_batches_checkpointed(
     learner: GlobalStableLearner,
     source: ExampleSource,
-    batches: list[tuple[int, int]],
+    batches: list,
     g_seed: int,
     sizes: Any,
     directory: Any,
@@ -127,7 +128,7 @@ def run_batches_checkpointed(
             done = len(runs)
             part = map_ordered(
                 task,
-                [(s, t, i) for i, (s, t) in enumerate(batches[a:b], start=a)],
+                [(batch, i) for i, batch in enumerate(batches[a:b], start=a)],
                 n_jobs=n_jobs,
                 progress=lambda x, _total, _d=done: _progress.report("G runs", _d + x, k),
             )
