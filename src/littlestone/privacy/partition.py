@@ -101,7 +101,8 @@ class PartReader:
         return f"PartReader({self.part.name!r} of {self.what} for {self.step!r}, {self.part.size:,} records)"
 
     def _outside(self, start: Any, stop: Any) -> SplitReadError:
-        where = f"[{self.start}, {self.stop})" if self.part.indices is None else f"an index set of {self.part.size}"
+        p = self.part
+        where = f"[{p.start}, {p.stop})" if p.indices is None else f"an index set of {p.size}"
         return SplitReadError(
             f"{self.what}: step {self.step!r} read records [{start}, {stop}) outside its part {self.part.name!r} = "
             f"{where}; the claim composed from the declared parts does not cover that read"
@@ -109,7 +110,8 @@ class PartReader:
 
     def batch(self, start: int, stop: int) -> tuple[Any, np.ndarray]:
         """Records [start, stop) — inside the part, else :class:`~littlestone.errors.SplitReadError`."""
-        if self.part.indices is not None or not self.start <= start <= stop <= self.stop:
+        part = self.part  # checked against the declared part itself, not the reader's copies of its bounds
+        if part.indices is not None or not part.start <= start <= stop <= part.stop:
             raise self._outside(start, stop)
         return self._source.batch(start, stop)
 
