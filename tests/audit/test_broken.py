@@ -51,6 +51,7 @@ def _repaired(name):
         "algorithm3_labels_inferred",
         "algorithm3_exact_mistakes",
         "gl21_anytime_histogram_without_noise",
+        "split_step_reads_neighbour_record",
     ],
 )
 def test_twin_with_the_bug_switched_off_passes(name):

@@ -480,6 +480,9 @@ def _declared() -> list[Declared]:
     out.extend(threshold_label_audits())
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
+    from .split_reads import split_read_audits  # reads bound to the declared DataSplit (issue 26 item 3)
+
+    out.extend(split_read_audits())
     return out
 
 
