@@ -364,10 +364,10 @@ class Algorithm3(PrivateAlgorithm3Base):
 
     def _end_batch(self) -> None:
         b = self._n_batches
-        xs, ys = self.split.read(b)
+        points, labels = self.split.read(b)
         san = self.make_sanitizer(self.epsilon, self.batch, b)
         self._check_run(sanitizer_claim(san), self.run_claim(), b)
-        san.fit(list(zip(xs, ys)))
+        san.fit(list(zip(points, labels)))
         synth = list(san.synthetic(self.batch))
         if len(synth) != self.batch:
             raise LittlestoneError(f"the sanitizer returned {len(synth)} synthetic points for a batch of {self.batch}")

@@ -102,6 +102,8 @@ def _run_one(
 ) -> GRun:
     if isinstance(batch, PartReader):  # a part of a learner's DataSplit: G reads it through its reader only
         return learner.run(batch, batch.start, batch.stop, seed, depth=depth)
+    if source is None:
+        raise LittlestoneError("run_batches: (start, stop) batches need the source they are ranges of")
     return learner.run(source, batch[0], batch[1], seed, depth=depth)
 
 

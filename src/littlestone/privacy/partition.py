@@ -354,7 +354,8 @@ class DataSplit:
         relation = relations.pop() if len(relations) == 1 else "replace-one"
         if relations:
             raise PrivacyParameterError(f"{self.what}: claims under different neighbouring relations")
-        eps, dlt, parts = 0.0, 0.0, {}
+        eps, dlt = 0.0, 0.0
+        parts: dict[tuple[str, float, float], PrivacyClaim] = {}
         for sig in self.signatures():
             hits: dict[str, int] = {}
             for s in sig:  # a user-level step read through k users' parts counts k times (group privacy)
