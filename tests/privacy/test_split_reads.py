@@ -38,11 +38,12 @@ class Spy:
 
 
 def test_a_reader_gives_its_part_and_refuses_one_record_outside_it():
-    src = Spy(30)
+    src = Spy(30, modulo=1000)  # points = positions
     split = DataSplit(30, "toy sample", source=src)
     a, b = split.feed(split.block(10, "a"), "A"), split.feed(split.block(10, "b"), "B")
     ra = split.reader(a, "A")
     assert [len(y) for _, y in ra.read(4)] == [4, 4, 2] and ra.read()[1].size == 10
+    assert split.reader(b, "B").rows()[0].tolist() == list(range(10, 20))  # a block's rows: the block
     for lo, hi in ((0, 11), (9, 11), (-1, 10), (10, 12)):  # one record of b (or before a): refused, nothing read
         before = len(src.reads)
         with pytest.raises(SplitReadError, match=r"'A' read records \[.*\) outside its part 'a' = \[0, 10\)"):
@@ -80,6 +81,12 @@ def test_a_secret_part_is_read_by_its_indices_and_a_lazy_source_stays_lazy():
     X, _ = split.reader(S, "a").batch(10**13 - 3, 10**13)
     assert X.size == 3 and src.reads == [(10**13 - 3, 10**13)]
     small = DataSplit(50, "small", source=Spy(50, modulo=1000))
+    head = small.block(10, "head")
+    S = small.block(40, "S")
+    for seed in range(20):  # a subsample within S holds records of S only
+        inside = small.subsample(40, np.random.default_rng(seed), f"J{seed}", within=S).indices
+        assert inside.min() >= 10 and sorted(inside.tolist()) == list(range(10, 50))
+    assert head.size == 10
     I = small.feed(small.subsample(7, np.random.default_rng(0), "I"), "b")
     X, _ = small.reader(I, "b").rows()
     assert X.tolist() == sorted(I.indices.tolist())  # exactly the secret records, in position order
