@@ -10,9 +10,12 @@ labels ``x ≥ t`` as int8), nothing else. Also shown: the plainest draw, one ``
 compiled kernels loaded: warm), interleaved ``--repeats`` times; best and median ratio reported with the load average.
 
 ``--before DIR`` also runs the same measurement with ``PYTHONPATH=DIR`` (another source tree, e.g. the previous
-commit's ``src``) in a child process, and checks both trees give the same G outputs (digest).
+commit's ``src``) in a child process, and checks both trees give the same G outputs (digest). ``--through-split`` adds
+a row where G reads each batch through its ``PartReader`` of a ``DataSplit`` (issue 26 item 3: how ``blm20_learn``
+runs G, every read checked against the batch's part; the readers' creation included in the time), same digest.
 
 Usage: .venv/bin/python benchmarks/bench_blm20_throughput.py [--d 3] [--batches 100] [--repeats 3] [--before DIR]
+       [--through-split]
 """
 
 from __future__ import annotations
@@ -29,7 +32,18 @@ import time
 import numpy as np
 
 
-def measure(d: int, batches: int, repeats: int) -> dict:
+def _through_split(G, src, batches: int, seeds) -> list:
+    """G on each batch through its part's reader, as ``blm20_learn`` runs it (one user-level step over the batches)."""
+    from littlestone.privacy import DataSplit
+
+    split = DataSplit(batches * G.m, "benchmark sample", source=src)
+    parts = split.blocks(batches, G.m, "batch")
+    split.users("hist", parts)
+    readers = [split.reader(p, "hist") for p in parts]
+    return [G.run(r, r.start, r.stop, seeds[i]) for i, r in enumerate(readers)]
+
+
+def measure(d: int, batches: int, repeats: int, through_split: bool = False) -> dict:
     from littlestone import Thresholds
     from littlestone.pac.blm20 import plan_sizes
     from littlestone.pac.global_stable import GlobalStableLearner
@@ -46,7 +60,10 @@ def measure(d: int, batches: int, repeats: int) -> dict:
         src = RealizableStream(H.hypothesis(npts // 2 + 1), UniformIntegers(0, npts), batches * G.m, seed=3)
         seeds = np.random.SeedSequence(5).spawn(batches)
         t0 = time.process_time()
-        runs = [G.run(src, i * G.m, (i + 1) * G.m, seeds[i]) for i in range(batches)]
+        if through_split:
+            runs = _through_split(G, src, batches, seeds)
+        else:
+            runs = [G.run(src, i * G.m, (i + 1) * G.m, seeds[i]) for i in range(batches)]
         cpu = time.process_time() - t0
         read = sum(r.examples_read for r in runs)
         digest = hashlib.sha256(";".join(f"{r.output!r},{r.k},{r.examples_read}" for r in runs).encode()).hexdigest()
@@ -88,10 +105,14 @@ def main() -> int:
     ap.add_argument("--batches", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--before", help="another source tree to measure the same way (PYTHONPATH=DIR, child process)")
+    ap.add_argument("--through-split", action="store_true", help="add a row: G through DataSplit part readers")
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     load = os.getloadavg()
     rows = {"this tree": measure(args.d, args.batches, args.repeats)}
+    if args.through_split:
+        rows["this tree, through DataSplit readers"] = measure(args.d, args.batches, args.repeats, through_split=True)
+        assert rows["this tree, through DataSplit readers"]["digest"] == rows["this tree"]["digest"]
     if args.before:
         env = dict(os.environ, PYTHONPATH=args.before)
         cmd = [sys.executable, __file__, "--d", str(args.d), "--batches", str(args.batches)]

@@ -11,7 +11,11 @@ weakenings a privacy reviewer cares about, one at a time, and runs the tests tha
 * ``count``   — a composition count (``k``, ``n_*``, ``*_count``, ``rounds``, ``steps``, ``parts``, ``batches``,
   ``repetitions``) feeding a privacy computation is decremented;
 * ``overlap`` — a slice ``a[i:j]`` reads one more example (``j + 1``, or ``i - 1``): one example feeds two steps;
-* ``drop``    — ``x + noise`` (an operand whose source mentions ``noise``) loses its noise term.
+* ``drop``    — ``x + noise`` (an operand whose source mentions ``noise``) loses its noise term;
+* ``misread`` — a read leaves its declared part (issue 26 item 3): a part's bound ``p.stop`` reads one more record
+  (``p.stop + 1``), ``p.start`` one earlier (``p.start - 1``), and ``parts[i]`` (a container named ``parts``,
+  ``batches``, ``datasets``, ``blocks``, ``readers``, ``ranges`` or ``*_parts``) reads the neighbouring part
+  (``parts[(i + 1) % len(parts)]``): one record, or a whole part, feeds a step the split did not charge it to.
 
 How it runs (mutation schemata, as in mutmut / Untch et al. 1993): every target module is rewritten once into a shadow
 copy of ``src/`` where each mutation site reads ``(MUTANT if _lsmut.on(ID) else ORIGINAL)``; the parent imports the
@@ -54,6 +58,7 @@ PRIVACY_NAMES = re.compile(r"^(epsilon|eps|eps_\w+|epsilon_\w+|\w+_epsilon|\w+_e
 COUNT_NAMES = re.compile(
     r"^(k|n_\w+|\w+_count|count|rounds|n_rounds|steps|n_steps|parts|n_parts|batches|n_batches|repetitions|times)$"
 )
+PART_CONTAINERS = re.compile(r"^(parts|batches|datasets|blocks|readers|ranges|\w+_parts)$")
 SKIP_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "overload", "generated_jit"}
 SKIP_FILES = {"_kernels.py", "_kernels_build.py", "_aot.py", "__init__.py"}
 
@@ -159,6 +164,8 @@ class Instrument(ast.NodeTransformer):
 
     # --- sites -------------------------------------------------------------------------------------------------
     def visit_Call(self, node: ast.Call):
+        if isinstance(node.func, ast.Attribute):
+            node.func._lsmut_callee = True  # ``x.start()`` is a method, not a part's bound
         self.generic_visit(node)
         if self.depth:
             for kw in node.keywords:
@@ -185,6 +192,28 @@ class Instrument(ast.NodeTransformer):
             if sl.step is None and sl.upper is not None and sl.lower is not None:
                 upper = ast.BinOp(left=_clone(sl.upper), op=ast.Add(), right=ast.Constant(1))
                 sl.upper = self._site(node, "overlap", sl.upper, upper)
+        elif (
+            self.depth
+            and isinstance(node.ctx, ast.Load)
+            and not isinstance(node.slice, (ast.Slice, ast.Tuple, ast.Constant, ast.UnaryOp))
+            and PART_CONTAINERS.match(_name_of(node.value) or "")
+        ):  # parts[i] -> parts[(i + 1) % len(parts)]: a step reads the neighbouring part
+            nxt = ast.BinOp(left=_clone(node.slice), op=ast.Add(), right=ast.Constant(1))
+            length = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[_clone(node.value)], keywords=[])
+            mutated = ast.Subscript(value=_clone(node.value), slice=ast.BinOp(nxt, ast.Mod(), length), ctx=ast.Load())
+            return self._site(node, "misread", node, mutated)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute):
+        self.generic_visit(node)
+        if (
+            self.depth
+            and node.attr in ("start", "stop")
+            and isinstance(node.ctx, ast.Load)
+            and not getattr(node, "_lsmut_callee", False)
+        ):  # a part's bound moved by one record outwards: the read covers one record of the next/previous part
+            op = ast.Add() if node.attr == "stop" else ast.Sub()
+            return self._site(node, "misread", node, ast.BinOp(left=_clone(node), op=op, right=ast.Constant(1)))
         return node
 
     def visit_BinOp(self, node: ast.BinOp):
@@ -300,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="mutation.json", help="JSON report path")
     ap.add_argument("--justify", help="JSON {mutant_key: reason} of surviving mutants judged harmless")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
-    ap.add_argument("--ops", default="halve,double,count,overlap,drop", help="operators to run")
+    ap.add_argument("--ops", default="halve,double,count,overlap,drop,misread", help="operators to run")
     args = ap.parse_args(argv)
 
     files = target_files(args.targets)

@@ -60,3 +60,8 @@ class IrreducibilityError(LittlestoneError):
 class PrivacyLeakWarning(UserWarning):
     """A private estimator read something from the private data that its privacy claim does not cover (e.g. the
     label set, when ``classes=None``), as diffprivlib's warning of the same name does for data-derived bounds."""
+
+
+class SplitReadError(LittlestoneError):
+    """A learner tried to read records outside the part of its :class:`~littlestone.privacy.DataSplit` that a step
+    was handed (or a part for a step it does not feed): the split's composed claim would not cover the read."""

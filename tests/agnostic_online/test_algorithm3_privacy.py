@@ -12,7 +12,7 @@ import pytest
 from littlestone.agnostic_online import Algorithm3, ThresholdsAlgorithm3
 from littlestone.agnostic_online.algorithm3 import BatchSplit
 from littlestone.classes import Thresholds
-from littlestone.errors import LabelError, LittlestoneError, PrivacyLeakWarning
+from littlestone.errors import LabelError, LittlestoneError, PrivacyLeakWarning, SplitReadError
 from littlestone.privacy import PrivacyClaim
 from littlestone.testing import RecordingBackend
 
@@ -78,10 +78,17 @@ def test_batch_split_slices_disjoint_batches_and_composes_them_in_parallel():
     assert s.n_batches == 4
     seen = [t for b in range(s.n_batches) for t in s.rounds(b)]
     assert seen == list(range(20))  # disjoint, in order; the trailing 3 rounds are never read
+    for t in range(4):
+        s.record(t, 0)
     with pytest.raises(LittlestoneError):
-        s.take(list(range(5)), 1, 4)  # batch 1 is rounds 5..9: round 4 would feed two runs
+        s.read(0)  # batch 0 is rounds 0..4: round 4 has not been played
+    s.record(4, 1)
+    s.record(5, 0)
+    assert s.read(0) == ([0, 1, 2, 3, 4], [0, 0, 0, 0, 1]) and s.pending == 1  # round 5 stays for batch 1
     with pytest.raises(LittlestoneError):
-        s.take(list(range(6)), 1, 5)  # one round too many
+        s.read(0)  # its rounds left the log: a round is read by one run only
+    with pytest.raises(SplitReadError, match="sanitizer\\[1\\]"):  # a run opening another batch's block
+        s.data.reader(s.parts[2], "sanitizer[1]")
     c = s.privacy([PrivacyClaim(0.5, 1e-7)] * 4)
     assert c.pair == (0.5, 1e-7)  # parallel: the max over records, not the sum over batches
     s.data.feed(s.parts[0], "sanitizer[1]")  # one batch read by two runs: the split composes them sequentially

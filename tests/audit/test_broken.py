@@ -53,6 +53,7 @@ def _repaired(name):
         "gl21_anytime_histogram_without_noise",
         "native_sampler_block_truncated_runs",
         "checkpoint_resumed_with_other_data",
+        "split_step_reads_neighbour_record",
     ],
 )
 def test_twin_with_the_bug_switched_off_passes(name):

@@ -55,7 +55,7 @@ def test_resumed_run_is_byte_identical(tmp_path, monkeypatch):
         (tmp_path / f"chunk_{j:05d}.json").unlink()
     ran = []
     real = ckpt.map_ordered
-    monkeypatch.setattr(ckpt, "map_ordered", lambda fn, items, **kw: ran.append(items[0][2]) or real(fn, items, **kw))
+    monkeypatch.setattr(ckpt, "map_ordered", lambda fn, items, **kw: ran.append(items[0][-1]) or real(fn, items, **kw))
     notes: list[str] = []
     with _progress.noting(notes.append):
         resumed = blm20_learn(H, SRC, checkpoint=tmp_path, checkpoint_every=64, **KW)

@@ -86,16 +86,42 @@ class _SealedCount:
     __hash__ = None  # type: ignore[assignment]
 
 
+class _RoundLog:
+    """The rounds played and not yet read by a sanitizer run, addressed by round number (0-based): the example source
+    Algorithm 3's :class:`BatchSplit` is bound to. A round leaves the log when its batch is read."""
+
+    def __init__(self, horizon: int):
+        self.horizon, self.base = int(horizon), 0
+        self.xs: list = []
+        self.ys: list = []
+
+    def __len__(self) -> int:
+        return self.horizon
+
+    def batch(self, start: int, stop: int) -> tuple[list, list]:
+        if not self.base <= start <= stop <= self.base + len(self.xs):
+            raise LittlestoneError(
+                f"rounds {start}..{stop - 1} are not in the log (it holds rounds {self.base}..{self.base + len(self.xs) - 1})"
+            )
+        return self.xs[start - self.base : stop - self.base], self.ys[start - self.base : stop - self.base]
+
+    def drop(self, stop: int) -> None:
+        del self.xs[: stop - self.base], self.ys[: stop - self.base]
+        self.base = stop
+
+
 class BatchSplit:
     """Algorithm 3's data use, declared once (LWY25 Thm 4.1's proof): round t (0-based) is read by the sanitizer run
     of batch ⌊t/B⌋ only; the K = ⌊T/B⌋ batches are disjoint, so the K runs compose in PARALLEL — the learner's claim
     is the composition of the runs' claims that :class:`~littlestone.privacy.DataSplit` computes from the blocks it
     handed out (one block per batch, each fed to its run). A trailing partial batch (T mod B rounds) is never
-    sanitized, so never read. :meth:`take` is the one place a run gets its data."""
+    sanitized, so never read. The rounds go into the split's log (:meth:`record`) and a run gets its data only from
+    :meth:`read`: the reader of its own block, so a run cannot read a round of another batch."""
 
     def __init__(self, horizon: int, batch: int):
         self.horizon, self.batch = int(horizon), int(batch)
-        self.data = DataSplit(self.horizon, "Algorithm 3's stream")
+        self._log = _RoundLog(self.horizon)
+        self.data = DataSplit(self.horizon, "Algorithm 3's stream", source=self._log)
         self.parts = self.data.blocks(self.n_batches, self.batch, "batch")
         for b, part in enumerate(self.parts):
             self.data.feed(part, f"sanitizer[{b}]")
@@ -104,21 +130,33 @@ class BatchSplit:
     def n_batches(self) -> int:
         return self.horizon // self.batch
 
+    @property
+    def pending(self) -> int:
+        """Rounds recorded since the last batch was read (the current batch's rounds so far)."""
+        return len(self._log.xs)
+
+    def record(self, x: Any, y: Any) -> None:
+        """Log one round (the next round number)."""
+        self._log.xs.append(x)
+        self._log.ys.append(y)
+
+    def record_many(self, xs: list, ys: list) -> None:
+        """Log consecutive rounds."""
+        self._log.xs.extend(xs)
+        self._log.ys.extend(ys)
+
     def rounds(self, b: int) -> range:
         """The rounds (0-based) batch b reads."""
         if not 0 <= b < self.n_batches:
             raise LittlestoneError(f"batch {b} is not one of the {self.n_batches} batches")
         return range(self.parts[b].start, self.parts[b].stop)
 
-    def take(self, buffer: list, b: int, first_round: int) -> list:
-        """The data of batch b: the buffer must hold exactly the rounds :meth:`rounds` (b) (``first_round`` is the
-        round of its first element) — anything else would feed a round to two runs, or none."""
-        r = self.rounds(b)
-        if first_round != r.start or len(buffer) != self.batch:
-            raise LittlestoneError(
-                f"batch {b} must read rounds {r.start}..{r.stop - 1}; got {len(buffer)} rounds from {first_round}"
-            )
-        return list(buffer)
+    def read(self, b: int) -> tuple[list, list]:
+        """The points and labels of batch b, read through the reader of its block (then dropped from the log)."""
+        self.rounds(b)
+        X, y = self.data.reader(self.parts[b], f"sanitizer[{b}]").read()
+        self._log.drop(self.parts[b].stop)
+        return X, y
 
     def privacy(self, run_claims: list[PrivacyClaim]) -> PrivacyClaim:
         """The composition over the blocks (parallel: the batches are disjoint) of the per-batch claims."""
@@ -331,8 +369,6 @@ class Algorithm3(PrivateAlgorithm3Base):
             self._pool = _SOAPool(self.batch, H)
             self._pool.hypothesis(0)  # fail early when the SOA of the class itself is not in it
         self.subsequence_sizes_ = np.zeros(self.batch, dtype=np.int64)
-        self._rounds_seen = 0  # rounds appended to the buffer so far (the split checks which rounds a batch reads)
-        self._buffer: list = []
         self._n_batches = 0
         self._round_hyp: tuple[int, int] | None = None
 
@@ -364,18 +400,16 @@ class Algorithm3(PrivateAlgorithm3Base):
     def _learn01(self, x: Any, y: int) -> None:
         if self.n_learned >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
-        self._buffer.append((x, y))
-        self._rounds_seen += 1
-        if len(self._buffer) == self.batch:
+        self.split.record(x, y)
+        if self.split.pending == self.batch:
             self._end_batch()
 
     def _end_batch(self) -> None:
         b = self._n_batches
-        data = self.split.take(self._buffer, b, self._rounds_seen - len(self._buffer))
-        self._buffer = []
+        points, labels = self.split.read(b)
         san = self.make_sanitizer(self.epsilon, self.batch, b)
         self._check_run(sanitizer_claim(san), self.run_claim(), b)
-        san.fit([(x, y) for x, y in data])
+        san.fit(list(zip(points, labels)))
         synth = list(san.synthetic(self.batch))
         if len(synth) != self.batch:
             raise LittlestoneError(f"the sanitizer returned {len(synth)} synthetic points for a batch of {self.batch}")
@@ -399,17 +433,16 @@ class Algorithm3(PrivateAlgorithm3Base):
         preds = np.empty(len(y01), dtype=np.int8)
         pos = 0
         while pos < len(y01):
-            end = min(len(y01), pos + self.batch - len(self._buffer))
+            end = min(len(y01), pos + self.batch - self.split.pending)
             k = end - pos
             learners = self._rng.integers(self.batch, size=k)
             hyps = self._pool.sample(learners, self._rng)
             arg = idx[pos:end] if idx is not None else [pts[t] for t in range(pos, end)]
             preds[pos:end] = self._pool.predict(hyps, arg)
             for t in range(pos, end):
-                self._buffer.append((pts[t], int(y01[t])))
-                self._rounds_seen += 1
+                self.split.record(pts[t], int(y01[t]))
                 self.n_learned += 1
-                if len(self._buffer) == self.batch:
+                if self.split.pending == self.batch:
                     self._end_batch()
             pos = end
         self.mistakes += int((preds != y01).sum())

@@ -207,9 +207,6 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         else:
             self._pool = _ThresholdSOAPool(self.batch, H)
         self.subsequence_sizes_ = np.zeros(self.batch, dtype=np.int64)
-        self._rounds_seen = 0  # rounds appended to the batch buffer so far (the split checks which rounds it reads)
-        self._bx: list[int] = []
-        self._by: list[int] = []
         self._n_batches = 0
         self._round_hyp: tuple[int, int] | None = None
         self._draws: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -249,7 +246,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
 
     def _predict01(self, x: Any) -> int:
         if self._round_hyp is None or self._round_hyp[0] != self.n_learned:
-            k = len(self._bx)
+            k = self.split.pending
             self._round_hyp = (self.n_learned, int(self._hypotheses(k, k + 1)[0]))
         self.hypothesis_ = self._thresholds.hypothesis(self._round_hyp[1])
         return int(int(x) >= self._round_hyp[1])
@@ -257,17 +254,14 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
     def _learn01(self, x: Any, y: int) -> None:
         if self.n_learned >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
-        self._bx.append(int(x))
-        self._by.append(int(y))
-        self._rounds_seen += 1
-        if len(self._bx) == self.batch:
+        self.split.record(int(x), int(y))
+        if self.split.pending == self.batch:
             self._end_batch()
 
     def _end_batch(self) -> None:
-        b, first = self._n_batches, self._rounds_seen - len(self._bx)
-        X = np.array(self.split.take(self._bx, b, first), dtype=np.int64)
-        Y = np.array(self.split.take(self._by, b, first), dtype=np.int8)
-        self._bx, self._by = [], []
+        b = self._n_batches
+        xs, ys = self.split.read(b)
+        X, Y = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int8)
         san = self._sanitizer(b)
         self._check_run(san.privacy(), self._sanitizer(0).privacy(), b)
         san.fit_arrays(X, Y)
@@ -291,15 +285,13 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         preds = np.empty(len(y01), dtype=np.int8)
         pos = 0
         while pos < len(y01):
-            end = min(len(y01), pos + self.batch - len(self._bx))
-            k = len(self._bx)
+            end = min(len(y01), pos + self.batch - self.split.pending)
+            k = self.split.pending
             hyps = self._hypotheses(k, k + end - pos)
             preds[pos:end] = pts[pos:end] >= hyps
-            self._bx.extend(pts[pos:end].tolist())
-            self._by.extend(y01[pos:end].tolist())
-            self._rounds_seen += end - pos
+            self.split.record_many(pts[pos:end].tolist(), y01[pos:end].tolist())
             self.n_learned += end - pos
-            if len(self._bx) == self.batch:
+            if self.split.pending == self.batch:
                 self._end_batch()
             pos = end
         self.mistakes += int((preds != y01).sum())

@@ -118,10 +118,12 @@ class SubsampleFromSavedSeed(SubsampledMechanism):
     user's seed, which the model file saves (the old agnostic proper learner, on every backend)."""
 
     def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> Any:
+        from ..pac.sources import ArraySource
+
         records = np.asarray(self.records(data))
-        split = DataSplit(self.n, "audited sample")
+        split = DataSplit(self.n, "audited sample", source=ArraySource(records, np.zeros(len(records), np.int8)))
         part = split.feed(split.subsample(self.m, np.random.default_rng(self.seed), "I"), self.inner.name)
-        return self.inner(part.take(records), backend=backend)
+        return self.inner(split.reader(part, self.inner.name).rows()[0], backend=backend)
 
 
 def _agnostic_pair() -> tuple[tuple, tuple]:

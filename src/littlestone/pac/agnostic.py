@@ -195,17 +195,15 @@ def agnostic_learn(
     noise = resolve_backend(backend, rng)
     secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
     # step 1: secrecy of the sample — S₀ handed out by the split, which also amplifies the claim of the steps on it
-    split = DataSplit(N, "the agnostic learner's sample")
+    split = DataSplit(N, "the agnostic learner's sample", source=ArraySource(X, y))  # read through its parts only
     S0 = split.feed(split.subsample(N0, secret, "S₀"), STEPS)
     select = ExponentialMechanism(eps_label, sensitivity=1.0)  # step 2's mechanism: the one the claim composes
     steps = agnostic_steps(select, eps_inner, delta_inner, discrete=noise.floating_point_safe)
     amplified = split.amplify(S0, steps, what=AMPLIFIED)
     claim = split.compose({STEPS: amplified}, what=AMPLIFIED)
     PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
-    y = np.asarray(y, dtype=np.int8)
-    idx = S0.indices
-    pts = [as_python_point(X[i]) for i in idx]
-    ys = y[idx]
+    XS, ys = split.reader(S0, STEPS).rows()  # the records of the secret subsample, nothing else
+    pts = [as_python_point(x) for x in XS]
     distinct = sorted(set(pts), key=lambda p: (str(type(p)), p))
     pos = {p: j for j, p in enumerate(distinct)}
     col = np.fromiter((pos[p] for p in pts), dtype=np.int64, count=N0)
@@ -216,8 +214,8 @@ def agnostic_learn(
     j = select(-errors.astype(float), backend=noise)
     relabel = Pi[j][col].astype(np.int8)  # step 3: relabel, shuffle, run M
     order = secret.permutation(N0)
-    if isinstance(X, np.ndarray) and X.dtype != object:
-        Xs: Any = X[idx][order]
+    if isinstance(XS, np.ndarray) and XS.dtype != object:
+        Xs: Any = XS[order]
     else:
         Xs = np.empty(N0, dtype=object)
         Xs[:] = [pts[i] for i in order]

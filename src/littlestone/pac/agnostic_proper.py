@@ -216,11 +216,14 @@ def agnostic_claim(plan: AgnosticPlan, select: ExponentialMechanism, inner: Priv
     return PrivacyClaim(eps, dlt, "replace-one", "LWY25 Claim D.5 (secret I of size ⌈ε₀n⌉)")
 
 
-def agnostic_split(plan: AgnosticPlan, secret: np.random.Generator | None = None) -> tuple[DataSplit, Part, Part]:
+def agnostic_split(
+    plan: AgnosticPlan, secret: np.random.Generator | None = None, source: Any = None
+) -> tuple[DataSplit, Part, Part]:
     """The data use of Algorithm 4, declared once: the whole sample S feeds the exponential mechanism (its score reads
     err_S), the secret subsample I ⊆ S of size m feeds A′; Claim D.5 covers the two together. Without ``secret`` (the claim only,
-    never used to read data) I stands as S's first m records: no index array is drawn, so n may be 10¹³."""
-    split = DataSplit(plan.n, "the agnostic learner's sample")
+    never used to read data) I stands as S's first m records: no index array is drawn, so n may be 10¹³. With ``source``
+    the split is bound to it (each step then reads its part through its reader only)."""
+    split = DataSplit(plan.n, "the agnostic learner's sample", source=source)
     S = split.feed(split.block(plan.n, "S"), SELECT_H0)
     if secret is None:  # the claim only: which m records I holds does not change it (DataSplit.claim_subsample)
         I = split.feed(split.claim_subsample(plan.m, "I", within=S), INNER)
@@ -338,16 +341,16 @@ def agnostic_learn(
     noise = resolve_backend(backend, rng)
     secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
     # 1. the secret index set I, declared with the parts it feeds; the claim from the mechanisms this run constructs
-    split, S, I_part = agnostic_split(plan, secret)
+    split, S, I_part = agnostic_split(plan, secret, source)  # from here on, data only through the split's readers
     select = agnostic_mechanism(plan)
     inner_claim = proper_privacy(plan.eps_a, plan.delta_a, plan.inner)
     split.joint((SELECT_H0, INNER), agnostic_claim(plan, select, inner_claim))
     claim = split.compose({}, what="agnostic PolyPriPropLearn (LWY25 Alg. 4)")
     PrivacyBudget(epsilon, delta * (1 + 1e-9)).charge(claim)  # the claim must fit the request, before any data
-    X, y = S.read(source)
+    X, y = split.reader(S, SELECT_H0).read()
     idx = F.domain.indices(X)
     y = np.asarray(y, dtype=np.int8)
-    xI = I_part.take(idx)
+    xI = F.domain.indices(split.reader(I_part, INNER).rows()[0])  # the points of the secret I, read through I
     # 2. one hypothesis per realizable labelling of x_I (lowest row index: a fixed rule)
     pts = np.unique(xI)
     patterns = F.matrix[:, pts]

@@ -83,10 +83,11 @@ def blm20_mechanisms(
     return StableHistogram(epsilon / 2.0, delta, discrete=discrete), ExponentialMechanism(epsilon / 2.0, 1.0)
 
 
-def blm20_split(sizes: BLM20Sizes, n_records: int) -> tuple[DataSplit, list[Part], Part]:
+def blm20_split(sizes: BLM20Sizes, n_records: int, source: Any = None) -> tuple[DataSplit, list[Part], Part]:
     """M's data use, declared once: k consecutive disjoint batches of m records, each one user of the stable histogram
-    (G's output on it is one item), then n′ fresh records for the generic learner. Sizes only: no data read."""
-    split = DataSplit(n_records, "BLM20's sample")
+    (G's output on it is one item), then n′ fresh records for the generic learner. Sizes only: no data read; with
+    ``source`` the split is bound to it (each step then reads its part through :meth:`DataSplit.reader`)."""
+    split = DataSplit(n_records, "BLM20's sample", source=source)
     batches = split.blocks(sizes.n_batches, sizes.batch_size, "batch")
     split.users(HIST, batches)
     fresh = split.feed(split.block(sizes.n_generic, "fresh"), SELECT)
@@ -282,7 +283,7 @@ def blm20_learn(
     noise = resolve_backend(backend, rng)
     hist, select = blm20_mechanisms(epsilon, delta, discrete=noise.floating_point_safe)
     claim = compose([hist, select], what=BLM20_CLAIM)  # the mechanisms this run constructs and runs
-    split, batches, fresh = blm20_split(sizes, given)
+    split, batches, fresh = blm20_split(sizes, given, source)  # from here on, data only through the split's readers
     split.check_disjoint()  # every record feeds one step (the histogram's users and the fresh sample are disjoint)
     if not split.compose({HIST: hist, SELECT: select}).epsilon <= claim.epsilon:  # cannot happen with disjoint parts
         raise AssertionError("BLM20's data split composes to more than its claim")
@@ -291,16 +292,16 @@ def blm20_learn(
     # Stage 1: G on k disjoint batches (BLM20 Theorem 17 step 1).
     G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)
     m, k = sizes.batch_size, sizes.n_batches
-    ranges = [(b.start, b.stop) for b in batches]  # the split's parts: G reads its batch only
+    readers = [split.reader(b, HIST) for b in batches]  # run i of G reads batch i only (one user's data)
     if checkpoint is None:
-        runs: list[GRun] = run_batches(G, source, ranges, g_seed, n_jobs=n_jobs)
+        runs: list[GRun] = run_batches(G, None, readers, g_seed, n_jobs=n_jobs)
     else:
         from .checkpoint import DEFAULT_EVERY, run_batches_checkpointed
 
         every = DEFAULT_EVERY if checkpoint_every is None else checkpoint_every
         params = {"epsilon": epsilon, "delta": delta, "alpha": alpha, "beta": beta}
         runs = run_batches_checkpointed(
-            G, source, ranges, g_seed, sizes, checkpoint, every=every, n_jobs=n_jobs, run=params
+            G, source, readers, g_seed, sizes, checkpoint, every=every, n_jobs=n_jobs, run=params
         )
 
     # Stage 2: stable histogram with (ε/2, δ); keep estimates ≥ 3η/4, never Fail (step 2).
@@ -314,7 +315,7 @@ def blm20_learn(
 
     # Stage 3: generic learner with ε/2 on n′ fresh examples (step 3; BLM20 Lemma 16).
     if candidates:
-        X, y = fresh.read(source)
+        X, y = split.reader(fresh, SELECT).read()
         y = np.asarray(y, dtype=np.int8)
         scores = np.array(
             [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h, _ in candidates], dtype=float

@@ -50,7 +50,7 @@ from .._random import ChildSeeds
 from ..errors import LittlestoneError
 from ..io import OutputError, atomic_write_bytes, atomic_write_text, check_output_dir
 from ..parallel import map_ordered
-from .global_stable import GlobalStableLearner, GRun
+from .global_stable import GlobalStableLearner, GRun, _run_one
 from .sources import ArraySource, ExampleSource, RealizableStream, ValidatedSource
 from .tournament import FAIL
 
@@ -95,9 +95,10 @@ class DamagedCheckpointError(CheckpointError):
 
 
 def run_g_batch(learner: GlobalStableLearner, source: ExampleSource, g_seed: int, k: int, item: tuple) -> GRun:
-    """G on batch ``i`` = source[start:stop] with the i-th child of ``g_seed`` (as :func:`run_batches` gives it)."""
-    start, stop, i = item
-    return learner.run(source, start, stop, ChildSeeds(g_seed, k)[i])
+    """G on batch ``i`` (a (start, stop) range of ``source`` or a DataSplit part's reader, as :func:`run_batches`
+    takes them) with the i-th child of ``g_seed`` (as :func:`run_batches` gives it)."""
+    batch, i = item
+    return _run_one(learner, source, None, batch, ChildSeeds(g_seed, k)[i])
 
 
 # ------------------------------------------------------------------------------------------------ the directory
@@ -186,8 +187,9 @@ def _stable_repr(obj: Any) -> str | None:
     return None if re.search(r" at 0x[0-9a-fA-F]+", text) else text
 
 
-def data_identity(source: ExampleSource, stop: int, *, batches: Iterable[tuple[int, int]] = ()) -> dict:
+def data_identity(source: ExampleSource, stop: int, *, batches: Iterable[Any] = ()) -> dict:
     """What a checkpoint binds its chunks to: the examples ``source[0:stop]`` (the G batches) as read.
+    ``batches``: the G batches, DataSplit part readers (read through them) or ``(start, stop)`` ranges.
 
     * an in-memory :class:`ArraySource` (and what ``fit`` builds): SHA-256 of its examples;
     * a lazy :class:`RealizableStream`: its identity — target, sampler, length, seed, block size, label noise — and
@@ -230,8 +232,8 @@ def data_identity(source: ExampleSource, stop: int, *, batches: Iterable[tuple[i
     if isinstance(inner, ArraySource):
         _hash_block(h, inner.X[:stop], inner.y[:stop])
     else:
-        for start, end in batches:
-            X, y = source.batch(start, end)
+        for b in batches:
+            X, y = b.read() if hasattr(b, "read") else source.batch(*b)
             _hash_block(h, X, y)
     return {"kind": "examples", "sha256": h.hexdigest()}
 
@@ -474,7 +476,7 @@ def _read_chunk(path: Path, j: int, rec: dict | None, **shape: Any) -> list[GRun
 def run_batches_checkpointed(
     learner: GlobalStableLearner,
     source: ExampleSource,
-    batches: list[tuple[int, int]],
+    batches: list,
     g_seed: int,
     sizes: Any,
     directory: Any,
@@ -499,7 +501,7 @@ def run_batches_checkpointed(
             "never read); delete it to recompute"
         )
     have = _read_manifest(path) if path.is_dir() else None
-    stop = batches[-1][1] if batches else 0
+    stop = (batches[-1].stop if hasattr(batches[-1], "stop") else batches[-1][1]) if batches else 0
     data = data_identity(source, stop, batches=batches)
     want = _binding(learner, sizes, len(source), g_seed, every, dict(run or {}), data)
     if have is None:
@@ -527,7 +529,7 @@ def run_batches_checkpointed(
             done = len(runs)
             part = map_ordered(
                 task,
-                [(s, t, i) for i, (s, t) in enumerate(batches[a:b], start=a)],
+                [(batch, i) for i, batch in enumerate(batches[a:b], start=a)],
                 n_jobs=n_jobs,
                 progress=lambda x, _total, _d=done: _progress.report("G runs", _d + x, k),
             )

@@ -17,6 +17,7 @@ from ..bounds.blm20 import aux_size, sample_cap, stability
 from ..classes.base import HypothesisClass, VersionSpace
 from ..errors import LittlestoneError
 from ..parallel import map_seeded
+from ..privacy.partition import PartReader
 from .sources import ArraySource, Cursor, ExampleSource, SampleCapExceeded
 from .tournament import FAIL, sample_tournament
 
@@ -94,26 +95,31 @@ class GlobalStableLearner:
 
 def _run_one(
     learner: GlobalStableLearner,
-    source: ExampleSource,
+    source: ExampleSource | None,
     depth: int | None,
-    batch: tuple[int, int],
+    batch: tuple[int, int] | PartReader,
     seed: np.random.SeedSequence,
 ) -> GRun:
+    if isinstance(batch, PartReader):  # a part of a learner's DataSplit: G reads it through its reader only
+        return learner.run(batch, batch.start, batch.stop, seed, depth=depth)
+    if source is None:
+        raise LittlestoneError("run_batches: (start, stop) batches need the source they are ranges of")
     return learner.run(source, batch[0], batch[1], seed, depth=depth)
 
 
 def run_batches(
     learner: GlobalStableLearner,
-    source: ExampleSource,
-    batches: Sequence[tuple[int, int]],
+    source: ExampleSource | None,
+    batches: Sequence[tuple[int, int]] | Sequence[PartReader],
     seed: SeedLike,
     *,
     n_jobs: int = 1,
     depth: int | None = None,
     cluster: Any = None,
 ) -> list[GRun]:
-    """G on each (disjoint) batch with independent seeds spawned from ``seed`` by batch index: identical results for
-    any n_jobs or backend (:func:`littlestone.parallel.map_seeded`; ``cluster`` names a Dask cluster). ``depth`` fixes
+    """G on each (disjoint) batch — (start, stop) ranges of ``source``, or the readers of a learner's
+    :class:`~littlestone.privacy.DataSplit` parts (``source`` unused) — with independent seeds spawned from ``seed``
+    by batch index: identical results for any n_jobs or backend (:func:`littlestone.parallel.map_seeded`; ``cluster`` names a Dask cluster). ``depth`` fixes
     k (analysis of D̃_k); by default each run draws k uniformly. Reports progress ("G runs")."""
     return map_seeded(
         partial(_run_one, learner, source, depth),

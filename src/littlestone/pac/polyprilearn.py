@@ -48,11 +48,14 @@ BLOCK = 1 << 20
 SELECTION = "sparse selection over the sets Ĥ_i"
 
 
-def polyprilearn_split(plan: PolyPriLearnPlan, n_records: int, start: int = 0) -> tuple[DataSplit, list[Part]]:
+def polyprilearn_split(
+    plan: PolyPriLearnPlan, n_records: int, start: int = 0, source: Any = None
+) -> tuple[DataSplit, list[Part]]:
     """The data use of Algorithm 2, declared once: the m datasets S_1 … S_m are consecutive disjoint blocks of n
     records after the first ``start`` (read by nothing), each the data of one user of the sparse selection (ReduceTree
-    is a deterministic function of its dataset). Sizes only: no data is read."""
-    split = DataSplit(n_records, "PolyPriLearn's sample")
+    is a deterministic function of its dataset). Sizes only: no data is read; with ``source`` the split is bound to
+    it (dataset i is then read through its part's reader only)."""
+    split = DataSplit(n_records, "PolyPriLearn's sample", source=source)
     if start:
         split.block(start, "before PolyPriLearn")
     datasets = split.blocks(plan.m, plan.n, "S")
@@ -91,15 +94,16 @@ class DatasetRun:
 
 
 def run_dataset(task: tuple) -> DatasetRun:
-    """ReduceTree on one dataset (a :class:`~littlestone.privacy.partition.Part` of the source, streamed in blocks; a
-    top-level function for workers). ``task`` = (hclass, source, part, schedule); experiments that study ReduceTree
-    alone (no privacy claim) may give (hclass, source, start, stop, schedule)."""
+    """ReduceTree on one dataset (streamed in blocks; a top-level function for workers). ``task`` = (hclass, reader,
+    schedule), the reader of the dataset's part of the learner's :class:`~littlestone.privacy.DataSplit`; experiments
+    that study ReduceTree alone (no privacy claim) may give (hclass, source, start, stop, schedule)."""
     if len(task) == 5:
         hclass, source, start, stop, schedule = task
-        part = Part("dataset", int(start), int(stop))
+        blocks = (source.batch(a, min(int(stop), a + BLOCK)) for a in range(int(start), int(stop), BLOCK))
     else:
-        hclass, source, part, schedule = task
-    emp = empirical_errors_from_batches(hclass, part.read(source, BLOCK))
+        hclass, reader, schedule = task
+        blocks = reader.read(BLOCK)
+    emp = empirical_errors_from_batches(hclass, blocks)
     res = reduce_tree(emp, schedule)
     return DatasetRun(res.hypotheses, res.t_hat, res.n_leaves)
 
@@ -221,11 +225,11 @@ def polyprilearn(
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     budget = PrivacyBudget(epsilon, delta)
-    split, datasets = polyprilearn_split(plan, given, start)
+    split, datasets = polyprilearn_split(plan, given, start, source)  # data only through the split's readers now
     selection = polyprilearn_mechanism(epsilon, delta, plan)
     claim = polyprilearn_claim(split, selection)
     budget.charge(claim)  # the split's composition must fit the request (an overlap of datasets would not)
-    tasks = [(hclass, source, part, schedule) for part in datasets]
+    tasks = [(hclass, split.reader(part, SELECTION), schedule) for part in datasets]  # dataset i: part i only
     runs: list[DatasetRun] = map_datasets(run_dataset, tasks, n_jobs=n_jobs)
     lists = [r.hypotheses for r in runs]
     if max(len(x) for x in lists) > plan.s:  # Lemma 5.5; cannot happen (a bug would void the privacy claim)

@@ -54,10 +54,11 @@ POLYPRILEARN = "PolyPriLearn (step 1)"
 GENERIC = "generic learner over 𝒦 (step 3)"
 
 
-def proper_split(plan: ProperPlan, n_records: int) -> tuple[DataSplit, Part, Part]:
+def proper_split(plan: ProperPlan, n_records: int, source: Any = None) -> tuple[DataSplit, Part, Part]:
     """The data use of Algorithm 3, declared once: S₁ (the first m·n records) feeds PolyPriLearn, S₂ (the next n′)
-    the generic learner; step 2 post-processes f. Sizes only: no data is read."""
-    split = DataSplit(n_records, "PolyPriPropLearn's sample")
+    the generic learner; step 2 post-processes f. Sizes only: no data is read; with ``source`` the split is bound to
+    it (each step then reads its part through its reader only)."""
+    split = DataSplit(n_records, "PolyPriPropLearn's sample", source=source)
     s1 = split.feed(split.block(plan.inner.total, "S₁"), POLYPRILEARN)
     s2 = split.feed(split.block(plan.n_generic, "S₂"), GENERIC)
     return split, s1, s2
@@ -257,7 +258,7 @@ def polypriproplearn(
         )
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
-    split, s1, s2 = proper_split(plan, given)
+    split, s1, s2 = proper_split(plan, given, source)  # from here on, data only through the split's readers
     generic = ExponentialMechanism(epsilon, sensitivity=1.0)
     inner_claim = polyprilearn_claim(
         polyprilearn_split(plan.inner, s1.stop, s1.start)[0], polyprilearn_mechanism(epsilon, delta, plan.inner)
@@ -266,7 +267,7 @@ def polypriproplearn(
     PrivacyBudget(epsilon, delta).charge(claim)  # the split's composition must fit the request, before any data
     inner = polyprilearn(
         hclass,
-        source,
+        split.reader(s1, POLYPRILEARN),  # PolyPriLearn sees S₁ only (its own split: its m datasets inside S₁)
         epsilon=epsilon,
         delta=delta,
         d=d,
@@ -283,7 +284,7 @@ def polypriproplearn(
         chosen = proper_fallback(hclass)
     else:
         mm = (minimax or minimax_set)(hclass, inner.chosen, plan.alpha_prime)
-        X, y = s2.read(source)
+        X, y = split.reader(s2, GENERIC).read()
         y = np.asarray(y, dtype=np.int8)
         scores = np.array(
             [-int(np.count_nonzero(np.asarray(h.predict(X), dtype=np.int8) != y)) for h in mm.candidates], dtype=float

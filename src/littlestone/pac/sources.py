@@ -43,6 +43,11 @@ class ArraySource:
     def batch(self, start: int, stop: int) -> tuple[Any, np.ndarray]:
         return self.X[start:stop], self.y[start:stop]
 
+    def rows(self, indices: np.ndarray) -> tuple[Any, np.ndarray]:
+        """The examples at ``indices`` (a secret subsample's records, read through its part)."""
+        X = self.X[indices] if isinstance(self.X, np.ndarray) else [self.X[int(i)] for i in indices]
+        return X, self.y[indices]
+
 
 class UniformIntegers:
     """Point sampler: integers uniform on [low, high) (picklable, so joblib workers can regenerate blocks)."""
@@ -155,7 +160,14 @@ class ValidatedSource:
         return len(self.source)
 
     def batch(self, start: int, stop: int) -> tuple[Any, np.ndarray]:
-        X, y = self.source.batch(start, stop)
+        return self._checked(*self.source.batch(start, stop))
+
+    def rows(self, indices: np.ndarray) -> tuple[Any, np.ndarray]:
+        from ..privacy.partition import read_rows
+
+        return self._checked(*read_rows(self.source, indices))
+
+    def _checked(self, X: Any, y: Any) -> tuple[Any, np.ndarray]:
         y = np.asarray(y)
         if y.size and not np.isin(y, (0, 1)).all():
             from ..errors import LabelError

@@ -84,7 +84,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "subsampled",
     ),
     ".laplace": ("DiscreteLaplaceMechanism", "LaplaceMechanism", "laplace_error_bound", "laplace_mechanism"),
-    ".partition": ("DataSplit", "Part", "group_privacy"),
+    ".partition": ("DataSplit", "Part", "PartReader", "group_privacy"),
     ".params": ("check_delta", "check_epsilon", "check_probability", "check_sensitivity"),
     ".sparse_selection": (
         "BOTTOM",
@@ -152,7 +152,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .histogram_release import HistogramRelease
     from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, compose_repeated, parallel_compose, subsampled
     from .laplace import DiscreteLaplaceMechanism, LaplaceMechanism, laplace_error_bound, laplace_mechanism
-    from .partition import DataSplit, Part, group_privacy
+    from .partition import DataSplit, Part, PartReader, group_privacy
     from .params import check_delta, check_epsilon, check_probability, check_sensitivity
     from .sparse_selection import (
         BOTTOM,

@@ -1,17 +1,25 @@
 """Data use declared once: one object slices a learner's sample into parts AND composes the claims of the steps the
-parts feed (issue 19 item 3).
+parts feed (issue 19 item 3), and the data are read only through the parts it handed out (issue 26 item 3).
 
 A :class:`DataSplit` over n records (n public) hands out :class:`Part` objects — consecutive blocks
-(:meth:`DataSplit.block`, :meth:`DataSplit.blocks`) or a secret subsample (:meth:`DataSplit.subsample`) — and a learner
-reads its data ONLY through them (:meth:`Part.read`, :meth:`Part.take`). Each part records the steps it feeds
-(:meth:`DataSplit.feed`). :meth:`DataSplit.compose` then derives the claim from the index sets actually handed out
-and the mechanism claims of the steps: under replace-one, a replaced record changes the input of exactly the steps
-that read it, and every other step sees the same data (later steps may read earlier outputs: adaptive composition), so
-the claim is the max over records r of the basic composition of the claims of the steps reading r (Dwork–Roth
-Thm 3.16; with disjoint parts this is the max over parts — "parallel composition" — and with one part feeding
-several steps it is their sum — "sequential composition"). Nothing is assumed about disjointness: an overlap of one
-record between two parts fed to two steps raises the claim, so a learner that charges the composed claim against
+(:meth:`DataSplit.block`, :meth:`DataSplit.blocks`) or a secret subsample (:meth:`DataSplit.subsample`). Each part
+records the steps it feeds (:meth:`DataSplit.feed`). :meth:`DataSplit.compose` then derives the claim from the index sets
+handed out and the mechanism claims of the steps: under replace-one, a replaced record changes the input of exactly the
+steps that read it, and every other step sees the same data (later steps may read earlier outputs: adaptive
+composition), so the claim is the max over records r of the basic composition of the claims of the steps reading r
+(Dwork–Roth Thm 3.16; with disjoint parts this is the max over parts — "parallel composition" — and with one part
+feeding several steps it is their sum — "sequential composition"). Nothing is assumed about disjointness: an overlap of
+one record between two parts fed to two steps raises the claim, so a learner that charges the composed claim against
 its requested (ε, δ) refuses to run.
+
+Reads are bound to the declaration: the data are bound to the split (``DataSplit(n, what, source=…)`` or
+:meth:`DataSplit.bind`) and a step gets them only as a :class:`PartReader` of one part (:meth:`DataSplit.reader`),
+opened for a step the part feeds. A reader gives the records of its own part and nothing else: a read of one record
+before or after the part raises :class:`~littlestone.errors.SplitReadError` naming the part, the step and the range; a
+part opened for a step it does not feed (e.g. S₁ for the generic learner that S₂ feeds), a claim-only stand-in, or a
+second opening of one user's part for a user-level step (one record counted for two users) is refused the same way. A
+reader is a view: ``batch(start, stop)`` in the source's own positions, forwarded to the source (lazy streams stay lazy;
+nothing is copied or materialised). So the claim computed from the declared parts covers every record a step reads.
 
 Claims that are not a composition (amplification by a secret subsample, a theorem about several steps together such
 as LWY25 Claim D.5) are declared with :meth:`DataSplit.amplify` and :meth:`DataSplit.joint`, which check the parts
@@ -26,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PrivacyParameterError
+from ..errors import PrivacyParameterError, SplitReadError
 from .mechanism import Mechanism, PrivacyClaim, claim_of, compose, subsampled
 
 
@@ -36,13 +44,16 @@ _RECORD = {"replace-one-user": "replace-one", "add/remove-user": "add/remove"}
 
 @dataclass(frozen=True, eq=False)
 class Part:
-    """A set of record positions of a :class:`DataSplit`: a block [start, stop) or explicit (secret) indices."""
+    """A set of record positions of a :class:`DataSplit`: a block [start, stop) or explicit (secret) indices. A part
+    holds no data: a step reads its records through :meth:`DataSplit.reader`."""
 
     name: str
     start: int = 0
     stop: int = 0
     indices: np.ndarray | None = field(default=None, repr=False)
     secret: bool = False
+    #: a stand-in of :meth:`DataSplit.claim_subsample` (the claim only): never read
+    claim_only: bool = False
 
     @property
     def size(self) -> int:
@@ -60,20 +71,83 @@ class Part:
         stops = np.concatenate([idx[cut - 1] + 1, [idx[-1] + 1]])
         return [(int(a), int(b)) for a, b in zip(starts, stops)]
 
-    def read(self, source: Any, block: int | None = None) -> Any:
-        """This part of an example source (``batch(start, stop)``): one batch, or an iterator of batches of at most
-        ``block`` examples (a block part only)."""
-        if self.indices is not None:
-            raise PrivacyParameterError(f"part {self.name!r} is an index set: read it with take()")
-        if block is None:
-            return source.batch(self.start, self.stop)
-        return (source.batch(a, min(self.stop, a + block)) for a in range(self.start, self.stop, block))
 
-    def take(self, *arrays: Any) -> Any:
-        """This part of in-memory arrays indexed by record (one array → one result)."""
-        sel = self.indices if self.indices is not None else slice(self.start, self.stop)
-        out = tuple(a[sel] if isinstance(a, np.ndarray) else _take_list(a, sel) for a in arrays)
-        return out[0] if len(out) == 1 else out
+class PartReader:
+    """The records of one part of the data bound to a :class:`DataSplit`, for the step it was opened for
+    (:meth:`DataSplit.reader`). An example source in the bound source's own positions: ``batch(start, stop)`` is
+    forwarded only when [start, stop) lies inside the part (else :class:`~littlestone.errors.SplitReadError`);
+    :meth:`read` gives the whole part (in blocks on request), :meth:`rows` the records of an index-set part.
+    ``start``/``stop`` are the part's bounds, ``len()`` the bound source's (positions are the source's: a learner
+    handed a reader, e.g. PolyPriLearn inside PolyPriPropLearn, declares its own split over them), ``block_size`` the bound source's (a blocked stream's readers peek up to its block boundaries, as on the source)."""
+
+    __slots__ = ("_source", "part", "step", "what", "start", "stop", "block_size")
+
+    def __init__(self, source: Any, part: Part, step: str, what: str):
+        self._source, self.part, self.step, self.what = source, part, step, what
+        if part.indices is None:
+            self.start, self.stop = int(part.start), int(part.stop)
+        else:
+            self.start = int(part.indices.min()) if part.indices.size else 0
+            self.stop = int(part.indices.max()) + 1 if part.indices.size else 0
+        self.block_size = getattr(source, "block_size", 0)
+
+    def __reduce__(self) -> tuple:  # workers get the reader, never the bare source
+        return (PartReader, (self._source, self.part, self.step, self.what))
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    def __repr__(self) -> str:
+        return f"PartReader({self.part.name!r} of {self.what} for {self.step!r}, {self.part.size:,} records)"
+
+    def _outside(self, start: Any, stop: Any) -> SplitReadError:
+        p = self.part
+        where = f"[{p.start}, {p.stop})" if p.indices is None else f"an index set of {p.size}"
+        return SplitReadError(
+            f"{self.what}: step {self.step!r} read records [{start}, {stop}) outside its part {self.part.name!r} = "
+            f"{where}; the claim composed from the declared parts does not cover that read"
+        )
+
+    def batch(self, start: int, stop: int) -> tuple[Any, np.ndarray]:
+        """Records [start, stop) — inside the part, else :class:`~littlestone.errors.SplitReadError`."""
+        part = self.part  # checked against the declared part itself, not the reader's copies of its bounds
+        if part.indices is not None or not part.start <= start <= stop <= part.stop:
+            raise self._outside(start, stop)
+        return self._source.batch(start, stop)
+
+    def read(self, block: int | None = None) -> Any:
+        """The whole part: one batch, or an iterator of batches of at most ``block`` records (a block part)."""
+        if self.part.indices is not None:
+            return self.rows()
+        if block is None:
+            return self.batch(self.start, self.stop)
+        return (self.batch(a, min(self.stop, a + block)) for a in range(self.start, self.stop, block))
+
+    def rows(self) -> tuple[Any, np.ndarray]:
+        """The part's records in position order (an index-set part: its indices; a block: the block)."""
+        if self.part.indices is None:
+            return self.batch(self.start, self.stop)
+        return read_rows(self._source, self.part.indices)
+
+
+def read_rows(source: Any, indices: np.ndarray) -> tuple[Any, np.ndarray]:
+    """The records at ``indices`` (sorted) of a source: its ``rows`` when it has one (in-memory arrays), else one
+    ``batch`` per run of consecutive indices."""
+    rows = getattr(source, "rows", None)
+    if rows is not None:
+        return rows(indices)
+    idx = np.asarray(indices, dtype=np.int64)
+    Xs: list = []
+    ys: list = []
+    if idx.size:
+        cut = np.flatnonzero(np.diff(idx) != 1) + 1
+        for a, b in zip(np.concatenate([[idx[0]], idx[cut]]), np.concatenate([idx[cut - 1] + 1, [idx[-1] + 1]])):
+            X, y = source.batch(int(a), int(b))
+            Xs.append(X)
+            ys.append(np.asarray(y))
+    if Xs and all(isinstance(X, np.ndarray) for X in Xs):
+        return np.concatenate(Xs), np.concatenate(ys)
+    return [x for X in Xs for x in X], (np.concatenate(ys) if ys else np.zeros(0, dtype=np.int8))
 
 
 def group_privacy(claim: PrivacyClaim, k: int) -> PrivacyClaim:
@@ -87,16 +161,10 @@ def group_privacy(claim: PrivacyClaim, k: int) -> PrivacyClaim:
     return PrivacyClaim(eps, dlt, claim.relation, f"{claim.what} (group of {k})", (claim,))
 
 
-def _take_list(a: Any, sel: Any) -> list:
-    if isinstance(sel, slice):
-        return list(a[sel])
-    return [a[int(i)] for i in sel]
-
-
 class DataSplit:
     """The parts of a sample of ``n`` records (n public) and the steps each part feeds (see the module doc)."""
 
-    def __init__(self, n: int, what: str = "sample"):
+    def __init__(self, n: int, what: str = "sample", *, source: Any = None):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise PrivacyParameterError(f"a data split needs a record count n >= 0, got {n!r}")
         self.n, self.what = int(n), what
@@ -105,6 +173,46 @@ class DataSplit:
         self._feeds: dict[int, list[str]] = {}
         self._joint: list[tuple[tuple[str, ...], PrivacyClaim]] = []
         self._user_of: dict[str, str] = {}
+        self._source: Any = None
+        self._opened: set[tuple[int, str]] = set()  # (part, user-level step): each user's part is read once
+        if source is not None:
+            self.bind(source)
+
+    # ------------------------------------------------------------------ the data, read through parts only
+    def bind(self, source: Any) -> "DataSplit":
+        """Bind the data (an example source with ``len`` ≥ n and ``batch(start, stop)``, position i = record i): from
+        now on they are read only through :meth:`reader`. A split is bound once."""
+        if self._source is not None:
+            raise PrivacyParameterError(f"{self.what}: the split is already bound to its data")
+        if len(source) < self.n:
+            raise PrivacyParameterError(f"{self.what}: {len(source):,} records for a split of {self.n:,}")
+        self._source = source
+        return self
+
+    def reader(self, part: Part, step: str) -> PartReader:
+        """The records of ``part`` for ``step``, which the part must feed (:meth:`feed`, or as one user of a
+        user-level step, :meth:`users`: then once only). The only way a step gets data (module doc)."""
+        if self._source is None:
+            raise PrivacyParameterError(f"{self.what}: no data bound to the split (DataSplit.bind)")
+        fed = self._feeds.get(id(part))
+        if fed is None:  # ids are unique: the split holds every part it handed out
+            raise SplitReadError(f"{self.what}: part {part.name!r} was not handed out by this split")
+        if part.claim_only:
+            raise SplitReadError(f"{self.what}: part {part.name!r} is a claim-only stand-in, never read")
+        as_user = any(self._user_of.get(s) == step for s in fed)
+        if step not in fed and not as_user:
+            raise SplitReadError(
+                f"{self.what}: step {step!r} opened part {part.name!r}, which feeds {fed or 'no step'}: the claim "
+                f"composed from the declared parts does not charge its records to {step!r}"
+            )
+        if as_user:
+            if (id(part), step) in self._opened:
+                raise SplitReadError(
+                    f"{self.what}: part {part.name!r} was already read as one user's data of {step!r}; reading it "
+                    "again would make its records count for two users"
+                )
+            self._opened.add((id(part), step))
+        return PartReader(self._source, part, step, self.what)
 
     # ------------------------------------------------------------------ handing out parts
     def _add(self, part: Part) -> Part:
@@ -152,7 +260,7 @@ class DataSplit:
         if within is not None and within.indices is not None:
             raise PrivacyParameterError(f"{self.what}: a claim-only subsample needs a block to stand in")
         start = 0 if within is None else within.start
-        return self._add(Part(name, start, start + int(m)))
+        return self._add(Part(name, start, start + int(m), claim_only=True))
 
     def feed(self, part: Part, *steps: str) -> Part:
         """Declare that ``part`` is read by each of ``steps`` (names of mechanism steps); returns the part."""
@@ -246,7 +354,8 @@ class DataSplit:
         relation = relations.pop() if len(relations) == 1 else "replace-one"
         if relations:
             raise PrivacyParameterError(f"{self.what}: claims under different neighbouring relations")
-        eps, dlt, parts = 0.0, 0.0, {}
+        eps, dlt = 0.0, 0.0
+        parts: dict[tuple[str, float, float], PrivacyClaim] = {}
         for sig in self.signatures():
             hits: dict[str, int] = {}
             for s in sig:  # a user-level step read through k users' parts counts k times (group privacy)
