@@ -39,6 +39,20 @@ def _soa_threshold(lo: int, hi: int, n_points: int) -> int:  # pragma: no cover 
 
 
 @njit_cached
+def _block_space(X: np.ndarray, y: np.ndarray, a: int, b: int, lo: int, hi: int):  # pragma: no cover - compiled
+    """(lo', hi') with {h_t : lo' ≤ t ≤ hi'} = {h_t : lo ≤ t ≤ hi} restricted to the block X[a:b], y[a:b]
+    (empty iff lo' > hi'): hi' = min(hi, min{x : y = 1}), lo' = max(lo, max{x + 1 : y = 0})."""
+    for i in range(a, b):
+        x = X[i]
+        if y[i] == 1:
+            if x < hi:
+                hi = x
+        elif x + 1 > lo:
+            lo = x + 1
+    return lo, hi
+
+
+@njit_cached
 def level1_first_round(
     X: np.ndarray, y: np.ndarray, n: int, R: int, start: int, vlo: int, vhi: int, n_points: int, out: np.ndarray
 ) -> int:  # pragma: no cover - compiled
@@ -50,22 +64,8 @@ def level1_first_round(
     ``out`` = (lo0, hi0, lo1, hi1, t0, t1) of round r."""
     for r in range(start, R):
         base = 2 * n * r
-        lo0, hi0 = vlo, vhi
-        for i in range(base, base + n):
-            x = X[i]
-            if y[i] == 1:
-                if x < hi0:
-                    hi0 = x
-            elif x + 1 > lo0:
-                lo0 = x + 1
-        lo1, hi1 = vlo, vhi
-        for i in range(base + n, base + 2 * n):
-            x = X[i]
-            if y[i] == 1:
-                if x < hi1:
-                    hi1 = x
-            elif x + 1 > lo1:
-                lo1 = x + 1
+        lo0, hi0 = _block_space(X, y, base, base + n, vlo, vhi)
+        lo1, hi1 = _block_space(X, y, base + n, base + 2 * n, vlo, vhi)
         if lo0 == lo1 and hi0 == hi1 and lo0 <= hi0:
             continue  # same version space: same SOA
         out[0], out[1], out[2], out[3] = lo0, hi0, lo1, hi1
@@ -145,21 +145,9 @@ def _extended_function(
     x ↦ label at a patched point, else 1[x ≥ t] (BLM20 Definition 8)."""
     j = 0
     if realizable:
-        j = X.shape[0]
-        for i in range(X.shape[0]):
-            x = X[i]
-            if y[i] == 1:
-                h = min(hi, x)
-                if lo > h:
-                    j = i
-                    break
-                hi = h
-            else:
-                lw = max(lo, x + 1)
-                if lw > hi:
-                    j = i
-                    break
-                lo = lw
+        out = np.empty(2, dtype=np.int64)
+        j = restrict_thresholds(X, y, lo, hi, out)
+        lo, hi = out[0], out[1]
         if j == X.shape[0]:  # still realizable: no patches
             return _soa_threshold(lo, hi, n_points), px[:0], py[:0]
     ux, uy = _final_table(px, py, X, y, j)
@@ -241,22 +229,8 @@ def level2_draw(
     pos = st[0]
     while pos + 2 * n <= m:
         if st[2] < 2:  # one level-1 round: blocks [pos, pos+n), [pos+n, pos+2n)
-            lo0, hi0 = vlo, vhi
-            for i in range(pos, pos + n):
-                x = X[i]
-                if y[i] == 1:
-                    if x < hi0:
-                        hi0 = x
-                elif x + 1 > lo0:
-                    lo0 = x + 1
-            lo1, hi1 = vlo, vhi
-            for i in range(pos + n, pos + 2 * n):
-                x = X[i]
-                if y[i] == 1:
-                    if x < hi1:
-                        hi1 = x
-                elif x + 1 > lo1:
-                    lo1 = x + 1
+            lo0, hi0 = _block_space(X, y, pos, pos + n, vlo, vhi)
+            lo1, hi1 = _block_space(X, y, pos + n, pos + 2 * n, vlo, vhi)
             if lo0 == lo1 and hi0 == hi1 and lo0 <= hi0:
                 pos += 2 * n  # same version space: repeat
                 continue
