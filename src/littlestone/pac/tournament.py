@@ -307,7 +307,7 @@ def _draw_level2_compiled(
     fast = _threshold_bounds(V)
     assert fast is not None
     start, block = cursor.position, getattr(cursor.source, "block_size", 0) or 1 << 14
-    bg = type(rng.bit_generator)()
+    bg = type(rng.bit_generator)(0)  # seeded only to skip OS entropy: its state is overwritten next
     bg.state = rng.bit_generator.state
     copy = np.random.Generator(bg)
     bits = copy.integers(0, 2, size=64).astype(np.int64)
