@@ -21,6 +21,11 @@ KERNELS = AotModule(
         Export("level1_first_round", "i8(i8[::1], i1[::1], i8, i8, i8, i8, i8, i8, i8[::1])", writes=(8,)),
         Export("restrict_thresholds", "i8(i8[::1], i1[::1], i8, i8, i8[::1])", writes=(4,)),
         Export("soa_threshold", "i8(i8, i8, i8)"),
+        Export("level2_draw", "i8(i8[::1], i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1])", writes=(8,)),
+        Export(
+            "same_extended_soa",
+            "i8(i8, i8, i8, i8[::1], i1[::1], i8[::1], i1[::1], i8, i8, i8, i8[::1], i1[::1], i8[::1], i1[::1], i8)",
+        ),
     ),
     builder=__name__,
 )

@@ -260,6 +260,10 @@ def _draw(
         return _draw_level1(hclass, V, cursor, n, rng, max_rounds)
     rounds = 0
     plain = type(hclass) is Thresholds and type(V) is ThresholdsVersionSpace and _threshold_bounds(V) is not None
+    if k == 2 and plain and max_rounds is None:
+        S = _draw_level2_compiled(hclass, V, cursor, n, rng)
+        if S is not None:
+            return S
     while True:
         rounds += 1
         if max_rounds is not None and rounds > max_rounds:
@@ -270,6 +274,8 @@ def _draw(
         X0, y0 = cursor.take(n)  # T0, T1 ∼ D^n
         a1 = cursor.position
         X1, y1 = cursor.take(n)
+        if plain and _same_extended_soa(S0.state, X0, y0, S1.state, X1, y1):
+            continue  # step (iii): SOA(S0∘T0) = SOA(S1∘T1) as functions, decided in one compiled pass
         S0 = S0.then(X0, y0, a0, a0 + n)
         S1 = S1.then(X1, y1, a1, a1 + n)
         if plain and S0.state.realizable and S1.state.realizable:
@@ -287,6 +293,110 @@ def _draw(
         out = _contest(hclass, S0, S1, f0, f1, rng)
         if out is not None:
             return out
+
+
+def _draw_level2_compiled(
+    hclass: HypothesisClass, V: VersionSpace, cursor: Cursor, n: int, rng: np.random.Generator
+) -> TournamentSample | None:
+    """D̃_2 on plain thresholds (the loop of :func:`_draw` at k = 2 with :func:`_draw_level1` inside): the repeated
+    rounds run in one compiled kernel (:func:`littlestone.pac._kernels.level2_draw`) over views of the stream, the
+    contest labels read from a copy of ``rng`` and then drawn from ``rng`` itself in the same number (the same
+    generator draws, so the same sample); the round that does not repeat ends here as in :func:`_draw`. None (cursor
+    and ``rng`` untouched) when a level-1 block is not realizable or the points are not int64 integers: the caller
+    then draws as before."""
+    fast = _threshold_bounds(V)
+    assert fast is not None
+    start, block = cursor.position, getattr(cursor.source, "block_size", 0) or 1 << 14
+    bg = type(rng.bit_generator)(0)  # seeded only to skip OS entropy: its state is overwritten next
+    bg.state = rng.bit_generator.state
+    copy = np.random.Generator(bg)
+    bits = copy.integers(0, 2, size=64).astype(np.int64)
+    st = np.zeros(16, dtype=np.int64)
+    scan = _kernels().level2_draw
+    while True:
+        avail, rest = cursor.available(), block - cursor.position % block
+        L = min(avail, rest if rest >= 2 * n else 2 * n)  # views inside a block; 2n copied across its boundary
+        if L < 2 * n:  # the next step reads past the cap: Fail where _draw would (after T0 if it fits)
+            rng.integers(0, 2, size=int(st[1]))
+            if st[2] == 2 and avail >= n:
+                cursor.skip(n)
+            cursor.take(2 * n)
+        X, y = cursor.peek(L)
+        if not (isinstance(X, np.ndarray) and X.ndim == 1 and X.dtype.kind in "iu"):
+            cursor.position = start
+            return None
+        Xi, yi = np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int8)
+        st[0] = 0
+        code = int(scan(Xi, yi, cursor.position, n, fast[0], fast[1], fast[2], bits, st))
+        if code == 3:
+            cursor.position = start
+            return None
+        cursor.skip(int(st[0]))
+        if code == 1:
+            bits = np.concatenate([bits, copy.integers(0, 2, size=len(bits)).astype(np.int64)])
+        if code != 2:
+            continue
+        rng.integers(0, 2, size=int(st[1]))  # the contest labels the kernel used, drawn from rng in order
+        a1 = cursor.position - n
+        a0 = a1 - n
+        S0, S1 = (_level1_summary(V, st[o : o + 6].tolist(), n) for o in (3, 9))
+        X0, y0 = cursor.source.batch(a0, a1)
+        X1, y1 = cursor.source.batch(a1, a1 + n)
+        S0, S1 = S0.then(X0, y0, a0, a1), S1.then(X1, y1, a1, a1 + n)
+        if S0.state.realizable and S1.state.realizable:  # as in _draw
+            t0, t1 = _soa_t(S0.state.V), _soa_t(S1.state.V)
+            if t0 != t1:
+                x = min(t0, t1)
+                lab = int(rng.integers(0, 2))
+                return (S0 if int(x >= t0) != lab else S1).then_tournament(x, lab)
+        else:
+            f0, f1 = S0.state.hypothesis(), S1.state.hypothesis()
+            if f0 != f1:
+                out = _contest(hclass, S0, S1, f0, f1, rng)
+                if out is not None:
+                    return out
+        # the kernel's step (iii) said "differ" but the functions agree: a repeat after all (never seen)
+        bg.state = rng.bit_generator.state
+        bits, st[1], st[2] = copy.integers(0, 2, size=64).astype(np.int64), 0, 0
+
+
+def _level1_summary(V: VersionSpace, s: list, n: int) -> TournamentSample:
+    """The level-1 sample the kernel's summary (lo, hi, realizable, x, label, block position) stands for — exactly
+    what :func:`_draw_level1` returns in closed form."""
+    lo, hi, real, x, lab, a = s
+    segments = (("D", a, a + n), ("T", x, lab))
+    if real:
+        return TournamentSample(SOAState(V.with_threshold_interval(lo, hi)), segments)
+    return TournamentSample(SOAState(V.with_threshold_interval(lo, hi), False, ((x, lab),)), segments)
+
+
+def _soa_arrays(state: SOAState) -> tuple[int, int, int, np.ndarray, np.ndarray] | None:
+    """A thresholds SOA state as the compiled kernels take it: (lo, hi, realizable, patch points, patch labels)."""
+    b = _threshold_bounds(state.V)
+    if b is None or b[0] > b[1]:
+        return None
+    P = state.patches
+    if not P:
+        return b[0], b[1], int(state.realizable), _NO_POINTS, _NO_LABELS
+    xs = [x for x, _ in P]
+    if not all(type(x) is int and -_INT64_MAX <= x < _INT64_MAX for x in xs):
+        return None
+    return b[0], b[1], int(state.realizable), np.array(xs, dtype=np.int64), np.array([v for _, v in P], dtype=np.int8)
+
+
+def _same_extended_soa(s0: SOAState, X0: Any, y0: Any, s1: SOAState, X1: Any, y1: Any) -> bool:
+    """True only when SOA(S0∘T0) and SOA(S1∘T1) are the same function on the thresholds' domain — exactly when the
+    round repeats (f0 = f1, or ``Thresholds.disagreement`` finds no point: step (iii)); False also when the kernel
+    cannot decide (points not int64 integers), and the caller then builds f0, f1 as before."""
+    if not (isinstance(X0, np.ndarray) and X0.ndim == 1 and X0.dtype.kind in "iu" and isinstance(X1, np.ndarray)):
+        return False
+    a, b = _soa_arrays(s0), _soa_arrays(s1)
+    if a is None or b is None:
+        return False
+    n_points = _threshold_bounds(s0.V)[2]  # type: ignore[index]
+    X0, X1 = np.ascontiguousarray(X0, dtype=np.int64), np.ascontiguousarray(X1, dtype=np.int64)
+    y0, y1 = np.ascontiguousarray(y0, dtype=np.int8), np.ascontiguousarray(y1, dtype=np.int8)
+    return bool(_kernels().same_extended_soa(*a, X0, y0, *b, X1, y1, n_points))
 
 
 def _contest(
@@ -413,6 +523,7 @@ def _level1_generic(
 
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
+_NO_POINTS, _NO_LABELS = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int8)
 
 
 def _threshold_bounds(V: VersionSpace) -> tuple[int, int, int] | None:
