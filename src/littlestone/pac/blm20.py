@@ -197,6 +197,16 @@ def resolve_backend(backend: Any, rng: np.random.Generator) -> Backend:
     raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
 
 
+def backend_is_discrete(backend: Any) -> bool | None:
+    """Whether a backend parameter draws the secure backend's exact discrete noise (what ``discrete=`` of the claims
+    means): 'secure' → True, 'seeded' → False, a Backend object → its ``floating_point_safe``."""
+    if isinstance(backend, Backend):
+        return bool(backend.floating_point_safe)
+    if backend in ("secure", "seeded"):
+        return backend == "secure"
+    raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
+
+
 def blm20_learn(
     hclass: HypothesisClass,
     source: ExampleSource,

@@ -271,6 +271,7 @@ class SourceFitMixin:
         from ._sklearn import _to_generator
 
         self.hclass_ = self._resolve_class()  # type: ignore[attr-defined]
+        self._charge_accountant(source)  # type: ignore[attr-defined]
         src = ValidatedSource(source, self.hclass_) if validate else source
         classes = getattr(self, "classes", (0, 1))
         self.coding_ = declared_coding((0, 1) if classes is None else classes)
@@ -320,6 +321,7 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         n_jobs: int = 1,
         diagnostics: bool = False,
         classes: Any = (0, 1),
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -338,6 +340,7 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
         self.classes = classes
+        self.accountant = accountant
 
     def _plan(self) -> PolyPriLearnPlan:
         """The sizes of a fit at these parameters (no data read)."""
