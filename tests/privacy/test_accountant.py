@@ -293,3 +293,76 @@ def test_non_private_baselines_charge_nothing():
     acc = BudgetAccountant.default()
     ERMClassifier("thresholds:10").fit(*_tiny(Thresholds(10), 50))
     assert acc.ledger == []
+
+
+# ---------------------------------------------------------------- online learners, experts, sanitizers
+
+
+class _Touchy:
+    """A point / loss / dataset that raises if it is looked at."""
+
+    def __getattr__(self, name):
+        raise AssertionError("the data was read")
+
+    def __iter__(self):
+        raise AssertionError("the data was read")
+
+
+def test_online_learners_are_charged_their_claim_at_the_first_round():
+    from littlestone.private_online import GL21, LWY25, AnytimeLWY25
+
+    for cls in (LWY25, GL21, AnytimeLWY25):
+        acc = BudgetAccountant(100.0, 0.5)
+        learner = cls(Thresholds(4), T=50, epsilon=1.0, delta=1e-6, backend="seeded", seed=0, accountant=acc)
+        assert acc.ledger == []  # building one charges nothing
+        learner.learn_one(2, 1)
+        learner.learn_one(3, 1)
+        claim = learner.privacy()
+        assert acc.spent == (pytest.approx(claim.epsilon), pytest.approx(claim.delta)) and len(acc.ledger) == 1
+        small = BudgetAccountant(0.5, 1e-5)
+        fresh = cls(Thresholds(4), T=50, epsilon=1.0, delta=1e-6, backend="seeded", seed=0, accountant=small)
+        with pytest.raises(BudgetExceededError, match=cls.__name__):
+            fresh.learn_one(_Touchy(), _Touchy())
+        with pytest.raises(BudgetExceededError):
+            fresh.run(_Touchy(), _Touchy())
+        assert small.ledger == [] and fresh.t == 0
+
+
+def test_private_experts_are_charged_once():
+    from littlestone.experts import BatchedPrivateHedge, Hedge, PrivateHedge, TreeAggregationHedge
+
+    acc = BudgetAccountant(100.0, 0.5)
+    for learner in (
+        PrivateHedge(4, 20, 1.0, 1e-6, backend="seeded", seed=0, accountant=acc),
+        BatchedPrivateHedge(4, 20, 1.0, 1e-6, backend="seeded", seed=0, accountant=acc),
+        TreeAggregationHedge(4, 20, 1.0, backend="seeded", seed=0, accountant=acc),
+    ):
+        before = acc.spent[0]
+        learner.learn_one(np.zeros(4))
+        learner.run(np.ones((3, 4)))
+        assert acc.spent[0] == pytest.approx(before + learner.privacy().epsilon)
+    n = len(acc.ledger)
+    Hedge(4, 20).learn_one(np.zeros(4))  # non-private: nothing
+    assert len(BudgetAccountant.default().ledger) == 0 and len(acc.ledger) == n
+    with pytest.raises(BudgetExceededError):
+        PrivateHedge(4, 20, 1.0, 1e-6, accountant=BudgetAccountant(0.5, 1e-3)).learn_one(_Touchy())
+
+
+def test_sanitizers_are_charged_at_fit_and_dyadic_runs_inside_their_container():
+    from littlestone.sanitizers import MWEM, ThresholdLabelSanitizer
+    from littlestone.sanitizers.dyadic import DyadicSanitizer
+
+    acc = BudgetAccountant(10.0)
+    MWEM(Thresholds(8), 1.0, iterations=3, backend="seeded", seed=0, accountant=acc).fit([1, 2, 3, 7])
+    ThresholdLabelSanitizer(8, 0.5, backend="seeded", seed=0, accountant=acc).fit([(1, 0), (5, 1)])
+    assert acc.spent == (pytest.approx(1.5), 0.0) and len(acc.ledger) == 2
+    with pytest.raises(BudgetExceededError, match="MWEM"):
+        MWEM(Thresholds(8), 9.0, accountant=acc).fit(_Touchy())
+    dy = DyadicSanitizer(
+        8, 2.0, 0.0, lambda e, d, n, i: MWEM(Thresholds(4), e, iterations=2, backend="seeded"), accountant=acc
+    )
+    for x in (1, 2, 3, 0):
+        dy.learn_one(x)
+    # one charge: the dyadic claim (its runs are parts of it, not charged again to the default accountant)
+    assert acc.spent[0] == pytest.approx(1.5 + dy.privacy().epsilon) and len(acc.ledger) == 3
+    assert BudgetAccountant.default().ledger == []
