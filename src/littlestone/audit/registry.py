@@ -474,12 +474,14 @@ def _declared() -> list[Declared]:
     from .adaptive_game import private_online_audits  # LWY25 Def. 2.4 games of the private online learners
     from .ggkm21_release import ggkm21_release_audits  # what the GGKM21 estimators release (issue 19)
     from .online_learners import online_learner_audits  # experts learners, Algorithm 3, the dyadic sanitizer
+    from .private_selection import private_selection_audits  # PrivateGridSearchCV and the argmax twin (issue 28)
     from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
 
     out.extend(private_online_audits())
     out.extend(threshold_label_audits())
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
+    out.extend(private_selection_audits())
     return out
 
 
