@@ -366,3 +366,29 @@ def test_sanitizers_are_charged_at_fit_and_dyadic_runs_inside_their_container():
     # one charge: the dyadic claim (its runs are parts of it, not charged again to the default accountant)
     assert acc.spent[0] == pytest.approx(1.5 + dy.privacy().epsilon) and len(acc.ledger) == 3
     assert BudgetAccountant.default().ledger == []
+
+
+def test_function_forms_charge_and_estimators_do_not_double_charge():
+    from littlestone.pac import generic_learn
+
+    acc = BudgetAccountant(2.0)
+    H = Thresholds(10)
+    X, y = _tiny(H, 50)
+    generic_learn(H, H.validate_points(X[:, 0]), y, epsilon=0.5, backend="seeded", seed=0, accountant=acc)
+    assert acc.spent == (0.5, 0.0)
+    with pytest.raises(BudgetExceededError, match="generic_learn"):
+        generic_learn(H, Untouchable(50), Untouchable(50), epsilon=1.6, accountant=acc)
+    GenericLearnerClassifier("thresholds:10", epsilon=0.25, accountant=acc).fit(X, y)
+    BLM20Classifier(
+        "thresholds:10",
+        epsilon=1.0,
+        delta=1e-6,
+        backend="seeded",
+        random_state=0,
+        n_batches=5,
+        aux_size=4,
+        cap=0,
+        n_generic=50,
+        accountant=BudgetAccountant(10, 1e-3),
+    ).fit(*_tiny(H, 200))
+    assert acc.spent == (0.75, 0.0) and BudgetAccountant.default().ledger == []  # inner learn functions: covered

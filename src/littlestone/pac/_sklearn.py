@@ -334,7 +334,10 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = np.array([coding.negative, coding.positive])
         if deferred is not None:  # never fit uncharged
             raise deferred
-        self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
+        from ..privacy.accountant import contained
+
+        with contained():  # the learner functions it calls are inside the claim charged above
+            self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
         _check_charged(self, charged)
         return self
 

@@ -30,6 +30,7 @@ from ..privacy import (
     secret_generator,
     subsampled,
 )
+from ..privacy.accountant import contained
 from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
@@ -242,19 +243,20 @@ def agnostic_learn(
     else:
         Xs = np.empty(N0, dtype=object)
         Xs[:] = [pts[i] for i in order]
-    inner = blm20_learn(
-        hclass,
-        ArraySource(Xs, relabel[order]),
-        epsilon=eps_inner,
-        delta=delta_inner,
-        alpha=alpha / 4.0,
-        beta=beta / 4.0,
-        d=d,
-        backend=noise,
-        seed=rng,
-        n_jobs=n_jobs,
-        **(inner_sizes or {}),
-    )
+    with contained():  # M's claim is a part of the amplified claim above
+        inner = blm20_learn(
+            hclass,
+            ArraySource(Xs, relabel[order]),
+            epsilon=eps_inner,
+            delta=delta_inner,
+            alpha=alpha / 4.0,
+            beta=beta / 4.0,
+            d=d,
+            backend=noise,
+            seed=rng,
+            n_jobs=n_jobs,
+            **(inner_sizes or {}),
+        )
     if inner.claim.pair != steps.parts[-1].pair:  # M ran with the claim the composition was computed from
         raise AssertionError("the inner BLM20 run's claim differs from the one composed into the agnostic claim")
     return AgnosticResult(

@@ -130,5 +130,8 @@ class BLM20Classifier(LittlestoneClassifier):
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
+        from ..privacy.accountant import contained
+
+        with contained():  # charged above
+            self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
         return self

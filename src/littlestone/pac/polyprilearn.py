@@ -277,11 +277,14 @@ class SourceFitMixin:
         self.coding_ = declared_coding((0, 1) if classes is None else classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
-            self.hclass_,
-            src,
-            _to_generator(self.random_state),  # type: ignore[attr-defined]
-        )
+        from ..privacy.accountant import contained
+
+        with contained():  # charged above
+            self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
+                self.hclass_,
+                src,
+                _to_generator(self.random_state),  # type: ignore[attr-defined]
+            )
         return self
 
 
