@@ -48,8 +48,8 @@ def test_claims_method_rule_and_one_charge():
         acc = BudgetAccountant(10.0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            sel = _sel(grid, epsilon=0.8, accountant=acc, diagnostics=True).fit(X, y)
-        assert sel.method_ == method  # K = 4 > 3 pure-DP candidates: LT19; K = 2: EM
+            sel = _sel(grid, epsilon=0.8, accountant=acc, diagnostics=True, method=method).fit(X, y)
+        assert sel.method_ == method
         assert sel.spent == (pytest.approx(0.8), 0.0) and sel.privacy() == (pytest.approx(0.8), 0.0, "replace-one")
         assert acc.spent == (pytest.approx(0.8), 0.0) and len(acc.ledger) == 1  # candidates' fits are covered
         assert sel.best_params_ in list(__import__("sklearn").model_selection.ParameterGrid(grid))
@@ -59,7 +59,7 @@ def test_claims_method_rule_and_one_charge():
     # EM at ε on the validation part)
     q = sel.claim_.parts
     assert q and all(p.epsilon <= 0.8 + 1e-12 for p in q)
-    lt = _sel(GRID4, epsilon=0.9).fit(X, y)
+    lt = _sel(GRID4, epsilon=0.9, method="lt19").fit(X, y)
     assert lt.claim_.epsilon == pytest.approx(3 * lt.claim_.parts[0].epsilon) == pytest.approx(0.9)
     assert lt.best_estimator_.epsilon == pytest.approx(0.3)  # each candidate runs at ε/3
 
@@ -74,7 +74,7 @@ def test_em_candidates_are_trained_on_disjoint_chunks_at_full_epsilon():
 
 def test_lt19_runs_and_secret_stopping():
     X, y = _data()
-    sel = _sel(GRID4, epsilon=1.0, n_iter=30, diagnostics=True).fit(X, y)
+    sel = _sel(GRID4, epsilon=1.0, n_iter=30, diagnostics=True, method="lt19").fit(X, y)
     assert sel.diagnostics_["runs"] >= 1 and sel.best_score_ is not None
     runs = [
         _sel(GRID4, epsilon=1.0, n_iter=10, diagnostics=True, random_state=s).fit(X, y).diagnostics_["runs"]
@@ -167,3 +167,18 @@ def test_noise_scales_of_both_selectors():
         dev.append(sel.best_score_ - sel.diagnostics_["validation_accuracies"][0])
     scale = 3 / (1.5 * 60)  # n_val = ⌊0.3 · 200⌋
     assert abs(np.mean(np.abs(dev)) - scale) < 0.2 * scale
+
+
+def test_auto_rule_compares_the_two_error_proxies():
+    """LT19 iff 2·ln|H|·(K − 3)/n_train > (3·ln n_iter − 2·ln K)/n_val (docs/derivations.md): never at K ≤ 3; with
+    many candidates per configuration and enough validation data it wins; and "auto" follows the rule."""
+    from littlestone.pac.private_selection import lt19_is_tighter
+
+    assert not lt19_is_tighter(3, math.log(10**6), 1000, 1000, 15)
+    assert lt19_is_tighter(5, math.log(400), 250, 107, 25) and not lt19_is_tighter(5, math.log(14), 87, 37, 25)
+    by_hand = 2 * math.log(17) * (4 - 3) / 280 > (3 * math.log(20) - 2 * math.log(4)) / 120
+    assert lt19_is_tighter(4, math.log(17), 280, 120, 20) == by_hand
+    X, y = _data()
+    assert _sel(GRID4, epsilon=1.0).fit(X, y).method_ == ("lt19" if by_hand else "em")  # thresholds:16: 17 functions
+    big = {"candidates": [list(__import__("littlestone").Thresholds(16).version_space().hypotheses())] * 8}
+    assert _sel(big, epsilon=1.0, validation_size=0.5).fit(X, y).method_ == "lt19"  # K = 8, n_val = 200

@@ -17,8 +17,9 @@ other part). Two selectors, derivation in docs/derivations.md ("Private model se
   runs and the stopping coins must stay secret (a known T would make it a best-of-T, which is not 3ε-DP): on the
   secure backend they come from the OS CSPRNG, never from ``random_state``; only the best run is released.
   Pure-DP candidates only (the theorem's ε-DP Q). Each candidate sees ε·n_train/3.
-* ``method="auto"`` (default): "lt19" when K > 3 and every candidate is pure DP, else "em" — the one whose
-  candidates get the larger ε·n (n_train/3 against n_train/K; equal at K = 3, where EM's one selection is cheaper).
+* ``method="auto"`` (default): "lt19" when every candidate is pure DP and :func:`lt19_is_tighter` — its candidates
+  see (ε/3)·n_train against EM's ε·n_train/K (more iff K > 3), but it compares ~n_iter Laplace-noised scores of scale
+  3/(ε n_val) where EM pays 2 ln K/(ε n_val) — else "em".
 
 The selector charges its whole claim to ``accountant`` (None: the default accountant) before any data is read; the
 candidate fits inside are covered by it and charge nothing. Fitted: ``best_estimator_``, ``best_params_``,
@@ -47,7 +48,7 @@ from ..privacy.partition import DataSplit
 from ..privacy.subsampling import secret_generator
 from .blm20 import resolve_backend
 
-__all__ = ["PrivateGridSearchCV", "selection_claim", "selection_split"]
+__all__ = ["PrivateGridSearchCV", "lt19_is_tighter", "selection_claim", "selection_split"]
 
 METHODS = ("auto", "em", "lt19")
 #: parameters the selector sets on every candidate (they carry its share of the budget)
@@ -88,6 +89,35 @@ def selection_claim(
     drawn = PrivacyClaim(worst.epsilon, 0.0, worst.relation, "a uniformly drawn candidate", tuple(candidate_claims))
     q = split.compose({"candidate": drawn, "score": LaplaceMechanism(epsilon / 3.0, 1.0 / n_val)}, what="one run Q")
     return PrivacyClaim(3.0 * q.epsilon, 0.0, q.relation, "private selection: LT19 random stopping (Thm 3.4)", (q,))
+
+
+def lt19_is_tighter(k: int, log_candidates: float, n_train: int, n_val: int, n_iter: int) -> bool:
+    """Whether random stopping's error proxy is below the EM selector's (docs/derivations.md, "Which is tighter"):
+    the generic learner's excess error 2·ln|H|/(ε·n) (Kal-LN §3 Thm 1) at n = n_train/3 vs n_train/K records of
+    privacy, plus the selection's: 2·ln K/(ε·n_val) for EM (DR14 Thm 3.11), ≈ (3/(ε·n_val))·ln(n_iter) for the best of
+    ~n_iter Laplace-noised scores. ε cancels:  LT19 iff 2·ln|H|·(K − 3)/n_train > (3·ln n_iter − 2·ln K)/n_val."""
+    if k <= 3:
+        return False
+    return 2.0 * log_candidates * (k - 3) / n_train > (3.0 * math.log(max(n_iter, 2)) - 2.0 * math.log(k)) / n_val
+
+
+def _log_candidates(est: Any, n_features: int) -> float:
+    """ln of the number of hypotheses a (generic) learner chooses among: its candidate list, its finite class, or
+    the default stumps on ``n_features`` features; ln 1000 when it is not a finite choice."""
+    from ._sklearn import resolve_class
+    from .candidates import stump_candidates
+
+    try:
+        cands = getattr(est, "candidates", None)
+        if cands is not None:
+            return math.log(max(len(cands), 2))
+        spec = getattr(est, "hypothesis_class", None)
+        if spec is None:
+            return math.log(len(stump_candidates(max(int(n_features), 1))))
+        size = float(resolve_class(spec).version_space().size())
+        return math.log(size) if math.isfinite(size) and size >= 2 else math.log(1000.0)
+    except (LittlestoneError, TypeError, ValueError, OverflowError):
+        return math.log(1000.0)
 
 
 class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
@@ -150,7 +180,9 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
             raise LittlestoneError(f"{n} examples leave no validation or no training part at validation_size={v:g}")
         return n - n_val, n_val
 
-    def _method(self, configs: list[dict], eps: float, n_train: int) -> tuple[str, list[PrivacyClaim], float]:
+    def _method(
+        self, configs: list[dict], eps: float, n_train: int, n_val: int, n_features: int
+    ) -> tuple[str, list[PrivacyClaim], float]:
         if self.method not in METHODS:
             raise LittlestoneError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
         k = len(configs)
@@ -168,18 +200,27 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         method = self.method
         if method in ("auto", "lt19"):
             lt = claims(eps / 3.0, n_train)
-            if method == "lt19" or (k > 3 and all(c.delta == 0 for c in lt)):
+            if method == "lt19":
                 return "lt19", lt, eps / 3.0
+            if k > 3 and all(c.delta == 0 for c in lt):
+                log_h = max(_log_candidates(clone(self.estimator).set_params(**c), n_features) for c in configs)
+                if lt19_is_tighter(k, log_h, n_train, n_val, self._n_iter(k)):
+                    return "lt19", lt, eps / 3.0
         return "em", claims(eps, n_train // k), eps
+
+    def _n_iter(self, k: int) -> int:
+        return 5 * k if self.n_iter is None else max(int(self.n_iter), 1)
 
     def privacy(self, n_samples: int | None = None) -> tuple[float, float, str]:
         """The selector's total claim (ε, δ, relation) on ``n_samples`` examples (public; default: the fitted n)."""
         n = n_samples if n_samples is not None else getattr(self, "n_samples_", None)
         if n is None:
             raise LittlestoneError("PrivateGridSearchCV's claim depends on the split sizes: give privacy(n_samples=n)")
-        return self._plan(int(n))[0:3]  # type: ignore[return-value]
+        return self._plan(int(n), getattr(self, "n_features_in_", 1))[0:3]  # type: ignore[return-value]
 
-    def _plan(self, n: int) -> tuple[float, float, str, str, list[dict], float, PrivacyClaim, tuple]:
+    def _plan(
+        self, n: int, n_features: int = 1
+    ) -> tuple[float, float, str, str, list[dict], float, PrivacyClaim, tuple]:
         eps = float(self.epsilon)
         if not (math.isfinite(eps) and eps > 0):
             raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {self.epsilon!r}")
@@ -187,7 +228,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         n_train, n_val = self._sizes(n)
         if n_train < len(configs):
             raise LittlestoneError(f"{n_train} training examples cannot be cut into {len(configs)} chunks")
-        method, cand_claims, share = self._method(configs, eps, n_train)
+        method, cand_claims, share = self._method(configs, eps, n_train, n_val, n_features)
         parts = selection_split(method, len(configs), n_train, n_val)
         total = selection_claim(parts[0], method, cand_claims, eps)
         if total.epsilon > eps * (1 + 1e-9):  # a candidate whose claim exceeds the share it was given
@@ -198,7 +239,8 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any) -> "PrivateGridSearchCV":
         shape = getattr(X, "shape", None)
         n = int(shape[0]) if shape is not None else len(X)
-        e, d, _, method, configs, share, total, (_, train, val) = self._plan(n)
+        k_features = int(shape[1]) if shape is not None and len(shape) > 1 else 1
+        e, d, _, method, configs, share, total, (_, train, val) = self._plan(n, k_features)
         charge_fit(self.accountant, (e, d), f"PrivateGridSearchCV ({method}, {len(configs)} configurations)")
         X = np.asarray(X)
         y = np.asarray(y)
@@ -234,7 +276,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
             runs = k
         else:
             coins = secret_generator(noise, rng)  # the run count and the draws stay secret on the secure backend
-            gamma = 1.0 / (5 * k if self.n_iter is None else max(int(self.n_iter), 1))
+            gamma = 1.0 / self._n_iter(k)
             score_mech = LaplaceMechanism(share, sensitivity=1.0 / n_val)
             best_score, best_model, best_i, runs = -math.inf, None, -1, 0
             while True:
@@ -253,6 +295,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         self.claim_ = total
         self.method_ = method
         self.n_samples_ = n
+        self.n_features_in_ = k_features
         self.classes_ = getattr(self.best_estimator_, "classes_", None)
         if self.diagnostics:  # exact statistics of the private data: not covered by the claim, never saved
             self.diagnostics_ = {"validation_accuracies": exact, "runs": runs}
