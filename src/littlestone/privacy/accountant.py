@@ -94,6 +94,7 @@ class BudgetAccountant(PrivacyBudget):
             )
         super().__init__(eps, 0.0)
         self.delta = dlt
+        self._unlimited = tracker  # (inf, 1): records every spend, refuses none
         self.slack = slk
         self.composition = "basic" if slk == 0 else "advanced (KOV17 Thm 3.5)"
         self._delta_keep = 1.0  # ∏(1 − δ_i)
@@ -120,6 +121,8 @@ class BudgetAccountant(PrivacyBudget):
         return any(self._fits(*b) for b in bounds)
 
     def _fits(self, eps: float, delta: float) -> bool:
+        if self._unlimited:
+            return True
         return eps <= self.epsilon * (1 + 1e-9) + 1e-15 and delta <= self.delta * (1 + 1e-9) + 1e-300
 
     # ------------------------------------------------------------------ diffprivlib's API
