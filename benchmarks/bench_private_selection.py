@@ -158,7 +158,7 @@ def write(rows: list[dict], repeats: int, wall: float) -> None:
         )
     lines += [
         "",
-        '\\* = the method `method="auto"` takes (LT19 when K > 3, docs/derivations.md). '
+        '\\* = the method `method="auto"` takes (`lt19_is_tighter`, docs/derivations.md). '
         "Only the PrivateGridSearchCV columns have a claim for the whole search: (ε, 0). The GridSearchCV columns' "
         "selection — the argmax of exact cross-validation scores — is a release no claim covers (the audit "
         "`private_selection_argmax` catches it); the last column also spends (4K + 1)ε by composition.",
