@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..errors import LittlestoneError
+from ..errors import LittlestoneError, PrivacyParameterError
 from ..experts.base import check_horizon
 from ..privacy.accountant import contained
 from ..privacy import (
@@ -87,7 +87,16 @@ class DyadicSanitizer:
         if not self._charged:
             from ..privacy.accountant import charge_fit
 
-            charge_fit(self.accountant, self.privacy(), f"DyadicSanitizer (T={self.horizon})")
+            try:
+                claim = self.privacy()
+            except PrivacyParameterError:  # a factory without a finite claim (an exact, non-private baseline)
+                if self.accountant is not None:
+                    raise LittlestoneError(
+                        "DyadicSanitizer: its factory's sanitizers have no finite privacy claim; an accountant refuses it"
+                    ) from None
+                claim = None
+            if claim is not None:
+                charge_fit(self.accountant, claim, f"DyadicSanitizer (T={self.horizon})")
             self._charged = True
         self._data.append(x)
         self.t += 1
