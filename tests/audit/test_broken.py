@@ -48,6 +48,7 @@ def _repaired(name):
         "discrete_laplace_half_noise",
         "private_hedge_exact_distribution",
         "batched_hedge_exact_distribution",
+        "private_selection_argmax",
         "algorithm3_labels_inferred",
         "algorithm3_exact_mistakes",
         "gl21_anytime_histogram_without_noise",

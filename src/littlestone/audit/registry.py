@@ -475,6 +475,7 @@ def _declared() -> list[Declared]:
     from .ggkm21_release import ggkm21_release_audits  # what the GGKM21 estimators release (issue 19)
     from .online_learners import online_learner_audits  # experts learners, Algorithm 3, the dyadic sanitizer
     from .segment_learners import segment_learner_audits  # monotone / step AboveThreshold, ListAT, BisectAT (issue 27)
+    from .private_selection import private_selection_audits  # PrivateGridSearchCV and the argmax twin (issue 28)
     from .threshold_label import threshold_label_audits  # the thresholds H^label sanitizer
     from .exact_sampler import exact_sampler_audits  # the native exact sampler (issue 26 item 2)
 
@@ -493,6 +494,7 @@ def _declared() -> list[Declared]:
     from .split_reads import split_read_audits  # reads bound to the declared DataSplit (issue 26 item 3)
 
     out.extend(split_read_audits())
+    out.extend(private_selection_audits())
     return out
 
 

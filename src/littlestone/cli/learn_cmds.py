@@ -29,6 +29,7 @@ from ._common import (
     working,
 )
 from .csvdata import read_csv, split_columns
+from .ledger import LEDGER_BUDGET_OPTION, LEDGER_OPTION, claim_of, open_ledger
 
 LEARN_EPILOG = """Examples:
 
@@ -258,6 +259,8 @@ def learn(
     checkpoint_cleanup: bool = typer.Option(
         False, "--checkpoint-cleanup", help="Delete the --checkpoint directory after a successful run."
     ),
+    ledger: Optional[Path] = LEDGER_OPTION,
+    ledger_budget: Optional[str] = LEDGER_BUDGET_OPTION,
 ) -> None:
     """Learn a hypothesis from a CSV file and save it as model JSON; prints the privacy budget spent."""
     check_output_file(out)  # fail before reading or fitting anything
@@ -286,12 +289,7 @@ def learn(
         )
     if "mode" in given and learner != LearnerKind.generic:
         raise LittlestoneError(f"--mode applies to --learner generic only, not {learner.value}")
-    with working(f"reading {data}"):
-        table = read_csv(data)
-    names, label_col = split_columns(table, label, features)
-    table.check_no_nan(label_col, "label")
-    X = table.columns(names)
-    y = table.column(label_col)
+    book = open_ledger(ledger, ledger_budget, data)  # hashes the data file: nothing parsed yet
     spec_path = Path(hclass)
     H: Any = load_class(hclass) if spec_path.suffix.lower() == ".csv" and spec_path.exists() else hclass
     if isinstance(H, str):
@@ -330,6 +328,16 @@ def learn(
                 f"--param {key}", _parse_value(value.strip()), valid[key], count=key in COUNT_PARAMS
             )
         est.set_params(**extra)
+    claim = _ledger_claim(book, est, learner.value)  # refused here, before the data is parsed
+    with working(f"reading {data}"):
+        table = read_csv(data)
+    names, label_col = split_columns(table, label, features)
+    table.check_no_nan(label_col, "label")
+    X = table.columns(names)
+    y = table.column(label_col)
+    if book is not None:
+        e, d = claim if claim is not None else claim_of(est._fit_claim(len(y)))  # a claim that depends on n
+        book.charge("learn", f"learn --learner {learner.value} (ε = {epsilon:g})", e, d)
     if learner not in (LearnerKind.soa, LearnerKind.erm):
         note_seed_under_secure(seed, backend)
     from .. import _progress
@@ -366,6 +374,24 @@ def learn(
                 f"--alpha {alpha:g} --epsilon {epsilon:g} --beta {beta:g}",
                 markup=False,
             )
+
+    if book is not None:
+        say.print(book.summary(), markup=False)
+
+
+def _ledger_claim(book: Any, est: Any, learner: str) -> tuple[float, float] | None:
+    """The claim a ledgered call is charged (None: it depends on n, charged once the rows are counted); a
+    non-private baseline has no finite claim and a ledger refuses it. Charged here when it is known already."""
+    if book is None:
+        return None
+    if not getattr(est, "_private", False):
+        raise LittlestoneError(f"--ledger refuses {learner}: a non-private baseline has no finite privacy claim")
+    try:
+        e, d = claim_of(est._fit_claim(None))
+    except LittlestoneError:
+        return None
+    book.accountant.check(e, d, f"--ledger {book.path}: learn --learner {learner}")
+    return e, d
 
 
 def predict(

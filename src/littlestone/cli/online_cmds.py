@@ -12,6 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from .ledger import LEDGER_BUDGET_OPTION, LEDGER_OPTION, claim_of, open_ledger
 from .._random import spawn_seeds
 from ..errors import LittlestoneError
 from ..io import read_csv_rows
@@ -243,6 +244,8 @@ def play(
         help="Private learners: also print the exact counts of the private stream (insertions, merges, …) in the "
         "learner's state — NOT covered by the privacy claim; off by default (only the public state is printed).",
     ),
+    ledger: Optional[Path] = LEDGER_OPTION,
+    ledger_budget: Optional[str] = LEDGER_BUDGET_OPTION,
 ) -> None:
     """Play an online learner against an adversary and count its mistakes (SOA: at most Ldim on realizable data;
     private learners: mistakes of the released hypotheses h_t, practical setting)."""
@@ -252,6 +255,9 @@ def play(
         raise LittlestoneError("--data goes with --adversary fixed (and --adversary fixed needs --data FILE.csv)")
     fixed = None
     realizable = True
+    book = open_ledger(ledger, ledger_budget, data)  # hashes --data: nothing parsed yet
+    if book is not None and learner.value not in PRIVATE_LEARNERS:
+        raise LittlestoneError(f"--ledger refuses {learner.value}: a non-private learner has no finite privacy claim")
     if data is not None:
         X, y = load_sequence_csv(data)
         fixed = ([H.validate_point(x) for x in X], y)
@@ -341,6 +347,11 @@ def play(
             raise
         if learner == LearnerName.gl21_adaptive:
             _gl21_adaptive_notes(T, epsilon, delta)
+        if book is not None:  # every game is a run on the data: runs × the learner's claim, before any is played
+            how = {"backend": "secure"} if backend == BackendKind.secure else {"backend": "seeded", "seed": 0}
+            e, d = claim_of(cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen, **how).privacy())
+            book.charge("play", f"play --learner {learner.value} (T = {T}, {runs} game(s))", runs * e, runs * d)
+            console.print(escape(book.summary()))
     learner_seeds = spawn_seeds(None if seed is None else seed + 1, runs)
     made = iter(range(runs))
 

@@ -112,6 +112,9 @@ class ExpertsLearner(CloneFromParams, ABC):
     data only through mechanism objects; its exact cumulative losses stay in ``_cumulative``."""
 
     private: bool = False
+    #: private learners: charged their privacy() at the first learn_one / run (None = the default accountant)
+    accountant: Any = None
+    _charged: bool = False
 
     def __init__(self, n_experts: int, horizon: int, *, seed: SeedLike = None, diagnostics: bool = False):
         self.n_experts = check_n_experts(n_experts)
@@ -156,8 +159,19 @@ class ExpertsLearner(CloneFromParams, ABC):
             self._choice = self._sample(self._distribution())
         return self._choice
 
+    def _charge_accountant(self) -> None:
+        """A private learner's whole claim, charged before its first loss is read (BudgetExceededError if it does
+        not fit: nothing read, nothing spent)."""
+        if self.private:
+            from ..privacy.accountant import charge_fit
+
+            charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+        self._charged = True
+
     def learn_one(self, loss: Any) -> None:
         """Observe the loss vector of the current round (returns None, river's convention)."""
+        if not self._charged:
+            self._charge_accountant()
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         v = check_loss_vector(loss, self.n_experts)
@@ -167,6 +181,8 @@ class ExpertsLearner(CloneFromParams, ABC):
 
     def run(self, losses: Any) -> ExpertsRun:
         """Play every round of ``losses`` (T × N array or iterable of chunks); vectorized where the learner allows."""
+        if not self._charged:
+            self._charge_accountant()
         choices, realized, expected = [], 0.0, 0.0
         cum = np.zeros(self.n_experts)
         for chunk in iter_loss_chunks(losses, self.n_experts):

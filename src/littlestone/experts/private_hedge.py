@@ -110,8 +110,10 @@ class PrivateHedge(ExpertsLearner):
         backend: Any = "secure",
         seed: SeedLike = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(n_experts, horizon, seed=seed, diagnostics=diagnostics)
+        self.accountant = accountant  # charged privacy() at the first learn_one / run
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)
         theory = private_hedge_eta(self.n_experts, self.horizon, self.epsilon, self.delta)

@@ -125,8 +125,10 @@ class TreeAggregationHedge(ExpertsLearner):
         discrete: bool | None = None,
         grid: int = 1,
         chunk: int = 256,
+        accountant: Any = None,
     ):
         super().__init__(n_experts, horizon, seed=seed)
+        self.accountant = accountant  # charged privacy() at the first learn_one / run
         self.epsilon = check_epsilon(epsilon)
         if block == "theory":
             block = theory_block(self.n_experts, self.horizon, self.epsilon)

@@ -20,7 +20,7 @@ from ..classes.base import Hypothesis, HypothesisClass, PatchedHypothesis, as_py
 from ..classes.finite import FiniteClass, FiniteDomain, VectorHypothesis
 from ..classes.resolve import resolve_class as _resolve
 from ..classes.thresholds import Threshold
-from ..errors import ClassSpecError, DomainError, LabelError, LittlestoneError
+from ..errors import BudgetExceededError, ClassSpecError, DomainError, LabelError, LittlestoneError
 
 JSON_FORMAT = "littlestone-model/1"
 
@@ -333,6 +333,12 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         """Learn from (X, y); y has two label values (kept as given in ``classes_``)."""
         if y is None:
             raise LabelError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        try:  # the budget is checked before any data is read ...
+            charged, deferred = self._charge_accountant(X), None
+        except BudgetExceededError:
+            raise
+        except LittlestoneError as exc:  # ... a bad setting is reported after the input checks, as scikit-learn's
+            charged, deferred = None, exc
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
             y = column_or_1d(y, warn=True)
@@ -365,8 +371,37 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         rng = _to_generator(self.random_state)
         self.coding_ = coding
         self.classes_ = np.array([coding.negative, coding.positive])
-        self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
+        if deferred is not None:  # never fit uncharged
+            raise deferred
+        from ..privacy.accountant import contained
+
+        with contained():  # the learner functions it calls are inside the claim charged above
+            self.hypothesis_, self.result_ = self._fit01(points, y01, rng)
+        _check_charged(self, charged)
         return self
+
+    # ---------------------------------------------------------------- the accountant
+    def _fit_claim(self, n_rows: int) -> Any:
+        """The claim a fit on ``n_rows`` examples will make, from the parameters only (default: ``privacy()``)."""
+        return self.privacy()  # type: ignore[attr-defined]
+
+    def _charge_accountant(self, X: Any) -> tuple[float, float] | None:
+        """Charge this fit's claim to ``accountant`` (None = the default accountant) before any data is read: only
+        the number of rows (public) and columns are looked at. Raises BudgetExceededError (nothing spent) when the
+        claim does not fit. Non-private estimators charge nothing."""
+        if not self._private:
+            return None
+        from ..privacy.accountant import charge_fit, claim_pair
+
+        shape = getattr(X, "shape", None)
+        if shape is None and not hasattr(X, "__len__"):  # an array-like exposing neither: as NumPy converts it
+            shape = np.asarray(X).shape
+        n_rows = int(shape[0]) if shape is not None and len(shape) else len(X)
+        if self._default_grid and self.hypothesis_class is None and shape is not None and len(shape) == 2:
+            self.n_features_in_ = int(shape[1])  # the public grid class's size (validate_data sets it again)
+        pair = claim_pair(self._fit_claim(n_rows))
+        charge_fit(getattr(self, "accountant", None), pair, f"{type(self).__name__}.fit on {n_rows:,} examples")
+        return pair
 
     def _encode_labels(self, y: np.ndarray) -> tuple[np.ndarray, LabelCoding]:
         """Non-private baselines infer the label pair from y. Private estimators use ``classes`` (the declared
@@ -408,7 +443,7 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         params: dict[str, Any] = {}
         skipped: list[str] = []
         for k, v in self.get_params(deep=False).items():
-            if k == "hypothesis_class":
+            if k in ("hypothesis_class", "accountant"):  # the accountant is the user's, not the model's
                 continue
             if k == "classes" and isinstance(v, (tuple, list)) and len(v) == 2:
                 params[k] = [as_python_point(c) for c in v]
@@ -487,6 +522,15 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         est.hypothesis_ = hypothesis_from_json(obj["hypothesis"], est.hclass_)
         est.result_ = obj.get("result")
         return est
+
+
+def _check_charged(est: Any, charged: tuple[float, float] | None) -> None:
+    """The fit's own claim (``result_.spent``) must be the one charged before it ran (a bug otherwise)."""
+    spent = getattr(getattr(est, "result_", None), "spent", None)
+    if charged is None or spent is None:
+        return
+    if spent[0] > charged[0] * (1 + 1e-9) + 1e-12 or spent[1] > charged[1] * (1 + 1e-9) + 1e-300:
+        raise AssertionError(f"{type(est).__name__} spent {tuple(spent)} but was charged {charged} before the fit")
 
 
 def _check_hypothesis_of_class(h: Hypothesis, hclass: HypothesisClass | None) -> None:

@@ -30,10 +30,11 @@ from ..privacy import (
     secret_generator,
     subsampled,
 )
+from ..privacy.accountant import contained
 from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
-from .blm20 import BLM20Result, _check_privacy, blm20_learn, blm20_privacy, resolve_backend
+from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy, resolve_backend
 from .result import PrivateFitResult
 from .sources import ArraySource
 
@@ -120,6 +121,50 @@ class AgnosticResult(PrivateFitResult):
         )
 
 
+def subsample_plan(
+    hclass: HypothesisClass,
+    N: int,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    d: int | None,
+    vc: int | None,
+    subsample_size: int | None,
+    eps_label: float = EPS_LABEL,
+    eps_inner: float = EPS_INNER,
+) -> tuple[int, float, int, float, float]:
+    """(d, E0, N0, q, δ_inner) of the agnostic learner on N examples: public quantities only (no data read), the
+    ones its claim is computed from (:meth:`AgnosticBLM20Classifier.privacy`)."""
+    if N == 0:
+        raise EmptyDataError("no examples given (empty data)")
+    d = int(hclass.ldim() if d is None else d)
+    E0 = inner_epsilon(eps_label, eps_inner)
+    if subsample_size is None:
+        rep = agnostic_sizes(d, alpha, epsilon, delta, beta, vc=vc, eps_label=eps_label, eps_inner=eps_inner)
+        if N < rep.total:
+            raise InsufficientSampleError(
+                f"the agnostic BLM20 learner (d={d}) needs {rep.total:,} examples (Corollary 2, reconstructed: "
+                f"subsample N0={rep['N0']:,} at rate q={rep['q']:.4g}); got {N:,}. Give more data or pass "
+                "subsample_size= and inner_sizes= (privacy holds for every setting)."
+            )
+        N0 = rep["N0"]
+    else:
+        N0 = int(subsample_size)
+        if not 1 <= N0 <= N:
+            raise LittlestoneError(f"subsample_size must lie in [1, {N}], got {subsample_size!r}")
+    q = N0 / N
+    if math.log1p(q * math.expm1(E0)) > epsilon * (1 + 1e-9):
+        q_max = sampling_rate_for(epsilon, E0)
+        raise PrivacyParameterError(
+            f"subsample_size={N0} of {N} examples gives ε = "
+            f"{math.log1p(q * math.expm1(E0)):.4g} > {epsilon}; at most "
+            f"{math.floor(q_max * N):,} examples may be subsampled for this ε"
+        )
+    delta_inner = min(delta / q, 0.999999)
+    return d, E0, N0, q, delta_inner
+
+
 def agnostic_learn(
     hclass: HypothesisClass,
     X: Any,
@@ -154,32 +199,9 @@ def agnostic_learn(
         if not 0.0 < float(v) < 1.0:
             raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
     N = len(y)
-    if N == 0:
-        raise EmptyDataError("no examples given (empty data)")
-    d = int(hclass.ldim() if d is None else d)
-    E0 = inner_epsilon(eps_label, eps_inner)
-    if subsample_size is None:
-        rep = agnostic_sizes(d, alpha, epsilon, delta, beta, vc=vc, eps_label=eps_label, eps_inner=eps_inner)
-        if N < rep.total:
-            raise InsufficientSampleError(
-                f"the agnostic BLM20 learner (d={d}) needs {rep.total:,} examples (Corollary 2, reconstructed: "
-                f"subsample N0={rep['N0']:,} at rate q={rep['q']:.4g}); got {N:,}. Give more data or pass "
-                "subsample_size= and inner_sizes= (privacy holds for every setting)."
-            )
-        N0 = rep["N0"]
-    else:
-        N0 = int(subsample_size)
-        if not 1 <= N0 <= N:
-            raise LittlestoneError(f"subsample_size must lie in [1, {N}], got {subsample_size!r}")
-    q = N0 / N
-    if math.log1p(q * math.expm1(E0)) > epsilon * (1 + 1e-9):
-        q_max = sampling_rate_for(epsilon, E0)
-        raise PrivacyParameterError(
-            f"subsample_size={N0} of {N} examples gives ε = "
-            f"{math.log1p(q * math.expm1(E0)):.4g} > {epsilon}; at most "
-            f"{math.floor(q_max * N):,} examples may be subsampled for this ε"
-        )
-    delta_inner = min(delta / q, 0.999999)
+    d, E0, N0, q, delta_inner = subsample_plan(
+        hclass, N, epsilon, delta, alpha, beta, d, vc, subsample_size, eps_label, eps_inner
+    )
     if isinstance(max_labelings, bool) or not isinstance(max_labelings, (int, np.integer)) or max_labelings < 1:
         raise LittlestoneError(f"max_labelings must be an integer >= 1, got {max_labelings!r}")
     vc_bound = d if vc is None else int(vc)
@@ -219,19 +241,20 @@ def agnostic_learn(
     else:
         Xs = np.empty(N0, dtype=object)
         Xs[:] = [pts[i] for i in order]
-    inner = blm20_learn(
-        hclass,
-        ArraySource(Xs, relabel[order]),
-        epsilon=eps_inner,
-        delta=delta_inner,
-        alpha=alpha / 4.0,
-        beta=beta / 4.0,
-        d=d,
-        backend=noise,
-        seed=rng,
-        n_jobs=n_jobs,
-        **(inner_sizes or {}),
-    )
+    with contained():  # M's claim is a part of the amplified claim above
+        inner = blm20_learn(
+            hclass,
+            ArraySource(Xs, relabel[order]),
+            epsilon=eps_inner,
+            delta=delta_inner,
+            alpha=alpha / 4.0,
+            beta=beta / 4.0,
+            d=d,
+            backend=noise,
+            seed=rng,
+            n_jobs=n_jobs,
+            **(inner_sizes or {}),
+        )
     if inner.claim.pair != steps.parts[-1].pair:  # M ran with the claim the composition was computed from
         raise AssertionError("the inner BLM20 run's claim differs from the one composed into the agnostic claim")
     return AgnosticResult(
@@ -276,6 +299,7 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         n_jobs: int = 1,
         classes: Any = (0, 1),
         max_labelings: int = MAX_LABELINGS,
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -291,6 +315,35 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.classes = classes
         self.max_labelings = max_labelings
         self.n_jobs = n_jobs
+        self.accountant = accountant
+
+    def privacy(self, n_samples: int | None = None) -> tuple[float, float, str]:
+        """The claim (ε, δ, relation) of a fit on ``n_samples`` examples (public: the secret subsample's rate
+        q = N0/n sets the amplification; default: the fitted n): :func:`agnostic_privacy` at the sizes the fit uses."""
+        if n_samples is None:
+            n_samples = getattr(getattr(self, "result_", None), "n_given", None)
+            if n_samples is None:
+                raise LittlestoneError(
+                    "AgnosticBLM20Classifier's claim depends on the number of examples n (the secret subsample's "
+                    "rate q = N0/n): give privacy(n_samples=n)"
+                )
+        epsilon, delta = _check_privacy(self.epsilon, self.delta)
+        _, _, _, q, delta_inner = subsample_plan(
+            self._the_class(),
+            int(n_samples),
+            epsilon,
+            delta,
+            self.alpha,
+            self.beta,
+            self.ldim,
+            self.vc,
+            self.subsample_size,
+        )
+        claim = agnostic_privacy(EPS_LABEL, EPS_INNER, delta_inner, q, discrete=backend_is_discrete(self.backend))
+        return claim.epsilon, claim.delta, claim.relation
+
+    def _fit_claim(self, n_rows: int) -> tuple[float, float, str]:
+        return self.privacy(n_rows)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
         res = agnostic_learn(

@@ -429,6 +429,7 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         n_jobs: int = 1,
         diagnostics: bool = False,
         classes: Any = (0, 1),
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -446,6 +447,7 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
         self.classes = classes
+        self.accountant = accountant
 
     def _inner_sizes(self) -> dict:
         out = {"n": self.n_inner, "m": self.m, "K": self.K, "n_generic": self.n_generic}

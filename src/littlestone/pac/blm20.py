@@ -31,6 +31,7 @@ from ..privacy import (
     compose,
     make_backend,
 )
+from ..privacy.accountant import charge_fit
 from ..privacy.backends import Backend
 from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit, Part
@@ -198,6 +199,16 @@ def resolve_backend(backend: Any, rng: np.random.Generator) -> Backend:
     raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
 
 
+def backend_is_discrete(backend: Any) -> bool | None:
+    """Whether a backend parameter draws the secure backend's exact discrete noise (what ``discrete=`` of the claims
+    means): 'secure' → True, 'seeded' → False, a Backend object → its ``floating_point_safe``."""
+    if isinstance(backend, Backend):
+        return bool(backend.floating_point_safe)
+    if backend in ("secure", "seeded"):
+        return backend == "secure"
+    raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
+
+
 def blm20_learn(
     hclass: HypothesisClass,
     source: ExampleSource,
@@ -219,13 +230,15 @@ def blm20_learn(
     checkpoint: Any = None,
     checkpoint_every: int | None = None,
     checkpoint_cleanup: bool = False,
+    accountant: Any = None,
 ) -> BLM20Result:
     """Run M (BLM20 Theorem 17; Theorem 1 sizes by default) on a source of validated points and 0/1 labels.
     Randomness: G's coins and the batch split may be public (they come from ``seed`` and do not depend on the data;
     the proof needs no secrecy of them); all privacy noise comes from ``backend``. ``checkpoint=DIR`` saves stage 1
     in chunks of ``checkpoint_every`` G batches and resumes from them (:mod:`littlestone.pac.checkpoint`: same seed
     ⇒ same G outputs; bound to the data and parameters; a local file of the data owner, as sensitive as the data);
-    ``checkpoint_cleanup=True`` deletes it after a successful run."""
+    ``checkpoint_cleanup=True`` deletes it after a successful run. ``accountant``: charged M's claim before any example
+    is read (None: the default accountant; nothing when called by an estimator, which was)."""
     epsilon, delta = _check_privacy(epsilon, delta)
     if checkpoint is not None:
         from .checkpoint import check_checkpoint_dir
@@ -288,6 +301,7 @@ def blm20_learn(
     if not split.compose({HIST: hist, SELECT: select}).epsilon <= claim.epsilon:  # cannot happen with disjoint parts
         raise AssertionError("BLM20's data split composes to more than its claim")
     budget = PrivacyBudget(epsilon, delta)
+    charge_fit(accountant, claim, "blm20_learn")  # before G reads its first batch (inside an estimator: nothing)
 
     # Stage 1: G on k disjoint batches (BLM20 Theorem 17 step 1).
     G = GlobalStableLearner(hclass, alpha / 2.0, d=d, n=sizes.aux_size, cap=sizes.cap)

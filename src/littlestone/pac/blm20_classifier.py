@@ -9,7 +9,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis, HypothesisClass
 from ._sklearn import LittlestoneClassifier
-from .blm20 import BLM20Result, blm20_learn
+from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy
 from .sources import ArraySource, ExampleSource, ValidatedSource
 
 __all__ = ["BLM20Classifier"]
@@ -54,6 +54,7 @@ class BLM20Classifier(LittlestoneClassifier):
         checkpoint: Any = None,
         checkpoint_every: int | None = None,
         checkpoint_cleanup: bool = False,
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -74,6 +75,13 @@ class BLM20Classifier(LittlestoneClassifier):
         self.checkpoint = checkpoint
         self.checkpoint_every = checkpoint_every
         self.checkpoint_cleanup = checkpoint_cleanup
+        self.accountant = accountant
+
+    def privacy(self) -> tuple[float, float, str]:
+        """M's claim (ε, δ, relation) at these parameters (:func:`~littlestone.pac.blm20.blm20_privacy`; no data)."""
+        epsilon, delta = _check_privacy(self.epsilon, self.delta)
+        claim = blm20_privacy(epsilon, delta, discrete=backend_is_discrete(self.backend))
+        return claim.epsilon, claim.delta, claim.relation
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
         res = blm20_learn(
@@ -119,11 +127,15 @@ class BLM20Classifier(LittlestoneClassifier):
 
         self.hclass_ = self._resolve_class()
         hclass = self._the_class()
+        self._charge_accountant(source)
         src = ValidatedSource(source, hclass) if validate else source
         from .._labels import declared_coding
 
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
+        from ..privacy.accountant import contained
+
+        with contained():  # charged above
+            self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
         return self

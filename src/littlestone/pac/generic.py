@@ -17,6 +17,7 @@ from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError, PrivacyParameterError
 from ..privacy.exponential import ExponentialMechanism
+from ..privacy.accountant import charge_fit
 from ..privacy.mechanism import PrivacyClaim
 from ..validation import check_epsilon
 from .result import PrivateFitResult
@@ -86,21 +87,25 @@ def generic_learn(
     beta: float = 0.05,
     backend: Any = "secure",
     seed: SeedLike = None,
+    accountant: Any = None,
 ) -> tuple[Hypothesis, GenericResult]:
     """The ε-DP generic learner on validated ``points`` (of the class) and 0/1 labels ``y01``: samples a candidate
     h with probability ∝ exp(−ε·errors_S(h)/2) (score sensitivity 1 under replacing one example; Kal-LN §3 Thm 1,
     BLM20 Lemma 16). Returns (hypothesis, result). ``mode``/``alpha``/``beta`` only set the theorem sample size
     reported in the result. ``backend``: 'secure' (OpenDP), 'seeded' (reproducible: its noise is drawn from
-    ``seed``) or a privacy backend object; ``seed`` is unused by the secure backend."""
+    ``seed``) or a privacy backend object; ``seed`` is unused by the secure backend. ``accountant``: charged the
+    claim (ε, 0) before the data is read (None: the default accountant; nothing inside an estimator's fit, which was
+    charged already)."""
     privacy = importlib.import_module("littlestone.privacy")
     check_generic_params(epsilon, mode)
+    mechanism = ExponentialMechanism(epsilon, sensitivity=1.0)
+    claim = mechanism.privacy()
+    charge_fit(accountant, claim, "generic_learn")  # before the data is looked at
     cands = as_candidates(candidates)
     y01 = np.asarray(y01)
     bound = sample_size(len(cands), alpha, epsilon, beta, mode)
     noise = make_backend_for(backend, as_generator(seed))
     budget = privacy.PrivacyBudget(epsilon)
-    mechanism = ExponentialMechanism(epsilon, sensitivity=1.0)
-    claim = mechanism.privacy()
     budget.charge(mechanism)
     scores = -cands.errors(points, y01).astype(np.float64)
     i = mechanism(scores, backend=noise)

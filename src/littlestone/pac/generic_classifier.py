@@ -12,6 +12,7 @@ from ..bounds.generic import sample_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import LittlestoneError
 from ..privacy import check_delta
+from ..privacy.exponential import ExponentialMechanism
 from ._sklearn import LittlestoneClassifier
 from .candidates import candidate_list, uses_rows
 from .generic import DefaultCandidatesWarning, GenericResult, check_generic_params, generic_learn
@@ -52,6 +53,7 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         backend: Any = "secure",
         random_state: Any = None,
         classes: Any = (0, 1),
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.candidates = candidates
@@ -63,6 +65,13 @@ class GenericLearnerClassifier(LittlestoneClassifier):
         self.backend = backend
         self.random_state = random_state
         self.classes = classes
+        self.accountant = accountant
+
+    def privacy(self) -> tuple[float, float, str]:
+        """The claim (ε, 0, relation) of the one exponential mechanism a fit runs (parameters only)."""
+        check_generic_params(self.epsilon, self.mode)
+        claim = ExponentialMechanism(self.epsilon, sensitivity=1.0).privacy()
+        return claim.epsilon, claim.delta, claim.relation
 
     def _wants_rows(self) -> bool:
         return uses_rows(getattr(self, "hclass_", None), self.candidates)

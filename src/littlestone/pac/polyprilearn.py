@@ -275,16 +275,20 @@ class SourceFitMixin:
         from ._sklearn import _to_generator
 
         self.hclass_ = self._resolve_class()  # type: ignore[attr-defined]
+        self._charge_accountant(source)  # type: ignore[attr-defined]
         src = ValidatedSource(source, self.hclass_) if validate else source
         classes = getattr(self, "classes", (0, 1))
         self.coding_ = declared_coding((0, 1) if classes is None else classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
-        self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
-            self.hclass_,
-            src,
-            _to_generator(self.random_state),  # type: ignore[attr-defined]
-        )
+        from ..privacy.accountant import contained
+
+        with contained():  # charged above
+            self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
+                self.hclass_,
+                src,
+                _to_generator(self.random_state),  # type: ignore[attr-defined]
+            )
         return self
 
 
@@ -324,6 +328,7 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         n_jobs: int = 1,
         diagnostics: bool = False,
         classes: Any = (0, 1),
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -342,6 +347,7 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
         self.classes = classes
+        self.accountant = accountant
 
     def _plan(self) -> PolyPriLearnPlan:
         """The sizes of a fit at these parameters (no data read)."""

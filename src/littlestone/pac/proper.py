@@ -345,6 +345,7 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         n_jobs: int = 1,
         diagnostics: bool = False,
         classes: Any = (0, 1),
+        accountant: Any = None,
     ):
         self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
@@ -364,6 +365,7 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         self.n_jobs = n_jobs
         self.diagnostics = diagnostics
         self.classes = classes
+        self.accountant = accountant
 
     def privacy(self) -> tuple[float, float, str]:
         """The learner's claim (ε, δ, relation): its data split's composition of the mechanisms it runs

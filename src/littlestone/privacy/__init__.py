@@ -8,6 +8,7 @@ Where things are (one idea per module):
   backends.py          SecureBackend / SeededBackend / make_backend (which OpenDP call each sampler maps to)
   exact_sampling.py    the SecureBackend's native exact discrete Laplace (CKS20 Alg. 1–2, vectorised, OS randomness)
   params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
+  accountant.py        BudgetAccountant: one budget across fits (diffprivlib's API; basic or KOV17 composition)
   composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
   laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it), discrete Laplace
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
@@ -59,6 +60,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "truncation_bound",
     ),
     ".budget": ("Charge", "PrivacyBudget"),
+    ".accountant": ("BudgetAccountant", "charge_fit", "claim_pair", "contained", "kov_composition"),
     ".composition": (
         "advanced_composition",
         "basic_composition",
@@ -135,6 +137,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .backends import Backend, SecureBackend, SeededBackend, check_backend, make_backend
     from .bounded_histogram import BoundedHistogram, bounded_histogram, bounded_histogram_error_bound, truncation_bound
     from .budget import Charge, PrivacyBudget
+    from .accountant import BudgetAccountant, charge_fit, claim_pair, contained, kov_composition
     from .composition import (
         advanced_composition,
         basic_composition,

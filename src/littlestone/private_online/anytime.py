@@ -86,6 +86,7 @@ class _Restarting(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -96,6 +97,7 @@ class _Restarting(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         self._backend, self._seeds = _child_seeds(backend, seed)
         self._base_arg = base

@@ -377,8 +377,11 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         _register_with_river()
+        self.accountant = accountant  # charged this learner's privacy() at its first learn_one / run
+        self._charged = False
         if not isinstance(diagnostics, (bool, np.bool_)):
             raise LittlestoneError(f"diagnostics must be True or False, not {diagnostics!r}")
         self.diagnostics = bool(diagnostics)
@@ -432,7 +435,17 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         :func:`littlestone.online.river_compat.feature_value`)."""
         return self.hypothesis_class.validate_point(feature_value(x, self.feature))
 
+    def _charge_accountant(self) -> None:
+        """Charge the whole claim (``privacy()``, parameters only) to ``accountant`` (None = the default) before
+        the first example is read; BudgetExceededError (nothing read, nothing spent) if it does not fit."""
+        from ..privacy.accountant import charge_fit
+
+        charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.T})")
+        self._charged = True
+
     def learn_one(self, x: Any, y: Any) -> None:
+        if not self._charged:
+            self._charge_accountant()
         if self.t >= self.T:
             raise LittlestoneError(
                 f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
@@ -444,6 +457,8 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
 
     def run(self, X: Any, y: Any) -> RunResult:
         """Play the fixed stream (X, y) from the current round on; returns the released hypotheses' predictions."""
+        if not self._charged:
+            self._charge_accountant()
         Xv = self.hypothesis_class.validate_points(X)
         y01 = (
             np.array([self._encode(v) for v in np.asarray(y).ravel().tolist()], dtype=np.int8)

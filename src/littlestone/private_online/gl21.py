@@ -223,6 +223,7 @@ class _GL21Common(PrivateOnlineLearner):
         adaptive: bool,
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -233,6 +234,7 @@ class _GL21Common(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
@@ -276,6 +278,7 @@ class GL21(_GL21Common):
         feature: str | None = None,
         histogram_share: float = 1.0,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -289,6 +292,7 @@ class GL21(_GL21Common):
             adaptive=False,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         (rng,), (self._b_svt, self._b_hist) = split_randomness(backend, seed, 1, 2)
         self._discrete = self._b_hist.floating_point_safe
@@ -393,6 +397,7 @@ class GL21Adaptive(_GL21Common):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -406,6 +411,7 @@ class GL21Adaptive(_GL21Common):
             adaptive=True,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         (self._rng,), (self._b_hist,) = split_randomness(backend, seed, 1, 1)
         self._discrete = self._b_hist.floating_point_safe

@@ -178,6 +178,7 @@ class LWY25(PrivateOnlineLearner):
         feature: str | None = None,
         histogram_share: float = 1.0,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -188,6 +189,7 @@ class LWY25(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         if not 0.0 < histogram_share <= 1.0:
             raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")

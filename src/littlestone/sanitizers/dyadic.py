@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..errors import LittlestoneError
+from ..errors import LittlestoneError, PrivacyParameterError
 from ..experts.base import check_horizon
+from ..privacy.accountant import contained
 from ..privacy import (
     PrivacyClaim,
     check_delta,
@@ -38,7 +39,9 @@ class DyadicSanitizer:
 
     private = True
 
-    def __init__(self, horizon: int, epsilon: float, delta: float, make: SanitizerFactory):
+    def __init__(self, horizon: int, epsilon: float, delta: float, make: SanitizerFactory, *, accountant: Any = None):
+        self.accountant = accountant  # charged privacy() (all levels) at the first learn_one
+        self._charged = False
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta)
@@ -81,6 +84,20 @@ class DyadicSanitizer:
     def learn_one(self, x: Any) -> "DyadicSanitizer":
         if self.t >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
+        if not self._charged:
+            from ..privacy.accountant import charge_fit
+
+            try:
+                claim = self.privacy()
+            except PrivacyParameterError:  # a factory without a finite claim (an exact, non-private baseline)
+                if self.accountant is not None:
+                    raise LittlestoneError(
+                        "DyadicSanitizer: its factory's sanitizers have no finite privacy claim; an accountant refuses it"
+                    ) from None
+                claim = None
+            if claim is not None:
+                charge_fit(self.accountant, claim, f"DyadicSanitizer (T={self.horizon})")
+            self._charged = True
         self._data.append(x)
         self.t += 1
         t = self.t
@@ -94,7 +111,8 @@ class DyadicSanitizer:
                     f"run {self._runs} (width {w}) claims {claim.pair}, more than its level's {declared.pair}"
                 )
             self._runs += 1
-            sanitizer.fit(self._data[l - 1 : t])
+            with contained():  # each run's claim is a part of this sanitizer's, charged at its first learn_one
+                sanitizer.fit(self._data[l - 1 : t])
             self.synthetic_[(l, t)] = list(sanitizer.synthetic(w))
             w <<= 1
         return self

@@ -66,7 +66,9 @@ class MWEM(HistogramRelease):
         backend: Any = "secure",
         seed: SeedLike = None,
         _family: QueryFamily | None = None,
+        accountant: Any = None,
     ):
+        self.accountant = accountant  # charged privacy() at fit, before the data is read
         self.hypothesis_class = hypothesis_class
         self.family = _family if _family is not None else query_family(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
@@ -109,7 +111,9 @@ class MWEM(HistogramRelease):
     # ------------------------------------------------------------------ the mechanism
     def fit(self, X: Any) -> "MWEM":
         from ..experts.tree_hedge import resolve_backend
+        from ..privacy.accountant import charge_fit
 
+        charge_fit(self.accountant, self.privacy(), "MWEM.fit")
         hist = self.family.histogram(X)
         n = int(round(hist.sum()))
         if n == 0:

@@ -110,7 +110,9 @@ class RealizableSanitizer:
         learner: Learner = exponential_learner,
         backend: Any = "secure",
         seed: SeedLike = None,
+        accountant: Any = None,
     ):
+        self.accountant = accountant  # charged privacy() at fit, before the data is read
         self.F = to_finite(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
@@ -177,7 +179,9 @@ class RealizableSanitizer:
     def fit(self, X: Any) -> "RealizableSanitizer":
         from ..experts.tree_hedge import resolve_backend
         from ..online import SOA
+        from ..privacy.accountant import charge_fit
 
+        charge_fit(self.accountant, self.privacy(), "RealizableSanitizer.fit")
         idx = self.F.domain.indices(X)
         n = int(idx.size)
         if n == 0:

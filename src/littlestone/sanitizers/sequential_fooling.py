@@ -149,7 +149,9 @@ class SequentialFoolingSanitizer(HistogramRelease):
         backend: Any = "secure",
         seed: SeedLike = None,
         _family: QueryFamily | None = None,
+        accountant: Any = None,
     ):
+        self.accountant = accountant  # charged privacy() at fit, before the data is read
         self.hypothesis_class = hypothesis_class
         self.family = _family if _family is not None else query_family(hypothesis_class)
         self.epsilon = check_epsilon(epsilon)
@@ -292,7 +294,9 @@ class SequentialFoolingSanitizer(HistogramRelease):
 
     def fit(self, X: Any) -> "SequentialFoolingSanitizer":
         from ..experts.tree_hedge import resolve_backend
+        from ..privacy.accountant import charge_fit
 
+        charge_fit(self.accountant, self.privacy(), "SequentialFoolingSanitizer.fit")
         idx = self.family.index_points(X)
         n = int(idx.size)
         if n == 0:

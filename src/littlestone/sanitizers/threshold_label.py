@@ -154,8 +154,16 @@ class ThresholdLabelSanitizer:
     private = True
 
     def __init__(
-        self, domain_size: int, epsilon: float, *, beta: float = 0.05, backend: Any = "secure", seed: SeedLike = None
+        self,
+        domain_size: int,
+        epsilon: float,
+        *,
+        beta: float = 0.05,
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        accountant: Any = None,
     ):
+        self.accountant = accountant  # charged privacy() at fit, before the data is read
         self.mechanism = DyadicLabelTree(domain_size, epsilon)
         self.domain_size = self.mechanism.domain_size
         self.levels = self.mechanism.levels
@@ -176,6 +184,13 @@ class ThresholdLabelSanitizer:
         return threshold_label_alpha(n_samples, self.domain_size, self.epsilon, self.beta)
 
     def fit(self, data: Any) -> "ThresholdLabelSanitizer":
+        from ..privacy.accountant import charge_fit, contained
+
+        charge_fit(self.accountant, self.privacy(), "ThresholdLabelSanitizer.fit")
+        with contained():  # fit_arrays below: charged here already
+            return self._fit_pairs(data)
+
+    def _fit_pairs(self, data: Any) -> "ThresholdLabelSanitizer":
         pairs = list(data)
         if not pairs:
             raise EmptyDataError("a sanitizer needs a non-empty dataset")
@@ -185,7 +200,9 @@ class ThresholdLabelSanitizer:
 
     def fit_arrays(self, X: Any, y: Any) -> "ThresholdLabelSanitizer":
         from ..experts.tree_hedge import resolve_backend
+        from ..privacy.accountant import charge_fit
 
+        charge_fit(self.accountant, self.privacy(), "ThresholdLabelSanitizer.fit_arrays")
         X = np.asarray(X)
         y = np.asarray(y)
         if X.ndim != 1 or y.ndim != 1 or X.size != y.size:

@@ -1,0 +1,317 @@
+"""Private model selection (issue 28 item 2): :class:`PrivateGridSearchCV` picks a configuration of a private
+estimator on private data with ONE proved claim for the whole search — choosing ε, the class or the learner by
+looking at scores on the data is a release that a grid search's fits do not cover.
+
+The data are cut once (:class:`~littlestone.privacy.DataSplit`) into a training part and a disjoint validation part
+of ``validation_size`` (after a data-independent shuffle); a candidate is trained on the training part only and
+scored by its accuracy on the validation part (sensitivity 1/n_val under replace-one: the model is fixed by the
+other part). Two selectors, derivation in docs/derivations.md ("Private model selection"):
+
+* ``method="em"``: the training part is cut into K disjoint chunks; configuration k is trained on chunk k at the
+  selector's ε (parallel composition: ε on the training part), and the exponential mechanism at ε picks one by its
+  validation accuracy (MT07). Total claim (ε, max_k δ_k). Each candidate sees ε·n_train/K "privacy-weighted" examples.
+* ``method="lt19"``: Liu–Talwar random stopping (LT19 Thm 3.4). One run Q draws a configuration uniformly at random,
+  trains it on the whole training part at ε/3 and releases its validation accuracy plus Laplace noise at ε/3: Q is
+  ε/3-DP (its two steps read disjoint parts). Q is repeated; after each run the selector stops with probability γ
+  (``n_iter`` = 1/γ runs expected) and outputs the best run seen. Total claim 3·ε/3 = ε, whatever γ. The number of
+  runs and the stopping coins must stay secret (a known T would make it a best-of-T, which is not 3ε-DP): on the
+  secure backend they come from the OS CSPRNG, never from ``random_state``; only the best run is released.
+  Pure-DP candidates only (the theorem's ε-DP Q). Each candidate sees ε·n_train/3.
+* ``method="auto"`` (default): "lt19" when every candidate is pure DP and :func:`lt19_is_tighter` — its candidates
+  see (ε/3)·n_train against EM's ε·n_train/K (more iff K > 3), but it compares ~n_iter Laplace-noised scores of scale
+  3/(ε n_val) where EM pays 2 ln K/(ε n_val) — else "em".
+
+The selector charges its whole claim to ``accountant`` (None: the default accountant) before any data is read; the
+candidate fits inside are covered by it and charge nothing. Fitted: ``best_estimator_``, ``best_params_``,
+``best_index_``, ``best_score_`` (lt19: the best run's noisy validation accuracy, part of the release; em: None),
+``claim_`` and ``method_``. With ``diagnostics=True`` also the exact validation accuracies and the number of runs
+(not covered by the claim; never saved).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils.validation import check_is_fitted
+
+from .._random import as_generator
+from ..errors import LittlestoneError, PrivacyParameterError
+from ..privacy.accountant import charge_fit, claim_pair, contained
+from ..privacy.exponential import ExponentialMechanism
+from ..privacy.laplace import LaplaceMechanism
+from ..privacy.mechanism import PrivacyClaim
+from ..privacy.partition import DataSplit
+from ..privacy.subsampling import secret_generator
+from .blm20 import resolve_backend
+
+__all__ = ["PrivateGridSearchCV", "lt19_is_tighter", "selection_claim", "selection_split"]
+
+METHODS = ("auto", "em", "lt19")
+#: parameters the selector sets on every candidate (they carry its share of the budget)
+_SET_BY_SELECTOR = ("epsilon", "accountant")
+
+
+def selection_split(method: str, k: int, n_train: int, n_val: int) -> tuple[DataSplit, list, Any]:
+    """The selector's data use, declared once (sizes only, after the public shuffle): "em" — K disjoint chunks of
+    ⌊n_train/K⌋ records, chunk k feeding candidate k, then the validation block feeding the selection; "lt19" — the
+    training block feeding every run's candidate, then the validation block feeding every run's score."""
+    split = DataSplit(n_train + n_val, "private selection's sample")
+    if method == "em":
+        size = n_train // k
+        train = [split.feed(p, f"candidate {i}") for i, p in enumerate(split.blocks(k, size, "chunk"))]
+        split.block(n_train - k * size, "unused remainder")
+        val = split.feed(split.block(n_val, "validation"), "selection")
+    else:
+        train = [split.feed(split.block(n_train, "training"), "candidate")]
+        val = split.feed(split.block(n_val, "validation"), "score")
+    return split, train, val
+
+
+def selection_claim(
+    split: DataSplit, method: str, candidate_claims: list[PrivacyClaim], epsilon: float
+) -> PrivacyClaim:
+    """The selector's total claim from its candidates' own claims (each at the ε the selector gives it) and its
+    selection step, composed over its data split (docs/derivations.md, "Private model selection"): "em" — the
+    exponential mechanism at ε over validation accuracy (sensitivity 1/n_val); "lt19" — 3× the claim of one run Q
+    (a uniformly drawn candidate at ε/3, its validation accuracy + Laplace at ε/3; LT19 Thm 3.4)."""
+    n_val = split.parts[-1].size
+    if method == "em":
+        claims: dict[str, Any] = {f"candidate {i}": c for i, c in enumerate(candidate_claims)}
+        claims["selection"] = ExponentialMechanism(epsilon, sensitivity=1.0 / n_val)
+        return split.compose(claims, what="private selection: EM over validation accuracy (MT07)")
+    if any(c.delta > 0 for c in candidate_claims):
+        raise PrivacyParameterError("method='lt19' needs pure ε-DP candidates (LT19 Thm 3.4); use method='em'")
+    worst = max(candidate_claims, key=lambda c: c.epsilon)
+    drawn = PrivacyClaim(worst.epsilon, 0.0, worst.relation, "a uniformly drawn candidate", tuple(candidate_claims))
+    q = split.compose({"candidate": drawn, "score": LaplaceMechanism(epsilon / 3.0, 1.0 / n_val)}, what="one run Q")
+    return PrivacyClaim(3.0 * q.epsilon, 0.0, q.relation, "private selection: LT19 random stopping (Thm 3.4)", (q,))
+
+
+def lt19_is_tighter(k: int, log_candidates: float, n_train: int, n_val: int, n_iter: int) -> bool:
+    """Whether random stopping's error proxy is below the EM selector's (docs/derivations.md, "Which is tighter"):
+    the generic learner's excess error 2·ln|H|/(ε·n) (Kal-LN §3 Thm 1) at n = n_train/3 vs n_train/K records of
+    privacy, plus the selection's: 2·ln K/(ε·n_val) for EM (DR14 Thm 3.11), ≈ (3/(ε·n_val))·ln(n_iter) for the best of
+    ~n_iter Laplace-noised scores. ε cancels:  LT19 iff 2·ln|H|·(K − 3)/n_train > (3·ln n_iter − 2·ln K)/n_val."""
+    if k <= 3:
+        return False
+    return 2.0 * log_candidates * (k - 3) / n_train > (3.0 * math.log(max(n_iter, 2)) - 2.0 * math.log(k)) / n_val
+
+
+def _log_candidates(est: Any, n_features: int) -> float:
+    """ln of the number of hypotheses a (generic) learner chooses among: its candidate list, its finite class, or
+    the default stumps on ``n_features`` features; ln 1000 when it is not a finite choice."""
+    from ._sklearn import resolve_class
+    from .candidates import stump_candidates
+
+    try:
+        cands = getattr(est, "candidates", None)
+        if cands is not None:
+            return math.log(max(len(cands), 2))
+        spec = getattr(est, "hypothesis_class", None)
+        if spec is None:
+            return math.log(len(stump_candidates(max(int(n_features), 1))))
+        size = float(resolve_class(spec).version_space().size())
+        return math.log(size) if math.isfinite(size) and size >= 2 else math.log(1000.0)
+    except (LittlestoneError, TypeError, ValueError, OverflowError):
+        return math.log(1000.0)
+
+
+class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
+    """Pick a configuration of a private littlestone estimator with one (ε, δ) claim for the whole search
+    (module doc). ``param_grid`` as scikit-learn's (a dict or a list of dicts); the selector sets each candidate's
+    ``epsilon`` (its share), so the grid may not contain it. ``n_iter``: expected runs of "lt19" (default 5K)."""
+
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Any,
+        epsilon: float = 1.0,
+        *,
+        method: str = "auto",
+        validation_size: float = 0.3,
+        n_iter: int | None = None,
+        shuffle: bool = True,
+        backend: Any = "secure",
+        random_state: Any = None,
+        accountant: Any = None,
+        diagnostics: bool = False,
+    ):
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.method = method
+        self.validation_size = validation_size
+        self.n_iter = n_iter
+        self.shuffle = shuffle
+        self.backend = backend
+        self.random_state = random_state
+        self.accountant = accountant
+        self.diagnostics = diagnostics
+
+    # ------------------------------------------------------------------ the plan (public quantities only)
+    def _configs(self) -> list[dict]:
+        configs = list(ParameterGrid(self.param_grid))
+        if not configs:
+            raise LittlestoneError("param_grid gives no configuration")
+        for c in configs:
+            bad = sorted(set(c) & set(_SET_BY_SELECTOR))
+            if bad:
+                raise LittlestoneError(
+                    f"param_grid may not set {', '.join(bad)}: the selector gives each candidate its share of epsilon"
+                )
+        params = self.estimator.get_params(deep=True)
+        if "epsilon" not in params or not callable(getattr(self.estimator, "privacy", None)):
+            raise LittlestoneError(
+                f"PrivateGridSearchCV selects among private littlestone estimators (with epsilon and privacy()), "
+                f"not {type(self.estimator).__name__}"
+            )
+        return configs
+
+    def _sizes(self, n: int) -> tuple[int, int]:
+        v = float(self.validation_size)
+        if not 0.0 < v < 1.0:
+            raise LittlestoneError(f"validation_size must lie in (0, 1), got {self.validation_size!r}")
+        n_val = int(math.floor(v * n))
+        if n_val < 1 or n - n_val < 1:
+            raise LittlestoneError(f"{n} examples leave no validation or no training part at validation_size={v:g}")
+        return n - n_val, n_val
+
+    def _method(
+        self, configs: list[dict], eps: float, n_train: int, n_val: int, n_features: int
+    ) -> tuple[str, list[PrivacyClaim], float]:
+        if self.method not in METHODS:
+            raise LittlestoneError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
+        k = len(configs)
+
+        def claims(share: float, n_part: int) -> list[PrivacyClaim]:
+            out = []
+            for c in configs:
+                cand = clone(self.estimator).set_params(**c, epsilon=share)
+                claim = cand._fit_claim(n_part) if hasattr(cand, "_fit_claim") else cand.privacy()
+                e, d = claim_pair(claim)
+                rel = claim[2] if isinstance(claim, tuple) and len(claim) > 2 else getattr(claim, "relation", "")
+                out.append(PrivacyClaim(e, d, rel or "replace-one", f"{type(cand).__name__}({c})"))
+            return out
+
+        method = self.method
+        if method in ("auto", "lt19"):
+            lt = claims(eps / 3.0, n_train)
+            if method == "lt19":
+                return "lt19", lt, eps / 3.0
+            if k > 3 and all(c.delta == 0 for c in lt):
+                log_h = max(_log_candidates(clone(self.estimator).set_params(**c), n_features) for c in configs)
+                if lt19_is_tighter(k, log_h, n_train, n_val, self._n_iter(k)):
+                    return "lt19", lt, eps / 3.0
+        return "em", claims(eps, n_train // k), eps
+
+    def _n_iter(self, k: int) -> int:
+        return 5 * k if self.n_iter is None else max(int(self.n_iter), 1)
+
+    def privacy(self, n_samples: int | None = None) -> tuple[float, float, str]:
+        """The selector's total claim (ε, δ, relation) on ``n_samples`` examples (public; default: the fitted n)."""
+        n = n_samples if n_samples is not None else getattr(self, "n_samples_", None)
+        if n is None:
+            raise LittlestoneError("PrivateGridSearchCV's claim depends on the split sizes: give privacy(n_samples=n)")
+        return self._plan(int(n), getattr(self, "n_features_in_", 1))[0:3]  # type: ignore[return-value]
+
+    def _plan(
+        self, n: int, n_features: int = 1
+    ) -> tuple[float, float, str, str, list[dict], float, PrivacyClaim, tuple]:
+        eps = float(self.epsilon)
+        if not (math.isfinite(eps) and eps > 0):
+            raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {self.epsilon!r}")
+        configs = self._configs()
+        n_train, n_val = self._sizes(n)
+        if n_train < len(configs):
+            raise LittlestoneError(f"{n_train} training examples cannot be cut into {len(configs)} chunks")
+        method, cand_claims, share = self._method(configs, eps, n_train, n_val, n_features)
+        parts = selection_split(method, len(configs), n_train, n_val)
+        total = selection_claim(parts[0], method, cand_claims, eps)
+        if total.epsilon > eps * (1 + 1e-9):  # a candidate whose claim exceeds the share it was given
+            raise PrivacyParameterError(f"the selection composes to ε = {total.epsilon:.6g} > epsilon = {eps:g}")
+        return total.epsilon, total.delta, total.relation, method, configs, share, total, parts
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any) -> "PrivateGridSearchCV":
+        shape = getattr(X, "shape", None)
+        n = int(shape[0]) if shape is not None else len(X)
+        k_features = int(shape[1]) if shape is not None and len(shape) > 1 else 1
+        e, d, _, method, configs, share, total, (_, train, val) = self._plan(n, k_features)
+        charge_fit(self.accountant, (e, d), f"PrivateGridSearchCV ({method}, {len(configs)} configurations)")
+        X = np.asarray(X)
+        y = np.asarray(y)
+        if len(y) != n:
+            raise LittlestoneError(f"X has {n} rows but y has {len(y)} labels")
+        rng = as_generator(self.random_state)
+        noise = resolve_backend(self.backend, rng)
+        order = rng.permutation(n) if self.shuffle else np.arange(n)  # data-independent: may be public
+        X, y = X[order], y[order]
+        k, n_val = len(configs), val.size
+        Xv, yv = val.take(X, y)
+
+        def train_one(i: int, part: Any) -> Any:
+            cand = clone(self.estimator).set_params(**configs[i], epsilon=share)
+            cp = cand.get_params(deep=False)
+            if "backend" in cp:
+                cand.set_params(backend=self.backend if isinstance(self.backend, str) else noise)
+            if "random_state" in cp:
+                cand.set_params(random_state=int(rng.integers(0, 2**62)))
+            Xt, yt = part.take(X, y)
+            with contained():  # covered by the selector's charge
+                return cand.fit(Xt, yt)
+
+        def accuracy(model: Any) -> float:
+            return float(np.mean(model.predict(Xv) == yv))
+
+        exact: list[float] = []
+        if method == "em":
+            models = [train_one(i, train[i]) for i in range(k)]
+            exact = [accuracy(m) for m in models]
+            best = int(ExponentialMechanism(share, sensitivity=1.0 / n_val)(np.array(exact), backend=noise))
+            self.best_estimator_, self.best_index_, self.best_score_ = models[best], best, None
+            runs = k
+        else:
+            coins = secret_generator(noise, rng)  # the run count and the draws stay secret on the secure backend
+            gamma = 1.0 / self._n_iter(k)
+            score_mech = LaplaceMechanism(share, sensitivity=1.0 / n_val)
+            best_score, best_model, best_i, runs = -math.inf, None, -1, 0
+            while True:
+                i = int(coins.integers(k))
+                model = train_one(i, train[0])
+                acc = accuracy(model)
+                exact.append(acc)
+                noisy = float(score_mech(acc, backend=noise))
+                runs += 1
+                if noisy > best_score:
+                    best_score, best_model, best_i = noisy, model, i
+                if coins.random() < gamma:
+                    break
+            self.best_estimator_, self.best_index_, self.best_score_ = best_model, best_i, best_score
+        self.best_params_ = dict(configs[self.best_index_])
+        self.claim_ = total
+        self.method_ = method
+        self.n_samples_ = n
+        self.n_features_in_ = k_features
+        self.classes_ = getattr(self.best_estimator_, "classes_", None)
+        if self.diagnostics:  # exact statistics of the private data: not covered by the claim, never saved
+            self.diagnostics_ = {"validation_accuracies": exact, "runs": runs}
+        return self
+
+    # ------------------------------------------------------------------ the chosen model
+    def predict(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    @property
+    def spent(self) -> tuple[float, float]:
+        """The (ε, δ) claim of the fitted selection."""
+        check_is_fitted(self, "claim_")
+        return self.claim_.pair
