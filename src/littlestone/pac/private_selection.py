@@ -44,7 +44,7 @@ from ..privacy.accountant import charge_fit, claim_pair, contained
 from ..privacy.exponential import ExponentialMechanism
 from ..privacy.laplace import LaplaceMechanism
 from ..privacy.mechanism import PrivacyClaim
-from ..privacy.partition import DataSplit
+from ..privacy.partition import DataSplit, PartReader
 from ..privacy.subsampling import secret_generator
 from .blm20 import resolve_backend
 
@@ -53,6 +53,19 @@ __all__ = ["PrivateGridSearchCV", "lt19_is_tighter", "selection_claim", "selecti
 METHODS = ("auto", "em", "lt19")
 #: parameters the selector sets on every candidate (they carry its share of the budget)
 _SET_BY_SELECTOR = ("epsilon", "accountant")
+
+
+class _Rows:
+    """The shuffled arrays as an example source for the split (labels as given: the candidates' own classes)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray):
+        self.X, self.y = X, y
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def batch(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.X[start:stop], self.y[start:stop]
 
 
 def selection_split(method: str, k: int, n_train: int, n_val: int) -> tuple[DataSplit, list, Any]:
@@ -240,7 +253,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         shape = getattr(X, "shape", None)
         n = int(shape[0]) if shape is not None else len(X)
         k_features = int(shape[1]) if shape is not None and len(shape) > 1 else 1
-        e, d, _, method, configs, share, total, (_, train, val) = self._plan(n, k_features)
+        e, d, _, method, configs, share, total, (split, train, val) = self._plan(n, k_features)
         charge_fit(self.accountant, (e, d), f"PrivateGridSearchCV ({method}, {len(configs)} configurations)")
         X = np.asarray(X)
         y = np.asarray(y)
@@ -249,18 +262,18 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         rng = as_generator(self.random_state)
         noise = resolve_backend(self.backend, rng)
         order = rng.permutation(n) if self.shuffle else np.arange(n)  # data-independent: may be public
-        X, y = X[order], y[order]
+        split.bind(_Rows(X[order], y[order]))  # from here on, data only through the split's readers
         k, n_val = len(configs), val.size
-        Xv, yv = val.take(X, y)
+        Xv, yv = split.reader(val, "selection" if method == "em" else "score").read()
 
-        def train_one(i: int, part: Any) -> Any:
+        def train_one(i: int, part: Any, step: str) -> Any:
             cand = clone(self.estimator).set_params(**configs[i], epsilon=share)
             cp = cand.get_params(deep=False)
             if "backend" in cp:
                 cand.set_params(backend=self.backend if isinstance(self.backend, str) else noise)
             if "random_state" in cp:
                 cand.set_params(random_state=int(rng.integers(0, 2**62)))
-            Xt, yt = part.take(X, y)
+            Xt, yt = part.read() if isinstance(part, PartReader) else split.reader(part, step).read()
             with contained():  # covered by the selector's charge
                 return cand.fit(Xt, yt)
 
@@ -269,19 +282,20 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
 
         exact: list[float] = []
         if method == "em":
-            models = [train_one(i, train[i]) for i in range(k)]
+            models = [train_one(i, train[i], f"candidate {i}") for i in range(k)]
             exact = [accuracy(m) for m in models]
             best = int(ExponentialMechanism(share, sensitivity=1.0 / n_val)(np.array(exact), backend=noise))
             self.best_estimator_, self.best_index_, self.best_score_ = models[best], best, None
             runs = k
         else:
+            training = split.reader(train[0], "candidate")  # every run Q reads the one training part
             coins = secret_generator(noise, rng)  # the run count and the draws stay secret on the secure backend
             gamma = 1.0 / self._n_iter(k)
             score_mech = LaplaceMechanism(share, sensitivity=1.0 / n_val)
             best_score, best_model, best_i, runs = -math.inf, None, -1, 0
             while True:
                 i = int(coins.integers(k))
-                model = train_one(i, train[0])
+                model = train_one(i, training, "candidate")
                 acc = accuracy(model)
                 exact.append(acc)
                 noisy = float(score_mech(acc, backend=noise))
