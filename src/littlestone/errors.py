@@ -60,3 +60,9 @@ class IrreducibilityError(LittlestoneError):
 class PrivacyLeakWarning(UserWarning):
     """A private estimator read something from the private data that its privacy claim does not cover (e.g. the
     label set, when ``classes=None``), as diffprivlib's warning of the same name does for data-derived bounds."""
+
+
+class FallbackLikelyWarning(UserWarning):
+    """A private estimator's sizes (public parameters only: ε, δ, the class's Ldim and the planned or declared stage
+    sizes) make its data-independent output (BLM20's SOA fallback, GGKM21's ⊥) near certain, whatever the data;
+    the message names the size needed (:mod:`littlestone.pac.fallback_warning`)."""

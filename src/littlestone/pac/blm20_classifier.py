@@ -10,6 +10,7 @@ import numpy as np
 from ..classes.base import Hypothesis, HypothesisClass
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, blm20_learn
+from .fallback_warning import check_blm20_fit
 from .sources import ArraySource, ExampleSource, ValidatedSource
 
 __all__ = ["BLM20Classifier"]
@@ -105,6 +106,7 @@ class BLM20Classifier(LittlestoneClassifier):
         return out
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
+        check_blm20_fit(self, self._the_class(), len(y01))  # FallbackLikelyWarning from public sizes (issue 28)
         return self._learn(self._the_class(), ArraySource(points, y01), rng)
 
     def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":

@@ -32,6 +32,7 @@ from ..privacy.partition import DataSplit, Part
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .fallback_warning import check_polyprilearn_fit
 from .result import PrivateFitResult
 from .reduce_tree import ReduceTreeSchedule, reduce_tree
 from .sources import ArraySource, ExampleSource, ValidatedSource
@@ -381,4 +382,5 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
+        check_polyprilearn_fit(self, self._plan(), len(y01))  # FallbackLikelyWarning from public sizes (issue 28)
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
