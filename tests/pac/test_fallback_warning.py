@@ -131,3 +131,23 @@ def test_which_learner_table_on_a_tiny_grid():
     rows = b.summary(out, names, (8.0,))
     assert all(r[3] is None or r[3] in (64, 124) for r in rows)
     assert math.isclose(out["majority"][("wine", 124)], 36 / 54, rel_tol=0.05)  # class 0 is a third of wine
+
+
+def test_agnostic_blm20_warns_on_its_inner_run():
+    from littlestone.pac import AgnosticBLM20Classifier
+
+    sizes = {"n_batches": 10, "aux_size": 1, "cap": 2, "n_generic": 10, "eta": 0.1}
+    est = AgnosticBLM20Classifier(
+        H, epsilon=4.0, delta=1e-4, subsample_size=100, inner_sizes=sizes, backend="seeded", random_state=0
+    )
+    got = _fit(est)
+    assert len(got) == 1 and "subsample_size" in str(got[0].message) and est.result_.inner.fallback
+
+
+def test_bad_parameters_are_the_learners_to_refuse():
+    """The check never raises: a bad alpha gets the learner's own one-line error, not the planner's."""
+    from littlestone.errors import LittlestoneError
+
+    with pytest.raises(LittlestoneError, match=r"alpha must lie in \(0, 1\), got 2\.0"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        BLM20Classifier(H, epsilon=1.0, delta=1e-4, alpha=2.0, backend="seeded").fit(X, Y)  # theory sizes

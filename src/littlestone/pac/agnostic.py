@@ -34,6 +34,7 @@ from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, _check_privacy, blm20_learn, blm20_privacy, resolve_backend
+from .fallback_warning import check_agnostic_blm20_fit
 from .result import PrivateFitResult
 from .sources import ArraySource
 
@@ -295,6 +296,7 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         self.n_jobs = n_jobs
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
+        check_agnostic_blm20_fit(self, self._the_class(), len(y01))  # FallbackLikelyWarning, public sizes (issue 28)
         res = agnostic_learn(
             self._the_class(),
             points,

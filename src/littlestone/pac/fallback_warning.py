@@ -14,6 +14,7 @@ probability of *not* falling back that hold for every dataset:
   so Σ_u e^{ε_s c(u)} ≤ s(e^{ε_s m} − 1) + m·s (convexity, c(u) ≤ m, Σ c(u) ≤ m·s), and
   P[not ⊥] ≤ (s(e^{ε_s m} − 1) + m·s)·e^{−ε_s B}.
 
+AgnosticBLM20Classifier gets the BLM20 check on its inner run (ε_M, δ_M = δ/q at the declared subsample size).
 A warning is issued when the bound is below :data:`NEAR_CERTAIN` = 5% (so a fallback has probability ≥ 95%), once
 per fit, naming the smallest batch/dataset count — and the n it takes at the same per-unit sizes — for which the bound
 reaches 5% (a necessary condition, not a sufficient one).
@@ -21,11 +22,12 @@ reaches 5% (a necessary condition, not a sufficient one).
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any
 
-from ..errors import FallbackLikelyWarning
+from ..errors import FallbackLikelyWarning, LittlestoneError
 from ..privacy.stable_histogram import calibrated_threshold, count_one_release_probability
 
 #: the warning fires when P[no fallback] is provably below this
@@ -63,14 +65,27 @@ def _least(f: Any, lo: int) -> int:
     return lo
 
 
+def _quiet(check: Any) -> Any:
+    """A fit-time check that never raises: bad parameters are the learner's to refuse, with its own message."""
+
+    @functools.wraps(check)
+    def run(*args: Any, **kwargs: Any) -> bool:
+        try:
+            return check(*args, **kwargs)
+        except (LittlestoneError, TypeError, ValueError, OverflowError):
+            return False
+
+    return run
+
+
 def _warn(message: str) -> None:
-    # stack: _warn ← warn_* ← check_*_fit ← the estimator's _fit01 ← fit ← the user's call
-    warnings.warn(message, FallbackLikelyWarning, stacklevel=6)
+    # stack: _warn ← warn_* ← check_*_fit ← _quiet's wrapper ← the estimator's _fit01 ← fit ← the user's call
+    warnings.warn(message, FallbackLikelyWarning, stacklevel=7)
 
 
-def warn_blm20(estimator: str, sizes: Any, epsilon: float, delta: float) -> bool:
+def warn_blm20(estimator: str, sizes: Any, epsilon: float, delta: float, of: str = "examples") -> bool:
     """Warn if BLM20's planned sizes (:class:`~littlestone.pac.blm20.BLM20Sizes`) make its SOA fallback near
-    certain at (ε, δ); returns whether it warned."""
+    certain at (ε, δ); returns whether it warned. ``of`` names what the n needed counts."""
     k = int(sizes.n_batches)
     bound = blm20_success_bound(k, epsilon, delta)
     if bound >= NEAR_CERTAIN:
@@ -80,7 +95,7 @@ def warn_blm20(estimator: str, sizes: Any, epsilon: float, delta: float) -> bool
         f"{estimator}: with n_batches={k:,} at ε={epsilon:g}, δ={delta:g} the stable histogram keeps a candidate with "
         f"probability ≤ {bound:.2g} whatever the data, so the fit will almost surely return its data-independent "
         f"fallback (the class's SOA); it needs n_batches ≥ {need:,}, i.e. n ≥ {need * sizes.batch_size + sizes.n_generic:,} "
-        f"examples at m={sizes.batch_size} per batch and n′={sizes.n_generic:,} (or a larger ε)"
+        f"{of} at m={sizes.batch_size} per batch and n′={sizes.n_generic:,} (or a larger ε)"
     )
     return True
 
@@ -105,6 +120,7 @@ def warn_polyprilearn(estimator: str, plan: Any, epsilon: float, delta: float, e
     return True
 
 
+@_quiet
 def check_blm20_fit(est: Any, hclass: Any, n: int) -> bool:
     """The check for a BLM20Classifier about to fit n examples (its parameters and planner; skipped when the sizes
     exceed n: the learner then refuses with the size it needs)."""
@@ -129,6 +145,7 @@ def check_blm20_fit(est: Any, hclass: Any, n: int) -> bool:
     return sizes.total <= n and warn_blm20(type(est).__name__, sizes, eps, dlt)
 
 
+@_quiet
 def check_polyprilearn_fit(est: Any, plan: Any, n: int, extra: int = 0) -> bool:
     """The check for a GGKM21 estimator with inner PolyPriLearn ``plan`` about to fit n examples (skipped when the
     sizes exceed n: the learner then refuses with the size it needs)."""
@@ -136,3 +153,30 @@ def check_polyprilearn_fit(est: Any, plan: Any, n: int, extra: int = 0) -> bool:
 
     eps, dlt = check_privacy(est.epsilon, est.delta)
     return plan.total + extra <= n and warn_polyprilearn(type(est).__name__, plan, eps, dlt, extra)
+
+
+@_quiet
+def check_agnostic_blm20_fit(est: Any, hclass: Any, n: int) -> bool:
+    """The check for an AgnosticBLM20Classifier with a declared ``subsample_size`` about to fit n examples: its inner
+    BLM20 run (ε_M = EPS_INNER, δ_M = δ/q, q = N₀/n — public sizes) on the N₀ relabelled examples. Skipped at the
+    theory sizes and whenever the learner itself refuses the sizes (its own error then speaks)."""
+    from ..bounds.agnostic import EPS_INNER, EPS_LABEL, inner_epsilon
+    from .blm20 import _check_privacy, plan_sizes
+
+    if est.subsample_size is None or not 1 <= int(est.subsample_size) <= n:
+        return False
+    eps, dlt = _check_privacy(est.epsilon, est.delta)
+    n0 = int(est.subsample_size)
+    q = n0 / n
+    if math.log1p(q * math.expm1(inner_epsilon(EPS_LABEL, EPS_INNER))) > eps * (1 + 1e-9):
+        return False
+    d = int(hclass.ldim()) if est.ldim is None else int(est.ldim)
+    if d < 1:
+        return False
+    delta_m = min(dlt / q, 0.999999)
+    sizes = plan_sizes(
+        d, epsilon=EPS_INNER, delta=delta_m, alpha=est.alpha / 4.0, beta=est.beta / 4.0, **(est.inner_sizes or {})
+    )
+    of = f"subsampled examples (subsample_size; the inner BLM20 runs at ε_M = {EPS_INNER:g})"
+    who = f"{type(est).__name__} (its inner BLM20 run on the subsample)"
+    return sizes.total <= n0 and warn_blm20(who, sizes, EPS_INNER, delta_m, of)
