@@ -151,3 +151,17 @@ def test_bad_parameters_are_the_learners_to_refuse():
     with pytest.raises(LittlestoneError, match=r"alpha must lie in \(0, 1\), got 2\.0"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         BLM20Classifier(H, epsilon=1.0, delta=1e-4, alpha=2.0, backend="seeded").fit(X, Y)  # theory sizes
+
+
+def test_fit_source_warns_too_pointing_at_the_caller():
+    from littlestone.pac.sources import ArraySource
+
+    for est in (
+        _blm20(0.1, 100),
+        PolyPriLearnClassifier(H, epsilon=0.1, delta=1e-4, n=2, m=200, K=2, backend="seeded", random_state=0),
+    ):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            est.fit_source(ArraySource(H.validate_points(X[:, 0]), Y))
+        got = [w for w in rec if issubclass(w.category, FallbackLikelyWarning)]
+        assert len(got) == 1 and got[0].filename == __file__

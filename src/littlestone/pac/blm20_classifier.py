@@ -123,5 +123,6 @@ class BLM20Classifier(LittlestoneClassifier):
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
+        check_blm20_fit(self, hclass, len(src))  # FallbackLikelyWarning from public sizes (issue 28)
         self.hypothesis_, self.result_ = self._learn(hclass, src, _to_generator(self.random_state))
         return self

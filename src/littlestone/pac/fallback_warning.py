@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -79,8 +81,12 @@ def _quiet(check: Any) -> Any:
 
 
 def _warn(message: str) -> None:
-    # stack: _warn ← warn_* ← check_*_fit ← _quiet's wrapper ← the estimator's _fit01 ← fit ← the user's call
-    warnings.warn(message, FallbackLikelyWarning, stacklevel=7)
+    """The warning, attributed to the first caller outside littlestone (the user's fit, fit_source or Pipeline)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(0), 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, FallbackLikelyWarning, stacklevel=level)
 
 
 def warn_blm20(estimator: str, sizes: Any, epsilon: float, delta: float, of: str = "examples") -> bool:
@@ -146,13 +152,16 @@ def check_blm20_fit(est: Any, hclass: Any, n: int) -> bool:
 
 
 @_quiet
-def check_polyprilearn_fit(est: Any, plan: Any, n: int, extra: int = 0) -> bool:
-    """The check for a GGKM21 estimator with inner PolyPriLearn ``plan`` about to fit n examples (skipped when the
-    sizes exceed n: the learner then refuses with the size it needs)."""
+def check_polyprilearn_fit(est: Any, n: int) -> bool:
+    """The check for a GGKM21 estimator about to fit n examples, on the plan of its own planner (``est._plan()``: a
+    PolyPriLearn plan, or PolyPriPropLearn's with the inner one and n′); skipped when the sizes exceed n (the learner
+    then refuses with the size it needs)."""
     from .polyprilearn import check_privacy
 
     eps, dlt = check_privacy(est.epsilon, est.delta)
-    return plan.total + extra <= n and warn_polyprilearn(type(est).__name__, plan, eps, dlt, extra)
+    plan = est._plan()
+    inner, extra = (plan.inner, plan.n_generic) if hasattr(plan, "inner") else (plan, 0)
+    return inner.total + extra <= n and warn_polyprilearn(type(est).__name__, inner, eps, dlt, extra)
 
 
 @_quiet

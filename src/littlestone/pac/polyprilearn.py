@@ -277,6 +277,7 @@ class SourceFitMixin:
         self.coding_ = declared_coding((0, 1) if classes is None else classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
+        self._check_fallback(len(src))  # type: ignore[attr-defined]
         self.hypothesis_, self.result_ = self._learn(  # type: ignore[attr-defined]
             self.hclass_,
             src,
@@ -382,5 +383,9 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
-        check_polyprilearn_fit(self, self._plan(), len(y01))  # FallbackLikelyWarning from public sizes (issue 28)
+        self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_fallback(self, n: int) -> None:
+        """FallbackLikelyWarning when the public sizes make ⊥ near certain (issue 28; no data read)."""
+        check_polyprilearn_fit(self, n)

@@ -417,6 +417,9 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
-        plan = self._plan()  # FallbackLikelyWarning from public sizes (issue 28)
-        check_polyprilearn_fit(self, plan.inner, len(y01), extra=plan.n_generic)
+        self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_fallback(self, n: int) -> None:
+        """FallbackLikelyWarning when the public sizes make the inner ⊥ near certain (issue 28; no data read)."""
+        check_polyprilearn_fit(self, n)
