@@ -65,3 +65,9 @@ class PrivacyLeakWarning(UserWarning):
 class SplitReadError(LittlestoneError):
     """A learner tried to read records outside the part of its :class:`~littlestone.privacy.DataSplit` that a step
     was handed (or a part for a step it does not feed): the split's composed claim would not cover the read."""
+
+
+class FallbackLikelyWarning(UserWarning):
+    """A private estimator's sizes (public parameters only: ε, δ, the class's Ldim and the planned or declared stage
+    sizes) make its data-independent output (BLM20's SOA fallback, GGKM21's ⊥) near certain, whatever the data;
+    the message names the size needed (:mod:`littlestone.pac.fallback_warning`)."""

@@ -35,6 +35,7 @@ from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy, resolve_backend
+from .fallback_warning import check_agnostic_blm20_fit
 from .result import PrivateFitResult
 from .sources import ArraySource
 
@@ -346,6 +347,7 @@ class AgnosticBLM20Classifier(LittlestoneClassifier):
         return self.privacy(n_rows)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
+        check_agnostic_blm20_fit(self, self._the_class(), len(y01))  # FallbackLikelyWarning, public sizes (issue 28)
         res = agnostic_learn(
             self._the_class(),
             points,

@@ -10,6 +10,7 @@ import numpy as np
 from ..classes.base import Hypothesis, HypothesisClass
 from ._sklearn import LittlestoneClassifier
 from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy
+from .fallback_warning import check_blm20_fit
 from .sources import ArraySource, ExampleSource, ValidatedSource
 
 __all__ = ["BLM20Classifier"]
@@ -117,6 +118,7 @@ class BLM20Classifier(LittlestoneClassifier):
         return out
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, BLM20Result]:
+        check_blm20_fit(self, self._the_class(), len(y01))  # FallbackLikelyWarning from public sizes (issue 28)
         return self._learn(self._the_class(), ArraySource(points, y01), rng)
 
     def fit_source(self, source: ExampleSource, *, validate: bool = True) -> "BLM20Classifier":
@@ -134,6 +136,7 @@ class BLM20Classifier(LittlestoneClassifier):
         self.coding_ = LabelCoding(0, 1) if self.classes is None else declared_coding(self.classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
+        check_blm20_fit(self, hclass, len(src))  # FallbackLikelyWarning from public sizes (issue 28)
         from ..privacy.accountant import contained
 
         with contained():  # charged above

@@ -32,6 +32,7 @@ from ..privacy.partition import DataSplit, Part
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .fallback_warning import check_polyprilearn_fit
 from .result import PrivateFitResult
 from .reduce_tree import ReduceTreeSchedule, reduce_tree
 from .sources import ArraySource, ExampleSource, ValidatedSource
@@ -281,6 +282,7 @@ class SourceFitMixin:
         self.coding_ = declared_coding((0, 1) if classes is None else classes)
         self.classes_ = np.array([self.coding_.negative, self.coding_.positive])
         self.n_features_in_ = 1
+        self._check_fallback(len(src))  # type: ignore[attr-defined]
         from ..privacy.accountant import contained
 
         with contained():  # charged above
@@ -391,4 +393,9 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
+        self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_fallback(self, n: int) -> None:
+        """FallbackLikelyWarning when the public sizes make ⊥ near certain (issue 28; no data read)."""
+        check_polyprilearn_fit(self, n)

@@ -33,6 +33,7 @@ from ..privacy.backends import Backend
 from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
 from .blm20 import resolve_backend
+from .fallback_warning import check_polyprilearn_fit
 from .result import PrivateFitResult
 from .polyprilearn import (
     PolyPriLearnResult,
@@ -371,9 +372,15 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         """The learner's claim (ε, δ, relation): its data split's composition of the mechanisms it runs
         (parameters only)."""
         eps, dlt = check_privacy(self.epsilon, self.delta)
+        claim = proper_privacy(eps, dlt, self._plan())
+        return claim.epsilon, claim.delta, claim.relation
+
+    def _plan(self) -> ProperPlan:
+        """The sizes of a fit at these parameters (the planner; no data read)."""
+        eps, dlt = check_privacy(self.epsilon, self.delta)
         hclass = self._the_class()
         d = resolve_d(hclass, self.ldim, "PolyPriPropLearn")
-        plan = polypriproplearn_plan(
+        return polypriproplearn_plan(
             d,
             self.alpha,
             eps,
@@ -388,8 +395,6 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
             A=self.A,
             eta=self.eta,
         )
-        claim = proper_privacy(eps, dlt, plan)
-        return claim.epsilon, claim.delta, claim.relation
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, ProperResult]:
         res = polypriproplearn(
@@ -415,4 +420,9 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
         return res.chosen, res
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
+        self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_fallback(self, n: int) -> None:
+        """FallbackLikelyWarning when the public sizes make the inner ⊥ near certain (issue 28; no data read)."""
+        check_polyprilearn_fit(self, n)
