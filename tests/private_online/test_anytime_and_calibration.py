@@ -191,6 +191,20 @@ def test_anytime_lwy25_keeps_learning_where_the_paper_halts():
     assert r.mistakes < r_paper.mistakes
 
 
+def test_anytime_first_instance_is_the_paper_learner():
+    """Same parameters and seed: the anytime learners release the papers' pinned streams (below) until they stop."""
+    L = AnytimeLWY25(
+        Thresholds(4), T=5000, epsilon=8.0, delta=DELTA, backend="seeded", seed=11, setting=LWY25Setting(1024, 128, 6)
+    )
+    X, y = _stream(5000, 1, n=4, seed=5)
+    assert _change_points(L, X, y) == [(0, (3,)), (2217, (1,))] and L.restarts == 0
+    G = AnytimeGL21(
+        Thresholds(2), T=3000, epsilon=8.0, delta=DELTA, backend="seeded", seed=11, setting=GL21Setting(4, 128, 1.0, 3)
+    )
+    X, y = _stream(3000, 2, seed=5)
+    assert _change_points(G, X, y) == [(0, (1,)), (749, (2,))] and G.restarts == 0
+
+
 def test_anytime_claims_are_the_papers_not_halved():
     """Every instance runs the paper's full budget — AboveThreshold ε/2, histograms (ε/(2d), δ/d) (LWY25) or
     SparseVector ε/2, c histograms (ε/(2c), δ/c) (GL21) — and the claim, composed in parallel over the segments, is
