@@ -71,8 +71,8 @@ def per_step_epsilon(total_epsilon: float, k: int, delta_prime: float) -> float:
 
 def parallel_over_segments(parts: Iterable[tuple[float, float]]) -> tuple[float, float]:
     """(max ε_i, max δ_i) for mechanisms run on disjoint segments of an adaptively chosen stream (ALGORITHMS.md F.1;
-    docs/derivations.md, "Disjoint segments in parallel"): segment i starts at a round decided by the outputs released
-    before it, and whatever runs in it is (ε_i, δ_i)-DP against a changed round.
+    docs/derivations.md, "Disjoint segments in parallel (F.1 for approximate DP)"): segment i starts at a round
+    decided by the outputs released before it, and whatever runs in it is (ε_i, δ_i)-DP against a changed round.
 
     Valid only when the caller has checked both conditions of the derivation: (1) what runs in segment i reads only
     the rounds of segment i, randomness independent of the data and the outputs released before (no list, counter,

@@ -18,8 +18,9 @@ adaptive adversary picks if it is wrong at all.
   instance is a one-shot histogram call (docs/derivations.md, "Disjoint segments in parallel", with a counterexample
   for interactive δ-parts).
 * GL21 only: when an instance aborts, its last released hypothesis stays (as in GL21) and a guard — an AboveThreshold
-  (ε, threshold α = 8(ln T' + ln(6T'/β))/ε on the T' rounds left) on that hypothesis's running mistake count over
-  the rounds after the abort — starts the next instance at its ⊤. (An aborted GL21 instance often releases the
+  (ε, threshold α + 1 with α = 8(ln T' + ln(6T'/β))/ε its accuracy margin on the T' rounds left, failure β/(3T'))
+  on that hypothesis's running mistake count over the rounds after the abort — starts the next instance at its ⊤:
+  w.p. ≥ 1 − β/(3T') not before the kept hypothesis has erred, and after at most 2α + 1 of its mistakes. (An aborted GL21 instance often releases the
   target: restarting at once threw it away, ≈ 5.5·10⁴ mistakes where GL21 made ≈ 9.5·10³ at d = 1.) The guard's
   rounds are a segment of their own. LWY25 needs no guard: it halts right after an AboveThreshold rejected the
   hypothesis it keeps releasing.
@@ -302,7 +303,8 @@ class AnytimeGL21(_Restarting):
         """The aborted instance's last hypothesis stays, watched by a guard on the ``left`` rounds to go."""
         seed = self._next_seed()
         backend = SecureBackend() if seed is None else SeededBackend(seed)
-        self._guard = _Guard(self.current._released(), at_margin(left, self.beta, self.epsilon), self.epsilon, backend)
+        threshold = at_margin(left, self.beta, self.epsilon) + 1.0
+        self._guard = _Guard(self.current._released(), threshold, self.epsilon, backend)
         self.guards.append(self._guard)
 
     def _guard_claim(self) -> LearnerPrivacy:
