@@ -20,10 +20,10 @@ adaptive adversary picks if it is wrong at all.
 * GL21 only: when an instance aborts, its last released hypothesis stays (as in GL21) and a guard — an AboveThreshold
   (ε, threshold α + 1 with α = 8(ln T' + ln(6T'/β))/ε its accuracy margin on the T' rounds left, failure β/(3T'))
   on that hypothesis's running mistake count over the rounds after the abort — starts the next instance at its ⊤:
-  w.p. ≥ 1 − β/(3T') not before the kept hypothesis has erred, and after at most 2α + 1 of its mistakes. (An aborted GL21 instance often releases the
-  target: restarting at once threw it away, ≈ 5.5·10⁴ mistakes where GL21 made ≈ 9.5·10³ at d = 1.) The guard's
-  rounds are a segment of their own. LWY25 needs no guard: it halts right after an AboveThreshold rejected the
-  hypothesis it keeps releasing.
+  w.p. ≥ 1 − β/(3T') not before the kept hypothesis has erred, and after at most 2α + 1 of its mistakes. (An
+  aborted GL21 instance often releases the target: restarting at once threw it away, ≈ 5.5·10⁴ mistakes where GL21
+  made ≈ 9.5·10³ at d = 1.) The guard's rounds are a segment of their own. LWY25 needs no guard: it halts right
+  after an AboveThreshold rejected the hypothesis it keeps releasing.
 
 :meth:`privacy` is the parallel composition (:func:`littlestone.privacy.composition.parallel_over_segments`) of the
 instances' own claims — the paper's — and the guards': (ε, δ of one instance) whatever the number of restarts.
