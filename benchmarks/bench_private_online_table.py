@@ -75,9 +75,10 @@ def make(phase: str, name: str, H: Any, T: int, seed: Any) -> Any:
 
 
 def stopped(learner: Any) -> tuple[bool, int]:
-    """(the learner ended stopped for good, its restarts) from its state()."""
+    """(the learner ended stopped for good, its restarts) from its state(); an anytime GL21 whose instance aborted is
+    not stopped while its guard watches the kept hypothesis."""
     st = learner.state() if hasattr(learner, "state") else {}
-    return bool(st.get("halted") or st.get("aborted")), int(st.get("restarts", 0))
+    return bool(st.get("halted") or st.get("aborted")) and not st.get("guarding"), int(st.get("restarts", 0))
 
 
 def one_game(phase: str, name: str, adv: str, d: int, T: int, seed: np.random.SeedSequence) -> dict:

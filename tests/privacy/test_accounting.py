@@ -12,6 +12,7 @@ from littlestone.privacy import (
     advanced_composition,
     amplified_epsilon,
     basic_composition,
+    parallel_over_segments,
     per_step_epsilon,
     sampling_rate_for,
     subsample,
@@ -25,6 +26,16 @@ def test_basic_composition():
         basic_composition([(1.0, 0.0), (-1.0, 0.0)])
     with pytest.raises(PrivacyParameterError, match="pair"):
         basic_composition([1.0])
+
+
+def test_parallel_over_segments():
+    """Disjoint adaptive segments (ALGORITHMS.md F.1, docs/derivations.md): the largest ε and δ of a segment, not the
+    sum; parts are checked as for basic composition."""
+    assert parallel_over_segments([(0.5, 1e-6), (1.0, 0.0), (0.25, 2e-6)]) == (1.0, 2e-6)
+    assert parallel_over_segments([(1.0, 1e-6)] * 50) == (1.0, 1e-6)
+    assert parallel_over_segments([]) == (0.0, 0.0)
+    with pytest.raises(PrivacyParameterError, match="part 1"):
+        parallel_over_segments([(1.0, 0.0), (-1.0, 0.0)])
 
 
 def test_advanced_composition_formula_and_per_step():

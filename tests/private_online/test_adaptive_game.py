@@ -22,6 +22,7 @@ PAIRS = {
     "lwy25_sequence_shared_across_pairs": "lwy25_adaptive_game_n256",
     "gl21_histogram_without_noise": "gl21_adaptive_game",
     "lwy25_anytime_histogram_not_charged": "lwy25_anytime_adaptive_game",
+    "lwy25_anytime_restart_reads_previous_segment": "lwy25_anytime_adaptive_game",
     "gl21_anytime_histogram_without_noise": "gl21_anytime_oblivious_game",
 }
 
@@ -51,32 +52,32 @@ def test_view_and_single_special_round():
 def _anytime_gl21_game(cls, b, seed):
     learner = cls(
         Thresholds(2),
-        T=12,
+        T=60,
         epsilon=2.0,
         delta=1e-3,
         backend="seeded",
         seed=seed,
         setting=GL21Setting(2, 1, 0.25, 3, "audit"),
     )
-    return learner, play_adaptive_game(learner, special_first_then_mistakes, b, 12)
+    return learner, play_adaptive_game(learner, special_first_then_mistakes, b, 60)
 
 
 def test_anytime_gl21_game_restarts_and_shows_the_first_instance():
-    """The AnytimeGL21 game is small (first instance: one tree, c = 3) and its restarts happen within T = 12 rounds;
-    the first instance's histogram is in view: without noise it releases h_2 = Threshold(2) (only b = 1's special
-    example (1, 0) can make a tree output h_2), mostly before a restart replaces it in the final release."""
-    restarts, h2_seen, h2_final = [], 0, 0
+    """The AnytimeGL21 game is small (first instance: one tree, c = 3; T = 60) and the next instance takes over within
+    it (the abort guard fires after some 40 rounds of (0, 1) on the kept hypothesis); the first instance's histogram is
+    in view: without noise it releases h_2 = Threshold(2) (only b = 1's special example (1, 0) can make a tree output
+    h_2)."""
+    restarts, h2_seen = [], 0
     for seed in range(40):
         learner, view = _anytime_gl21_game(AnytimeGL21, 1, seed)
         restarts.append(learner.restarts)
         assert (2,) not in released_hypotheses(view)  # the honest histogram hides the one tree at h_2
         assert learner.instances[0].setting_.k2 == 1 and all(
-            inst.setting_.k2 == 4**j for j, inst in enumerate(learner.instances)
+            inst.setting_.k2 == 2**j for j, inst in enumerate(learner.instances)
         )
         _, broken_view = _anytime_gl21_game(AnytimeGL21ExactHistogram, 1, seed)
         h2_seen += (2,) in released_hypotheses(broken_view)
-        h2_final += broken_view[-1][1] == (2,)
         _, broken_view0 = _anytime_gl21_game(AnytimeGL21ExactHistogram, 0, seed)
         assert (2,) not in released_hypotheses(broken_view0)
-    assert sum(r >= 1 for r in restarts) >= 30 and max(restarts) <= 6
-    assert h2_seen >= 10 and h2_final < h2_seen / 2
+    assert sum(r >= 1 for r in restarts) >= 30 and max(restarts) <= 3
+    assert h2_seen >= 10

@@ -172,26 +172,117 @@ def test_gl21_adaptive_claim_never_above_the_request(eps, delta, T):
 
 
 def test_anytime_lwy25_keeps_learning_where_the_paper_halts():
-    """N₀ = 64 is too small for L_1 to fill: Alg. 2 halts and errs forever; the restarts (N₀·4^{j−1}, histogram
-    share 2^{−j}) reach an instance whose list fills and stop erring. The claim stays (ε, ≤ δ)."""
+    """N₀ = 64 is too small for L_1 to fill: Alg. 2 halts and errs forever; the anytime learner releases exactly
+    the paper's stream until then (instance 1 is LWY25 with the same seed), then fresh instances of N₀·2^{j−1}
+    sequences reach one whose list fills and stop erring."""
     T = 200_000
     X, y = _stream(T, 2)
-    paper = LWY25(
-        Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 5.5)
-    )
-    r = paper.run(X, y)
-    assert paper.halted and r.cumulative_mistakes[-1] - r.cumulative_mistakes[-20_000] > 9000
-    any_ = AnytimeLWY25(
-        Thresholds(2), T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 5.5)
-    )
+    kw = dict(T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 5.5))
+    paper = LWY25(Thresholds(2), **kw)
+    r_paper = paper.run(X, y)
+    assert paper.halted and r_paper.cumulative_mistakes[-1] - r_paper.cumulative_mistakes[-20_000] > 9000
+    any_ = AnytimeLWY25(Thresholds(2), **kw)
     r = any_.run(X, y)
     assert any_.restarts >= 1 and not any_.current.halted
     assert r.cumulative_mistakes[-1] - r.cumulative_mistakes[-20_000] == 0
-    assert [i.setting_.N0 for i in any_.instances] == [64 * 4**j for j in range(len(any_.instances))]
-    assert [i.histogram_share for i in any_.instances] == [2.0**-j for j in range(1, len(any_.instances) + 1)]
-    c = any_.privacy()
-    assert c.epsilon == pytest.approx(EPS) and c.delta <= DELTA
-    assert sum(n for w, e, d, n in c.parts if w == "bounded histogram") == len(any_.instances)
+    assert [i.setting_.N0 for i in any_.instances] == [64 * 2**j for j in range(len(any_.instances))]
+    halt = T - 1 - any_.instances[1].T  # the round at which instance 1 halted
+    assert np.array_equal(r.predictions[: halt + 1], r_paper.predictions[: halt + 1])
+    assert r.mistakes < r_paper.mistakes
+
+
+def test_anytime_first_instance_is_the_paper_learner():
+    """Same parameters and seed: the anytime learners release the papers' pinned streams (below) until they stop."""
+    L = AnytimeLWY25(
+        Thresholds(4), T=5000, epsilon=8.0, delta=DELTA, backend="seeded", seed=11, setting=LWY25Setting(1024, 128, 6)
+    )
+    X, y = _stream(5000, 1, n=4, seed=5)
+    assert _change_points(L, X, y) == [(0, (3,)), (2217, (1,))] and L.restarts == 0
+    G = AnytimeGL21(
+        Thresholds(2), T=3000, epsilon=8.0, delta=DELTA, backend="seeded", seed=11, setting=GL21Setting(4, 128, 1.0, 3)
+    )
+    X, y = _stream(3000, 2, seed=5)
+    assert _change_points(G, X, y) == [(0, (1,)), (749, (2,))] and G.restarts == 0
+
+
+def test_anytime_claims_are_the_papers_not_halved():
+    """Every instance runs the paper's full budget — AboveThreshold ε/2, histograms (ε/(2d), δ/d) (LWY25) or
+    SparseVector ε/2, c histograms (ε/(2c), δ/c) (GL21) — and the claim, composed in parallel over the segments, is
+    the paper instance's own claim whatever the number of restarts (no 2^{−j} split)."""
+    X, y = _stream(60_000, 2)
+    kw = dict(epsilon=EPS, delta=DELTA, backend="seeded", seed=0)
+    a = AnytimeLWY25(Thresholds(2), T=60_000, setting=LWY25Setting(16, 128, 5.5), **kw)
+    paper = LWY25(Thresholds(2), T=60_000, setting=LWY25Setting(16, 128, 5.5), **kw).privacy()
+    before = a.privacy()
+    a.run(X, y)
+    assert a.restarts >= 2
+    for c in (before, a.privacy()):
+        assert (c.epsilon, c.delta) == (paper.epsilon, paper.delta) and c.relation == paper.relation
+        assert c.epsilon == pytest.approx(EPS) and DELTA / 2 < c.delta <= DELTA
+    for inst in a.instances:
+        assert [m.epsilon for m in inst.at_mechanisms] == [EPS / 2] * (inst.d + 1)
+        assert [(m.epsilon, m.delta) for m in inst.histogram_mechanisms] == [(EPS / 2 / inst.d, DELTA / inst.d)]
+        assert (inst.privacy().epsilon, inst.privacy().delta) == (paper.epsilon, paper.delta)
+    g = AnytimeGL21(Thresholds(2), T=3000, setting=GL21Setting(4, 8, 1.0, 1), **kw)
+    g_paper = GL21(Thresholds(2), T=3000, setting=GL21Setting(4, 8, 1.0, 1), **kw).privacy()
+    X, y = _stream(3000, 1)
+    g.run(X, y)
+    assert g.restarts >= 1 and g.guards
+    c = g.privacy()
+    assert (c.epsilon, c.delta) == (g_paper.epsilon, g_paper.delta) == (pytest.approx(EPS), c.delta)
+    for inst in g.instances:
+        assert inst._svt.epsilon == EPS / 2 and inst.histogram_mechanism.epsilon == EPS / 2
+        assert inst.histogram_mechanism.delta == DELTA
+    assert all(guard.at.epsilon == EPS for guard in g.guards)
+
+
+def _game_view(cls, b, seed):
+    """The audit game (t* = round 0: (0, 1) if b = 0, else (1, 0); then (0, 1)) on AnytimeLWY25 with N₀ = 4."""
+    from littlestone.audit.adaptive_game import first_h1_then_mistakes, play_adaptive_game
+
+    learner = cls(
+        Thresholds(2), T=240, epsilon=2.0, delta=1e-3, backend="seeded", seed=seed, setting=LWY25Setting(4, 128, 6)
+    )
+    return learner, play_adaptive_game(learner, first_h1_then_mistakes, b, 240)
+
+
+def test_restarted_instance_reads_only_its_own_segment():
+    """Two worlds that differ in round 0 only (both examples are mistakes of the released h_1, so the first
+    instance's AboveThreshold fires at the same round and its empty layer-1 list halts it at the same round): the
+    restarted instance reads the same rounds and the same seed, so it must release the same stream. A restart that
+    reads the previous segment (the audit's warm-start twin) does not."""
+    from littlestone.audit.adaptive_game import AnytimeLWY25WarmStart
+
+    leaked = 0
+    for seed in range(4):
+        a0, v0 = _game_view(AnytimeLWY25, 0, seed)
+        a1, v1 = _game_view(AnytimeLWY25, 1, seed)
+        assert a0.restarts == a1.restarts >= 1 and a0.instances[1].T == a1.instances[1].T
+        assert v0 == v1
+        assert a0.instances[1].base is not a0.instances[0].base  # no base learner (nor its cache) is shared
+        _, w0 = _game_view(AnytimeLWY25WarmStart, 0, seed)
+        _, w1 = _game_view(AnytimeLWY25WarmStart, 1, seed)
+        leaked += w0 != w1
+    assert leaked >= 2
+
+
+@pytest.mark.parametrize("adv", ["late-commitment", "disagreement"])
+def test_anytime_lwy25_no_worse_than_the_paper_on_the_same_game(adv):
+    """Same adaptive adversary, same seeds: the anytime learner errs exactly as LWY25 until LWY25 halts, then less
+    (LWY25 errs on every later round)."""
+    from littlestone.experiments.private_online import adversary
+    from littlestone.online import play
+
+    T = 6000
+    H = Thresholds(2)
+    kw = dict(T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=LWY25Setting(64, 128, 5.5))
+    paper, any_ = LWY25(H, **kw), AnytimeLWY25(H, **kw)
+    gp = play(paper, adversary(adv, H, seed=0), T, seed=0)
+    ga = play(any_, adversary(adv, H, seed=0), T, seed=0)
+    assert paper.halted and any_.restarts >= 1
+    halt = T - 1 - any_.instances[1].T
+    assert np.array_equal(gp.cumulative_mistakes[: halt + 1], ga.cumulative_mistakes[: halt + 1])
+    assert ga.mistakes < gp.mistakes == T
 
 
 def test_anytime_lwy25_run_equals_learn_one():
@@ -209,18 +300,27 @@ def test_anytime_lwy25_run_equals_learn_one():
     assert np.array_equal(pa, np.array(pb))
 
 
-def test_anytime_gl21_restarts_after_abort():
+def test_anytime_gl21_keeps_the_aborted_hypothesis_until_its_guard_fires():
+    """After an abort the last released hypothesis stays (as in GL21); the next instance (k₂·2^{j−1} trees) takes over
+    only at the guard's ⊤, after the kept hypothesis has erred — never while it is right."""
     T = 3000
-    X, y = _stream(T, 2)
     kw = dict(T=T, epsilon=EPS, delta=DELTA, backend="seeded", seed=0, setting=GL21Setting(4, 8, 1.0, 1))
+    X, y = _stream(T, 1)  # target Threshold(1): the stream mixes both labels
     paper = GL21(Thresholds(2), **kw)
-    paper.run(X, y)
+    r_paper = paper.run(X, y)
     a = AnytimeGL21(Thresholds(2), **kw)
-    a.run(X, y)
-    assert paper.aborted and a.restarts >= 1
-    assert [i.setting_.k2 for i in a.instances] == [8 * 4**j for j in range(len(a.instances))]
-    c = a.privacy()
-    assert c.epsilon == pytest.approx(EPS) and c.delta <= DELTA
+    r = a.run(X, y)
+    assert paper.aborted and a.restarts >= 1 and len(a.guards) >= a.restarts
+    assert [i.setting_.k2 for i in a.instances] == [8 * 2**j for j in range(len(a.instances))]
+    assert r.mistakes < r_paper.mistakes
+    for guard in a.guards[: a.restarts]:  # every guard that fired had seen its hypothesis err
+        assert guard.count >= 1
+    # a right hypothesis kept after the abort: no restart, the paper's stream exactly
+    X, y = _stream(T, 2)  # target Threshold(2) (all labels 0)
+    paper, a = GL21(Thresholds(2), **kw), AnytimeGL21(Thresholds(2), **kw)
+    r_paper, r = paper.run(X, y), a.run(X, y)
+    assert paper.aborted and a.state()["guarding"] and a.restarts == 0
+    assert np.array_equal(r.predictions, r_paper.predictions)
 
 
 # ------------------------------------------------------------------------------------------ issue 21 item 4

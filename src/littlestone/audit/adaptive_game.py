@@ -13,11 +13,14 @@ are mistakes of the released hypothesis, so the AboveThreshold counts agree and 
   (0, 1), a mistake of h_1.
 * AnytimeGL21 (oblivious adversary, the streams GL21's claim covers): t* = 0 fixed, z⁽⁰⁾ = (0, 1), z⁽¹⁾ = (1, 0), then
   (0, 1) every round. Its first instance has one tree (k₂ = 1) and c = 3 — the tree's output after the special
-  example is h_0 or ⊥ (b = 0) versus h_2 or ⊥ (b = 1) — so the first instance aborts within a few rounds and the
-  restarts stay small (k₂ = 4^{j−1}) over the T = 12 rounds. The last histogram of an aborting instance is replaced
-  at once by the next instance's release, so c = 3 leaves one histogram of the first instance in view; the feature
-  is the set of hypotheses released over the whole stream (:func:`released_hypotheses`), not the final one, which
-  only shows the last instance.
+  example is h_0 or ⊥ (b = 0) versus h_2 or ⊥ (b = 1) — so the first instance aborts within a few rounds, its abort
+  guard (an AboveThreshold on the kept hypothesis's mistakes) fires some 40 rounds later and the next instance
+  (k₂ = 2) takes over within the T = 60 rounds; the feature is the set of hypotheses released over the whole stream
+  (:func:`released_hypotheses`), not the final one, which only shows the last instance.
+* AnytimeLWY25 (N₀ = 4 first, T = 200): the first instance halts after its first AboveThreshold ⊤ (round ≈ 120; a
+  layer-1 histogram of two sequences releases nothing) and the second (N₀ = 8) releases SOA(∅) to the end; its
+  twin that warm-starts the second instance from a sequence of the first (which holds z⁽ᵇ⁾ or a (0, 1)) shows h_2
+  only when b = 1.
 """
 
 from __future__ import annotations
@@ -127,6 +130,27 @@ class AnytimeLWY25UnchargedHistogram(AnytimeLWY25):
     counts), with the honest anytime claim."""
 
     paper = LWY25UnchargedHistogram
+
+
+class AnytimeLWY25WarmStart(AnytimeLWY25):
+    """BROKEN: a restarted instance reads the previous segment — it warm-starts from the previous instance's first
+    non-⊥ stored sequence (all its layer-0 sequences start as that one), with the honest claim (instances composed
+    in parallel over segments, which holds only if each reads its own segment alone)."""
+
+    def _start_instance(self, horizon: int | None = None) -> None:
+        prev = self.instances[-1] if self.instances else None
+        super()._start_instance(horizon)
+        seq = None
+        if prev is not None:
+            seq = next((q for q, o in zip(prev._layer.seqs, prev._layer.outs) if o is not BOT and q), None)
+        if seq is None:
+            return
+        inst = self.current
+        state = inst.base.run(seq)
+        out = inst.base.output(state)
+        inst._set_layer([seq] * inst.N, [state] * inst.N, [out] * inst.N, uniform=True)
+        inst.L = [out]
+        inst._last = out
 
 
 class AnytimeGL21ExactHistogram(AnytimeGL21):
@@ -266,7 +290,13 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
                     AnytimeLWY25UnchargedHistogram,
                     "AnytimeLWY25 whose instances read their lists from exact counts; first N0=4",
                     1000,
-                )
+                ),
+                (
+                    "lwy25_anytime_restart_reads_previous_segment",
+                    AnytimeLWY25WarmStart,
+                    "AnytimeLWY25 whose restarted instance warm-starts from a sequence of the previous one; first N0=4",
+                    1000,
+                ),
             ],
         ),
     ]
@@ -286,7 +316,7 @@ def private_online_audits() -> list[tuple[Any, list[Any]]]:
             )
         )
     # AnytimeGL21: the oblivious game (t* = 0), one tree and c = 3 in the first instance, the whole stream as feature
-    T_any = 12
+    T_any = 60
     oblivious = (
         f": t*=0, b=0 gets (0,1), b=1 gets (1,0), then (0,1); feature: hypotheses released; ε={EPS:g}, δ={DELTA:g}"
     )

@@ -9,7 +9,8 @@ Where things are (one idea per module):
   exact_sampling.py    the SecureBackend's native exact discrete Laplace (CKS20 Alg. 1–2, vectorised, OS randomness)
   params.py, budget.py check_epsilon / check_delta, PrivacyBudget (basic or advanced composition) with its ledger
   accountant.py        BudgetAccountant: one budget across fits (diffprivlib's API; basic or KOV17 composition)
-  composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous)
+  composition.py       basic and advanced composition (Dwork–Roth 3.16, 3.20; DRV10 heterogeneous); parallel over
+                       disjoint adaptive segments (ALGORITHMS F.1)
   laplace.py           Laplace mechanism (LaplaceMechanism; laplace_mechanism builds and calls it), discrete Laplace
   exponential.py       exponential mechanism (Gumbel-max) and report-noisy-max (exponential noise)
   stable_histogram.py  stable histogram, exact δ per backend (BLM20 Lemma 15, BNS16 Prop 2.20)
@@ -65,6 +66,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "advanced_composition",
         "basic_composition",
         "heterogeneous_advanced_composition",
+        "parallel_over_segments",
         "per_step_epsilon",
     ),
     ".exponential": (
@@ -142,6 +144,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         advanced_composition,
         basic_composition,
         heterogeneous_advanced_composition,
+        parallel_over_segments,
         per_step_epsilon,
     )
     from .exponential import (

@@ -67,3 +67,20 @@ def per_step_epsilon(total_epsilon: float, k: int, delta_prime: float) -> float:
         else:
             hi = mid
     return max(lo, target / int(k)) if lo > 0 else target / int(k)
+
+
+def parallel_over_segments(parts: Iterable[tuple[float, float]]) -> tuple[float, float]:
+    """(max ε_i, max δ_i) for mechanisms run on disjoint segments of an adaptively chosen stream (ALGORITHMS.md F.1;
+    docs/derivations.md, "Disjoint segments in parallel (F.1 for approximate DP)"): segment i starts at a round
+    decided by the outputs released before it, and whatever runs in it is (ε_i, δ_i)-DP against a changed round.
+
+    Valid only when the caller has checked both conditions of the derivation: (1) what runs in segment i reads only
+    the rounds of segment i, randomness independent of the data and the outputs released before (no list, counter,
+    pool or cache filled from another segment's rounds); (2) (ε_i, δ_i) is the basic composition of calls that are
+    pure ε-DP (interactive ones allowed, e.g. AboveThreshold runs) or one-shot (ε, δ)-DP (e.g. a histogram of values
+    fixed before the call). An interactive (ε, δ)-DP part with δ > 0 is not enough: restarted on segments whose ends
+    it releases, its δ can add up over the segments (counterexample in the derivation). An empty list gives (0, 0)."""
+    checked = _checked_parts(parts)
+    if not checked:
+        return (0.0, 0.0)
+    return max(e for e, _ in checked), max(d for _, d in checked)

@@ -257,8 +257,7 @@ class _GL21Common(PrivateOnlineLearner):
 class GL21(_GL21Common):
     """GL21 DP-SOA with HistSparse: (ε, δ)-DP released stream; O_d(log T) mistakes against oblivious adversaries
     (GL21 Thm 4.1, for the theory setting). Parameters as :class:`~littlestone.private_online.LWY25`, with
-    ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory". ``histogram_share`` w ∈ (0, 1] runs the
-    histograms at (wε/(2c), wδ/c) (the restarts of :class:`~littlestone.private_online.AnytimeGL21`; 1 = GL21).
+    ``setting`` a :class:`GL21Setting`, "practical" (default) or "theory".
     ``diagnostics=True`` adds the forest's exact counts (merges, entries of the list, frequency of the released
     hypothesis) to :meth:`state` and lets :attr:`forest` be read; without it neither is shown."""
 
@@ -276,7 +275,6 @@ class GL21(_GL21Common):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
-        histogram_share: float = 1.0,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -302,12 +300,7 @@ class GL21(_GL21Common):
             1.0 - 3.0 * s.eta / 32.0, self.epsilon / 2.0, s.c, sensitivity=1.0 / s.k2, backend=self._b_svt
         )
         # the mechanisms run (GL21 Alg. 2, HistSparse): the SparseVector above and at most c stable histograms
-        if not 0.0 < histogram_share <= 1.0:
-            raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
-        self.histogram_share = float(histogram_share)
-        self.histogram_mechanism = StableHistogram(
-            histogram_share * self.epsilon / (2 * s.c), histogram_share * self.delta / s.c, discrete=self._discrete
-        )
+        self.histogram_mechanism = StableHistogram(self.epsilon / (2 * s.c), self.delta / s.c, discrete=self._discrete)
         self.aborted = False
         self._item = self._hist_top()
 

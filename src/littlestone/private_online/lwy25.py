@@ -149,9 +149,7 @@ class LWY25(PrivateOnlineLearner):
     Parameters: ``T`` (horizon, required), ``epsilon`` (0 < ε), ``delta`` (0 < δ < 1), ``beta`` (failure probability
     in the AboveThreshold margin), ``setting`` ("practical" — default —, "theory", or an :class:`LWY25Setting`),
     ``base`` (the deterministic mistake-bounded learner, SOA by default), ``backend`` ("secure" — OpenDP — or
-    "seeded" with ``seed``), ``labels`` (declared label pair), ``histogram_share`` w ∈ (0, 1] (the layer histograms
-    run at (wε₀/d, wδ/d): the restarts of :class:`~littlestone.private_online.AnytimeLWY25`; 1 = LWY25),
-    ``diagnostics`` (False: :meth:`state` shows only what is public or computed from mechanism outputs, and
+    "seeded" with ``seed``), ``labels`` (declared label pair), ``diagnostics`` (False: :meth:`state` shows only what is public or computed from mechanism outputs, and
     :attr:`insertions` / :meth:`sequences` refuse to be read; True adds the exact counts of the private stream, which
     the claim does not cover).
 
@@ -176,7 +174,6 @@ class LWY25(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
-        histogram_share: float = 1.0,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -191,9 +188,6 @@ class LWY25(PrivateOnlineLearner):
             diagnostics=diagnostics,
             accountant=accountant,
         )
-        if not 0.0 < histogram_share <= 1.0:
-            raise LittlestoneError(f"histogram_share must be in (0, 1], got {histogram_share!r}")
-        self.histogram_share = float(histogram_share)
         self.base = make_base_learner(base, self.initial_version_space)
         self.d = int(self.base.mistake_bound())
         if setting == "practical":
@@ -226,8 +220,7 @@ class LWY25(PrivateOnlineLearner):
             AboveThresholdRun((n0 >> s) + self.alpha, self.eps0, sensitivity=1.0) for s in range(self.d + 1)
         )
         self.histogram_mechanisms = tuple(
-            BoundedHistogram(w * self.eps0 / self.d, w * self.delta / self.d, discrete=self._discrete)
-            for w in [self.histogram_share] * self.d
+            BoundedHistogram(self.eps0 / self.d, self.delta / self.d, discrete=self._discrete) for _ in range(self.d)
         )
         self._blk = min(1 << 16, self.T + 1)
         self._u = NoiseStream(lambda n: self._rng_insert.random(n), block=self._blk)
