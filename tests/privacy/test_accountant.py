@@ -394,3 +394,33 @@ def test_function_forms_charge_and_estimators_do_not_double_charge():
         accountant=BudgetAccountant(10, 1e-3),
     ).fit(*_tiny(H, 200))
     assert acc.spent == (0.75, 0.0) and BudgetAccountant.default().ledger == []  # inner learn functions: covered
+
+
+def test_agnostic_online_learners_are_charged_their_claim_once_and_their_sanitizer_runs_are_covered():
+    from littlestone.agnostic_online import Algorithm3, ThresholdsAlgorithm3
+    from littlestone.agnostic_online.constructed_experts import ConstructedExpertsLearner
+
+    H = Thresholds(8)
+    X = np.arange(60) % 8
+    y = (X >= 4).astype(int)
+    makers = [
+        lambda acc: Algorithm3(H, 60, 1.0, batch=20, backend="seeded", seed=1, accountant=acc),
+        lambda acc: ThresholdsAlgorithm3(H, 60, 1.0, batch=20, backend="seeded", seed=1, accountant=acc),
+        # (a small game: the constructed experts' count grows fast with T)
+        lambda acc: ConstructedExpertsLearner(Thresholds(4), 24, 1.0, 1e-6, backend="seeded", seed=1, accountant=acc),
+    ]
+    for make in makers:
+        if isinstance(make(None), ConstructedExpertsLearner):
+            X, y = np.arange(24) % 4, (np.arange(24) % 4 >= 2).astype(int)
+        acc = BudgetAccountant(100.0, 0.5)
+        learner = make(acc)
+        assert acc.ledger == []  # building one charges nothing
+        learner.learn_one(int(X[0]), int(y[0]))
+        learner.run(X[1:], y[1:])  # three sanitizer runs (batches) inside: covered by the one charge
+        claim = learner.privacy()
+        assert acc.spent == (pytest.approx(claim.epsilon), pytest.approx(claim.delta)) and len(acc.ledger) == 1
+        assert BudgetAccountant.default().ledger == []  # the sanitizer runs charged nobody else
+        small = BudgetAccountant(claim.epsilon / 2, 0.5)
+        with pytest.raises(BudgetExceededError, match=type(learner).__name__):
+            make(small).learn_one(_Touchy(), _Touchy())
+        assert small.ledger == []

@@ -174,8 +174,12 @@ class PrivateAlgorithm3Base(OnlineLearner):
 
     private = True
 
-    def __init__(self, hypothesis_class: Any, *, labels: Any, diagnostics: bool):
+    def __init__(self, hypothesis_class: Any, *, labels: Any, diagnostics: bool, accountant: Any = None):
         self.labels = private_online_labels(labels, type(self).__name__)  # the declared pair (None: read from data)
+        #: charged the whole claim (:meth:`privacy`) before the first example is read (None: the default accountant);
+        #: the sanitizer runs inside are covered by that charge
+        self.accountant = accountant
+        self._charged = False
         super().__init__(hypothesis_class, labels=self.labels)
         #: fixed at construction: without diagnostics the mistakes are never counted (turning it on later cannot
         #: reveal a count that was never kept)
@@ -226,6 +230,33 @@ class PrivateAlgorithm3Base(OnlineLearner):
     def _last_hypothesis(self) -> Any:
         """The hypothesis behind the last prediction (None before the first)."""
         return None if self._round_hyp is None else self._hypothesis_at(self._round_hyp[1])
+
+    def learn_one(self, x: Any, y: Any) -> None:
+        """Learn (x, y) (river's convention: returns None); the first call charges the accountant before the example
+        is read."""
+        self._charge_accountant()
+        super().learn_one(x, y)
+
+    def learn_many(self, X: Any, y: Any) -> np.ndarray:
+        """The rounds of ``learn_one`` on each example (the first call charges the accountant first)."""
+        self._charge_accountant()
+        return super().learn_many(X, y)
+
+    def _charge_accountant(self) -> None:
+        """The whole claim, charged before the first example is read (BudgetExceededError if it does not fit:
+        nothing read, nothing spent); the sanitizer runs it composes then charge nothing (issue 28 item 1)."""
+        if not self._charged:
+            from ..privacy.accountant import charge_fit
+
+            charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+            self._charged = True
+
+    def _fit_sanitizer(self, fit: Any, *args: Any) -> None:
+        """One batch's sanitizer run (covered by the learner's charge: :func:`~littlestone.privacy.accountant.contained`)."""
+        from ..privacy.accountant import contained
+
+        with contained():
+            fit(*args)
 
     def _run_labels(self, y: Any) -> np.ndarray:
         """0/1 labels of a ``run`` batch, checked against the declared (or already fixed) pair as learn_one does."""
@@ -320,8 +351,9 @@ class Algorithm3(PrivateAlgorithm3Base):
         seed: SeedLike = None,
         labels: tuple[int, int] | None = (0, 1),
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
-        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics)
+        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics, accountant=accountant)
         H = self.hypothesis_class
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
@@ -398,6 +430,7 @@ class Algorithm3(PrivateAlgorithm3Base):
         return int(self._pool.predict(np.array([self._round_hyp[1]]), self._point_arg(x))[0])
 
     def _learn01(self, x: Any, y: int) -> None:
+        self._charge_accountant()  # (already charged by learn_one / learn_many / run: idempotent)
         if self.n_learned >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         self.split.record(x, y)
@@ -409,7 +442,7 @@ class Algorithm3(PrivateAlgorithm3Base):
         points, labels = self.split.read(b)
         san = self.make_sanitizer(self.epsilon, self.batch, b)
         self._check_run(sanitizer_claim(san), self.run_claim(), b)
-        san.fit(list(zip(points, labels)))
+        self._fit_sanitizer(san.fit, list(zip(points, labels)))
         synth = list(san.synthetic(self.batch))
         if len(synth) != self.batch:
             raise LittlestoneError(f"the sanitizer returned {len(synth)} synthetic points for a batch of {self.batch}")
@@ -423,6 +456,7 @@ class Algorithm3(PrivateAlgorithm3Base):
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
+        self._charge_accountant()
         y01 = self._run_labels(y)
         if len(X) != len(y01):
             raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")

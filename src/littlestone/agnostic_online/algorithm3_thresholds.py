@@ -165,6 +165,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         seed: SeedLike = None,
         labels: tuple[int, int] | None = (0, 1),
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         if not isinstance(hypothesis_class, Thresholds):
             raise LittlestoneError(
@@ -172,7 +173,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
                 f"{getattr(hypothesis_class, 'name', type(hypothesis_class).__name__)} (use "
                 "Algorithm3 for finite classes)"
             )
-        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics)
+        super().__init__(hypothesis_class, labels=labels, diagnostics=diagnostics, accountant=accountant)
         H = self._thresholds = hypothesis_class
         self.n = H.n
         tree_depth(self.n)  # n ≤ 2^62
@@ -252,6 +253,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         return int(int(x) >= self._round_hyp[1])
 
     def _learn01(self, x: Any, y: int) -> None:
+        self._charge_accountant()  # (already charged by learn_one / learn_many / run: idempotent)
         if self.n_learned >= self.horizon:
             raise LittlestoneError(f"the horizon T={self.horizon} is exhausted")
         self.split.record(int(x), int(y))
@@ -264,7 +266,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
         X, Y = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int8)
         san = self._sanitizer(b)
         self._check_run(san.privacy(), self._sanitizer(0).privacy(), b)
-        san.fit_arrays(X, Y)
+        self._fit_sanitizer(san.fit_arrays, X, Y)
         Xs, Ys = san.synthetic_arrays(self.batch)
         if Xs.size != self.batch:
             raise LittlestoneError(f"the sanitizer returned {Xs.size} synthetic points for a batch of {self.batch}")
@@ -276,6 +278,7 @@ class ThresholdsAlgorithm3(PrivateAlgorithm3Base):
 
     def run(self, X: Any, y: Any) -> np.ndarray:
         """Play the rounds (X[t], y[t]) in order; returns the 0/1 predictions (mistakes counted as in learn_one)."""
+        self._charge_accountant()
         y01 = self._run_labels(y)
         if len(X) != len(y01):
             raise LittlestoneError(f"{len(X)} points but {len(y01)} labels")

@@ -417,8 +417,13 @@ class ConstructedExpertsLearner(CloneFromParams):
         max_experts: int = MAX_EXPERTS,
         track_expected: bool = True,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         self.H = hypothesis_class
+        #: charged the whole claim (:meth:`privacy`: Algorithm 5 and the OPE learner composed) before the first label
+        #: is read (None: the default accountant); the parts it runs are covered by that charge
+        self.accountant = accountant
+        self._charged = False
         self.horizon = check_horizon(horizon)
         self.epsilon = check_epsilon(epsilon)
         self.delta = check_delta(delta, positive=True)
@@ -568,6 +573,18 @@ class ConstructedExpertsLearner(CloneFromParams):
 
     def learn_one(self, x: Any, y: Any) -> "ConstructedExpertsLearner":
         """Reveal y_t ∈ {0, 1}: losses to the OPE learner, x_t to Algorithm 5, windows to the flipping experts."""
+        if not self._charged:
+            if self.private:
+                from ..privacy.accountant import charge_fit
+
+                charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+            self._charged = True
+        from ..privacy.accountant import contained
+
+        with contained():  # the OPE learner and Algorithm 5 are covered by the charge above
+            return self._learn_one(x, y)
+
+    def _learn_one(self, x: Any, y: Any) -> "ConstructedExpertsLearner":
         if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or int(y) not in (0, 1):
             raise LittlestoneError(f"labels must be 0 or 1, got {y!r}")
         self.predict_one(x)
