@@ -4,6 +4,7 @@ beside the theory bound; then rounds per second of the vectorised ``run`` (seede
 round-by-round protocol (the baseline, same learner, same stream).
 
     PYTHONPATH=src python benchmarks/bench_points_intervals_at.py [--T 1000000] [--seeds 1 2] [--out FILE]
+        [--at step standard]   # the segments' AboveThreshold kinds to compare (same games, same seeds)
 
 Writes benchmarks/results/points_intervals_at.md (a table per class, the throughput table, the load).
 """
@@ -25,24 +26,27 @@ from littlestone.private_online.points_at import PointsAT
 CASES = (("points:2^60", PointsAT), ("intervals:2^16", IntervalsAT))
 
 
-def games(T: int, seeds: list[int], lines: list[str], classes: list[str], adversaries: list[str]) -> None:
+def games(
+    T: int, seeds: list[int], lines: list[str], classes: list[str], adversaries: list[str], at: str = "step"
+) -> None:
     for spec, cls in CASES:
         if spec not in classes:
             continue
         H = parse_class_spec(spec)
-        bound = cls(H, T=T, epsilon=1.0, backend="seeded", seed=0).bound.mistake_bound
-        lines += [f"### {cls.__name__} on {spec}, T = {T:,}, ε = 1, β = 0.1 (theory bound {bound:,})", ""]
+        bound = cls(H, T=T, epsilon=1.0, backend="seeded", seed=0, at=at).bound.mistake_bound
+        title = f"{cls.__name__} ({at} AboveThreshold) on {spec}, T = {T:,}, ε = 1, β = 0.1 (theory bound {bound:,})"
+        lines += [f"### {title}", ""]
         lines += ["| adversary | seed | mistakes | seconds |", "|---|---:|---:|---:|"]
         worst: dict[str, int] = {}
         for name in adversaries:
             for s in seeds:
-                learner = cls(H, T=T, epsilon=1.0, backend="seeded", seed=s)
+                learner = cls(H, T=T, epsilon=1.0, backend="seeded", seed=s, at=at)
                 t0 = time.perf_counter()
                 r = play(learner, make_adversary(name, H, seed=s), T, seed=s)
                 dt = time.perf_counter() - t0
                 worst[name] = max(worst.get(name, 0), r.mistakes)
                 lines.append(f"| {name} | {s} | {r.mistakes:,} | {dt:.0f} |")
-                print(spec, name, s, r.mistakes, f"{dt:.0f}s", flush=True)
+                print(spec, at, name, s, r.mistakes, f"{dt:.0f}s", flush=True)
         adaptive = [v for k, v in worst.items() if k != "iid"]
         if adaptive:
             lines += ["", f"worst over the adaptive adversaries and seeds: **{max(adaptive):,}**", ""]
@@ -94,10 +98,12 @@ def main() -> None:
     ap.add_argument("--skip-throughput", action="store_true")
     ap.add_argument("--classes", nargs="+", default=[c for c, _ in CASES])
     ap.add_argument("--adversaries", nargs="+", default=list(ADVERSARIES))
+    ap.add_argument("--at", nargs="+", default=["step"], help="AboveThreshold kinds: step, monotone, standard")
     args = ap.parse_args()
     lines = ["## PointsAT / IntervalsAT (issue 27 item 1c)", "", f"load before: {os.getloadavg()}", ""]
     if not args.skip_games:
-        games(args.T, args.seeds, lines, args.classes, args.adversaries)
+        for at in args.at:
+            games(args.T, args.seeds, lines, args.classes, args.adversaries, at)
     if not args.skip_throughput:
         throughput(args.stream, lines)
     lines += ["", f"load after: {os.getloadavg()}", ""]

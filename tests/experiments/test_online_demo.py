@@ -41,6 +41,14 @@ def test_online_section_rows(tmp_path):
     assert res.best_mistakes <= min(r["mistakes"] for r in res.rows) + 600  # sanity: a count of the stream
 
 
+def test_online_section_leads_with_the_practical_learners():
+    """The practical pure ε-DP learners come first among the private ones (BisectAT, the one `play -l private` picks
+    for thresholds, then ListAT); the papers' LWY25 and GL21 stay, under their names, after them."""
+    private = [n for n in LEARNER_NAMES if "non-private" not in n]
+    assert private[:2] == ["BisectAT (practical, pure ε-DP)", "ListAT (practical, pure ε-DP)"]
+    assert private[-2:] == ["LWY25 (practical)", "GL21 (practical)"]
+
+
 def test_demo_online_cli(tmp_path):
     r = CliRunner().invoke(
         app, ["demo", "--fast", "--online", "--out", str(tmp_path / "r"), "--backend", "seeded", "--jobs", "1"]
@@ -48,4 +56,6 @@ def test_demo_online_cli(tmp_path):
     assert r.exit_code == 0, r.output
     html = (tmp_path / "r" / "index.html").read_text()
     assert "Online: private learning on a stream" in html and "2,000 rounds" in html
+    assert html.index("BisectAT (practical, pure ε-DP)") < html.index("LWY25 (practical)")
+    assert "<code>littlestone play -l private</code>" in html
     assert html.count("data:image/png;base64,") == 4

@@ -125,6 +125,37 @@ def test_segments_run_the_claimed_mechanisms():
     assert c.eps_at1 + c.eps_select1 == pytest.approx(1.0) == c.eps_at2 + c.eps_select2
 
 
+@pytest.mark.parametrize("at", ["step", "monotone", "standard"])
+def test_segments_run_the_step_above_threshold_by_default(at):
+    """Every query of both learners is a running 0/1 count of the segment (step differences): the default runs the
+    step AboveThreshold (both noises Lap(1/ε′)) and its claim object, and the bound's margins use those scales — a
+    doubled or halved scale on either side turns this red."""
+    from littlestone.bounds.points_intervals_at import miss_run
+    from littlestone.private_online.segments import AT_KINDS
+    from littlestone.privacy import StepAboveThreshold, StepAboveThresholdRun
+
+    kw = {} if at == "step" else {"at": at}
+    at_cls, run_cls = AT_KINDS[at]
+    if at == "step":
+        assert (at_cls, run_cls) == (StepAboveThreshold, StepAboveThresholdRun)
+    L = PointsAT(Points(2**60), T=2000, epsilon=1.0, backend="seeded", seed=1, **kw)
+    assert type(L._at) is at_cls and type(L.at_zero) is run_cls and type(L.at_point) is run_cls
+    r, q = {"step": (1, 1), "monotone": (2, 2), "standard": (2, 4)}[at]
+    assert (L._at._threshold_scale, L._at._query_scale) == (r, q)
+    b, bp = L.bound, 0.1 / 12
+    assert b.a_zero == pytest.approx(r / b.eps_at * math.log(1 / (2 * bp)))
+    assert b.tau_point == pytest.approx((r * math.log(1 / (2 * bp)) + q * math.log(2000 / (2 * bp))) / 1.0)
+    assert b.mistake_bound == math.ceil(b.tau_zero + b.a_zero) + miss_run(bp) - 1
+    I = IntervalsAT(Intervals(2**16), T=2000, epsilon=1.0, backend="seeded", seed=1, **kw)
+    assert type(I._at) is at_cls and type(I.at_empty) is run_cls and type(I.at_bisect) is run_cls
+    assert I.state()["at"] == L.state()["at"] == at
+    c = I.bound
+    bp1 = 0.1 / 16
+    A1 = 4 * math.log((2**16 - 1) / (0.1 / 4))
+    a1, b1 = r * math.log(1 / (2 * bp1)), q * math.log(2000 / (2 * bp1))
+    assert c.tau1 == pytest.approx(A1 / c.eps_select1 + (a1 + b1) / c.eps_at1)
+
+
 def test_histogram_selection_on_a_string_domain():
     H = Points()
     learner = PointsAT(H, T=3000, epsilon=1.0, delta=1e-6, selection="histogram", backend="seeded", seed=1)

@@ -4,9 +4,10 @@ thresholds, privacy splits and mistake bounds with every constant written out (d
 
 Both learners cut the stream into segments ended by an AboveThreshold ⊤ on the segment's running mistake count
 (disjoint-segment lemma, derivations.md §F.1). For one AboveThreshold instance with budget ε′, threshold noise
-ρ ~ Lap(r/ε′) and query noise ν ~ Lap(q/ε′) (r = 2, q = 4 for :class:`~littlestone.privacy.AboveThreshold`; the
-monotone variant halves q — change :data:`QUERY_NOISE` with the learners' ``segment_at`` factory), and a per-event
-failure probability β′:
+ρ ~ Lap(r/ε′) and query noise ν ~ Lap(q/ε′) — (r, q) = :data:`~littlestone.bounds.segment_learners.AT_SCALES`
+[at]: (1, 1) for the step AboveThreshold (the default: every query of both learners is a running 0/1 count of the
+segment, whose replace-one differences are steps), (2, 2) monotone, (2, 4) standard (Dwork–Roth Alg. 1) — and a
+per-event failure probability β′:
 
 * a = (r/ε′)·ln(1/(2β′)):   P[ρ > a] = P[ρ < −a] = ½e^{−aε′/r} = β′;
 * b = (q/ε′)·ln(T/(2β′)):   P[some ν_t ≥ b, t ≤ T] ≤ T·½e^{−bε′/q} = β′;
@@ -25,24 +26,28 @@ from dataclasses import dataclass
 
 from ..errors import LittlestoneError
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
+from .segment_learners import AT_SCALES
 
-#: AboveThreshold's noise scales in units of Δ/ε′ (DR14 Alg. 1: threshold Lap(2Δ/ε), queries Lap(4Δ/ε)); the
-#: monotone-query AboveThreshold (F.4) halves the query noise: set QUERY_NOISE = 2.0 together with the learners'
-#: ``segment_at`` factory (littlestone.private_online.points_at)
-THRESHOLD_NOISE = 2.0
-QUERY_NOISE = 4.0
 #: the 64-bit integers: the universe of the pure-DP selection on the infinite domain of Points
 INT64_UNIVERSE = 2**64
 
 
-def threshold_margin(epsilon: float, beta: float) -> float:
-    """a = (r/ε′)·ln(1/(2β′))."""
-    return THRESHOLD_NOISE / epsilon * math.log(1.0 / (2.0 * beta))
+def _noise(at: str, epsilon: float) -> tuple[float, float]:
+    """(r/ε′, q/ε′): the threshold and query noise scales of the ``at`` AboveThreshold at budget ε′."""
+    if at not in AT_SCALES:
+        raise LittlestoneError(f"at must be one of {', '.join(AT_SCALES)}, not {at!r}")
+    r, q = AT_SCALES[at]
+    return r / epsilon, q / epsilon
 
 
-def query_margin(epsilon: float, T: int, beta: float) -> float:
-    """b = (q/ε′)·ln(T/(2β′))."""
-    return QUERY_NOISE / epsilon * max(math.log(T / (2.0 * beta)), 0.0)
+def threshold_margin(epsilon: float, beta: float, at: str = "step") -> float:
+    """a = (r/ε′)·ln(1/(2β′)) (r/ε′ the threshold noise scale of the ``at`` AboveThreshold)."""
+    return _noise(at, epsilon)[0] * math.log(1.0 / (2.0 * beta))
+
+
+def query_margin(epsilon: float, T: int, beta: float, at: str = "step") -> float:
+    """b = (q/ε′)·ln(T/(2β′)) (q/ε′ the query noise scale of the ``at`` AboveThreshold)."""
+    return _noise(at, epsilon)[1] * max(math.log(T / (2.0 * beta)), 0.0)
 
 
 def miss_run(beta: float) -> int:
@@ -70,7 +75,7 @@ class PointsATBound:
     (``epsilon``, ``tau_point``) on the mistakes of h_q. ``c_min``: the count at ⊤ that makes the selection right
     w.p. ≥ 1 − γ (exponential mechanism: (2/ε_s)ln((N−1)/γ); stable histogram: τ_h + (2/ε_s)ln(1/(2γ))).
     Failure split: γ = β/2, β′ = β/12 for each of the six AboveThreshold events (L, U of the zero segment; L of
-    the point segment — counted twice for symmetry)."""
+    the point segment — counted twice for symmetry). ``at``: the AboveThreshold kind of every segment."""
 
     N: float
     T: int
@@ -86,9 +91,11 @@ class PointsATBound:
     a_zero: float
     j: int
     mistake_bound: int
+    at: str = "step"
 
     def lines(self) -> list[tuple[str, str]]:
         return [
+            ("AboveThreshold (every segment)", _at_line(self.at)),
             ("selection", f"{self.selection} ({'pure ε-DP' if self.delta == 0 else '(ε, δ)-DP'})"),
             ("zero segment: AboveThreshold ε / selection ε", f"{self.eps_at:.4g} / {self.eps_select:.4g}"),
             ("count at ⊤ for a right selection (c_min)", f"{self.c_min:.1f}"),
@@ -98,11 +105,24 @@ class PointsATBound:
         ]
 
 
+def _at_line(at: str) -> str:
+    r, q = AT_SCALES[at]
+    return f"{at}: ρ ~ Lap({r:g}/ε′), ν ~ Lap({q:g}/ε′)"
+
+
 def points_at_bound(
-    N: float, T: int, epsilon: float, beta: float = 0.1, *, selection: str = "exponential", delta: float = 0.0
+    N: float,
+    T: int,
+    epsilon: float,
+    beta: float = 0.1,
+    *,
+    selection: str = "exponential",
+    delta: float = 0.0,
+    at: str = "step",
 ) -> PointsATBound:
     """PointsAT's theory setting and mistake bound for a domain of N points (math.inf: the 64-bit integers are the
-    exponential mechanism's universe; the stable histogram needs no universe)."""
+    exponential mechanism's universe; the stable histogram needs no universe) with the ``at`` AboveThreshold."""
+    _noise(at, 1.0)
     T = check_positive_int(T, "horizon T")
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta)
@@ -115,7 +135,7 @@ def points_at_bound(
     if not (N >= 1):
         raise LittlestoneError(f"the domain needs at least one point, got N = {N!r}")
     gamma, bp = beta / 2.0, beta / 12.0
-    a1, b1 = threshold_margin(1.0, bp), query_margin(1.0, T, bp)  # at ε′ = 1; scale by 1/ε′
+    a1, b1 = threshold_margin(1.0, bp, at), query_margin(1.0, T, bp, at)  # at ε′ = 1; scale by 1/ε′
     if selection == "exponential":
         universe = INT64_UNIVERSE if math.isinf(N) else N
         A = 2.0 * max(math.log(max(universe - 1, 1) / gamma), 0.0)
@@ -137,7 +157,9 @@ def points_at_bound(
     tau_point = (a1 + b1) / epsilon
     j = miss_run(bp)
     bound = segment_mistakes(tau_zero, a_z, j)
-    return PointsATBound(N, T, epsilon, delta, beta, selection, eps_a, eps_s, c_min, tau_zero, tau_point, a_z, j, bound)
+    return PointsATBound(
+        N, T, epsilon, delta, beta, selection, eps_a, eps_s, c_min, tau_zero, tau_point, a_z, j, bound, at
+    )
 
 
 @dataclass(frozen=True)
@@ -151,7 +173,7 @@ class IntervalsATBound:
     mistakes, then an exponential mechanism (``eps_select2``) over five moves (each endpoint one bisection step
     left or right; "m is wrong") scored by the segment's mistakes of each kind. At most ``steps`` = 2⌊log₂ N⌋ moves.
     Failure split: β/2 to phase 1 (γ₁ = β/4, β′₁ = β/16), β/2 spread over the steps + 1 segments of phase 2
-    (γ₂ = β/(4(S+1)), β′₂ = β/(16(S+1)))."""
+    (γ₂ = β/(4(S+1)), β′₂ = β/(16(S+1))). ``at``: the AboveThreshold kind of every segment."""
 
     N: int
     T: int
@@ -167,9 +189,11 @@ class IntervalsATBound:
     phase1_mistakes: int
     step_mistakes: int
     mistake_bound: int
+    at: str = "step"
 
     def lines(self) -> list[tuple[str, str]]:
         return [
+            ("AboveThreshold (every segment)", _at_line(self.at)),
             ("bisection steps (2⌊log₂ N⌋)", str(self.steps)),
             (
                 "phase 1: AboveThreshold ε / selection ε / τ",
@@ -184,8 +208,10 @@ class IntervalsATBound:
         ]
 
 
-def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1) -> IntervalsATBound:
-    """IntervalsAT's theory setting and mistake bound on intervals over N points (pure ε-DP)."""
+def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1, *, at: str = "step") -> IntervalsATBound:
+    """IntervalsAT's theory setting and mistake bound on intervals over N points (pure ε-DP) with the ``at``
+    AboveThreshold."""
+    _noise(at, 1.0)
     N = check_positive_int(N, "number of points N")
     T = check_positive_int(T, "horizon T")
     epsilon = check_epsilon(epsilon)
@@ -194,7 +220,7 @@ def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1) -> Int
     # phase 1
     g1, bp1 = beta / 4.0, beta / 16.0
     A1 = 4.0 * max(math.log(max(N - 1, 1) / g1), 0.0)
-    a1, b1 = threshold_margin(1.0, bp1), query_margin(1.0, T, bp1)
+    a1, b1 = threshold_margin(1.0, bp1, at), query_margin(1.0, T, bp1, at)
     s1 = _split(A1, a1 + b1)
     e_s1, e_a1 = s1 * epsilon, (1.0 - s1) * epsilon
     tau1 = A1 / e_s1 + (a1 + b1) / e_a1
@@ -202,20 +228,18 @@ def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1) -> Int
     # phase 2
     g2, bp2 = beta / (4.0 * (steps + 1)), beta / (16.0 * (steps + 1))
     A2 = 4.0 * math.log(4.0 / g2)
-    a2, b2 = threshold_margin(1.0, bp2), query_margin(1.0, T, bp2)
+    a2, b2 = threshold_margin(1.0, bp2, at), query_margin(1.0, T, bp2, at)
     s2 = _split(A2, a2 + b2)
     e_s2, e_a2 = s2 * epsilon, (1.0 - s2) * epsilon
     tau2 = A2 / e_s2 + (a2 + b2) / e_a2
     m2 = segment_mistakes(tau2, a2 / e_a2, miss_run(bp2))
-    return IntervalsATBound(N, T, epsilon, beta, steps, e_a1, e_s1, tau1, e_a2, e_s2, tau2, m1, m2, m1 + steps * m2)
+    return IntervalsATBound(N, T, epsilon, beta, steps, e_a1, e_s1, tau1, e_a2, e_s2, tau2, m1, m2, m1 + steps * m2, at)
 
 
 __all__ = [
     "INT64_UNIVERSE",
     "IntervalsATBound",
     "PointsATBound",
-    "QUERY_NOISE",
-    "THRESHOLD_NOISE",
     "intervals_at_bound",
     "miss_run",
     "points_at_bound",

@@ -457,12 +457,13 @@ def points_at(
     beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
     selection: str = typer.Option("exponential", "--selection", help="exponential (pure ε-DP) or histogram (δ > 0)."),
     delta: float = typer.Option(0.0, "--delta", help="Privacy δ of the histogram selection."),
+    at: str = typer.Option("step", "--at", help="The segments' AboveThreshold: step (default), monotone, standard."),
 ) -> None:
     """PointsAT (points on huge domains, adaptive adversaries): thresholds, ε split and the mistake bound
     (docs/derivations.md, "PointsAT and IntervalsAT")."""
     from ..bounds.points_intervals_at import points_at_bound
 
-    rep = points_at_bound(_domain_size(N, True), T, epsilon, beta, selection=selection, delta=delta)
+    rep = points_at_bound(_domain_size(N, True), T, epsilon, beta, selection=selection, delta=delta, at=at)
     _rows_table(f"PointsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
     console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 
@@ -473,11 +474,12 @@ def intervals_at(
     T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
+    at: str = typer.Option("step", "--at", help="The segments' AboveThreshold: step (default), monotone, standard."),
 ) -> None:
     """IntervalsAT (intervals, adaptive adversaries, pure ε-DP): both phases' thresholds and the mistake bound."""
     from ..bounds.points_intervals_at import intervals_at_bound
 
-    rep = intervals_at_bound(int(_domain_size(N, False)), T, epsilon, beta)
+    rep = intervals_at_bound(int(_domain_size(N, False)), T, epsilon, beta, at=at)
     _rows_table(f"IntervalsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
     console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 

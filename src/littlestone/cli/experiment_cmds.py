@@ -196,8 +196,9 @@ def demo(
     online: bool = typer.Option(
         False,
         "--online",
-        help="Add the online section: LWY25, GL21, Algorithm 3 and the private experts learners against the SOA and "
-        "Hedge on a stream of the data (10,000 rounds; 2,000 with --fast; a few seconds more).",
+        help="Add the online section: the practical private learners (BisectAT, ListAT) first, the private experts "
+        "learners, Algorithm 3, and the papers' LWY25 and GL21, against the SOA and Hedge on a stream of the data "
+        "(10,000 rounds; 2,000 with --fast; a few seconds more).",
     ),
 ) -> None:
     """Learn privately from scikit-learn's breast-cancer data and write a self-contained HTML report."""

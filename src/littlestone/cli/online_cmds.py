@@ -45,9 +45,16 @@ PLAY_EPILOG = """Examples:
 
   littlestone play --class intervals:32 --learner soa --adversary iid --rounds 500 --runs 20 --seed 1 --jobs 2
 
+  littlestone play --class thresholds:2^60 --learner private --adversary late-commitment --rounds 100000
+                                             (private: the practical pure ε-DP learner for the class —
+                                              bisect for thresholds, points-at, intervals-at, listat for a
+                                              finite class —, named in the output; the released h_t predicts;
+                                              --backend seeded --seed 1 for a reproducible run)
+
+  littlestone play --class random:16x20 --learner listat --adversary disagreement --rounds 100000 --epsilon 1
+
   littlestone play --class thresholds:2 --learner lwy25 --adversary iid --rounds 20000 --epsilon 1 --delta 1e-6
-                                             (private online learners: the released h_t predicts; --backend
-                                              seeded --seed 1 for a reproducible run)"""
+                                             (the papers' algorithms, faithful: lwy25, lwy25-paper, gl21, …)"""
 
 
 class LearnerName(str, Enum):
@@ -63,6 +70,7 @@ class LearnerName(str, Enum):
     intervals_at = "intervals-at"
     listat = "listat"
     bisect = "bisect"
+    private = "private"
 
 
 PRIVATE_LEARNERS = (
@@ -75,7 +83,10 @@ PRIVATE_LEARNERS = (
     "bisect",
     "points-at",
     "intervals-at",
+    "private",
 )
+#: ``-l private`` picks one of these by the class (littlestone.private_online.practical)
+PRACTICAL_LEARNERS = ("bisect", "points-at", "intervals-at", "listat")
 #: the pure ε-DP segment learners (App. F): --setting is "practical", "theory" or a threshold τ
 SEGMENT_LEARNERS = ("listat", "bisect")
 #: bytes a game record keeps per round (the point, the prediction, the label), for the up-front memory check
@@ -199,7 +210,14 @@ def _check_iid_law(H: Any) -> None:
 @with_cluster
 def play(
     hclass: str = CLASS_OPTION,
-    learner: LearnerName = typer.Option(LearnerName.soa, "--learner", "-l", help="Online learner."),
+    learner: LearnerName = typer.Option(
+        LearnerName.soa,
+        "--learner",
+        "-l",
+        help="Online learner. private: the practical pure ε-DP learner for the class (bisect for thresholds, "
+        "points-at, intervals-at, listat for a finite class; named in the output); the papers' algorithms under "
+        "their names (lwy25, lwy25-paper, gl21, gl21-paper, gl21-adaptive).",
+    ),
     adversary: AdversaryName = typer.Option(
         AdversaryName.tree,
         "--adversary",
@@ -222,7 +240,7 @@ def play(
     jobs: int = JOBS_OPTION,
     cluster: Optional[str] = CLUSTER_OPTION,
     epsilon: Optional[float] = typer.Option(
-        None, "--epsilon", "-e", help="Privacy ε of a private learner (default 1; lwy25, gl21, gl21-adaptive, …)."
+        None, "--epsilon", "-e", help="Privacy ε of a private learner (default 1; private, bisect, lwy25, …)."
     ),
     delta: Optional[float] = typer.Option(
         None, "--delta", help="Privacy δ ∈ (0,1) of a private learner (default 1e-6)."
@@ -285,6 +303,12 @@ def play(
         _check_iid_law(H)
 
     private = learner.value in PRIVATE_LEARNERS
+    if learner == LearnerName.private:
+        from ..private_online.practical import practical_learner
+
+        picked, _, why = practical_learner(H)
+        console.print(f"-l private: {picked} ({why})", markup=False, highlight=False)
+        learner = LearnerName(picked)
     if not private:
         given = [
             n

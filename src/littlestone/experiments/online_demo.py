@@ -6,11 +6,14 @@ its published range), the label 1 for malignant. The class: thresholds h_t(x) = 
 (5 functions, Ldim 2). Real data is not realizable by thresholds (the stream is agnostic), so every learner is
 measured by its mistakes and its regret against the best threshold in hindsight on the same stream.
 
-Learners (ε = 1, δ = 10⁻⁶ for the private ones): LWY25 (LWY25 Alg. 2, practical setting) and GL21 DP-SOA (GL21
-Thm 4.1, practical setting) — realizable learners, run here outside their theorems' assumptions —, Algorithm 3 on
-thresholds (LWY25 §4, private proper agnostic), the private experts learners over the class (PrivateHedge, LWY25
-Thm E.11's rate; TreeAggregationHedge; BatchedPrivateHedge, oblivious adversaries), and the non-private SOA (restarted
-on the example that empties its version space) and Hedge over the class.
+Learners (ε = 1, δ = 10⁻⁶ for the private ones), in the table's order: the non-private baselines (the SOA, restarted
+on the example that empties its version space, and Hedge over the class); the practical pure ε-DP learners first —
+BisectAT (private bisection over thresholds, the library's recommended private online learner for this class) and
+ListAT (any small finite class) —; the private experts learners over the class (PrivateHedge, LWY25 Thm E.11's rate;
+TreeAggregationHedge; BatchedPrivateHedge, oblivious adversaries); Algorithm 3 on thresholds (LWY25 §4, private
+proper agnostic); and the papers' realizable learners for researchers, faithful under their names — LWY25 (Alg. 2,
+practical setting) and GL21 DP-SOA (Thm 4.1, practical setting). The realizable learners (BisectAT, ListAT, LWY25,
+GL21) run here outside their theorems' assumptions: their privacy holds on every stream, their mistake bounds do not.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from .._random import spawn_seeds
 LEARNER_NAMES = (
     "SOA (restarted; non-private)",
     "Hedge over H (non-private)",
+    "BisectAT (practical, pure ε-DP)",
+    "ListAT (practical, pure ε-DP)",
     "PrivateHedge",
     "TreeAggregationHedge",
     "BatchedPrivateHedge",
@@ -84,7 +89,7 @@ def _learners(
 ) -> dict[str, Callable[[Any, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, Any]]]:
     from ..agnostic_online import ThresholdsAlgorithm3
     from ..experts import BatchedPrivateHedge, Hedge, PrivateHedge, TreeAggregationHedge
-    from ..private_online import GL21, LWY25
+    from ..private_online import GL21, LWY25, BisectAT, ListAT
 
     N = H.n + 1
     kw: dict[str, Any] = {"backend": backend}
@@ -107,6 +112,8 @@ def _learners(
     return {
         "SOA (restarted; non-private)": lambda seed, X, y, cols: (soa_restarted(H, X, y), None),
         "Hedge over H (non-private)": priv(lambda s: Hedge(N, T, seed=s)),
+        "BisectAT (practical, pure ε-DP)": realizable(BisectAT),
+        "ListAT (practical, pure ε-DP)": realizable(ListAT),
         "PrivateHedge": priv(lambda s: PrivateHedge(N, T, eps, delta, seed=None if secure else s, **kw)),
         "TreeAggregationHedge": priv(lambda s: TreeAggregationHedge(N, T, eps, seed=None if secure else s, **kw)),
         "BatchedPrivateHedge": priv(lambda s: BatchedPrivateHedge(N, T, eps, delta, seed=None if secure else s, **kw)),

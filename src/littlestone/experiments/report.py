@@ -207,6 +207,7 @@ def _online_section(result: Any) -> str:
     )
     hedge = by.get("Hedge over H (non-private)")
     lwy, gl = by.get("LWY25 (practical)"), by.get("GL21 (practical)")
+    bisect = by.get("BisectAT (practical, pure ε-DP)")
     story = ""
     if best_private is not None and hedge is not None:
         story += (
@@ -214,11 +215,19 @@ def _online_section(result: Any) -> str:
             f"{on.best_mistakes / on.T:.1%}). Non-private Hedge over the class trails it by {hedge['regret']:,} "
             f"mistakes; the best private learner here, {esc(best_private['learner'])}, by {best_private['regret']:,}. "
         )
+    if bisect is not None:
+        story += (
+            f"BisectAT — private bisection over the thresholds, pure ε-DP against adaptive adversaries, the "
+            f"library's recommended private online learner for this class (<code>littlestone play -l private</code> "
+            f"picks it) — makes {bisect['mistakes']:,} mistakes (rate {bisect['mistake rate']:.1%}). "
+        )
     if lwy is not None and gl is not None:
         story += (
-            f"LWY25 and GL21 are realizable learners: on this non-realizable stream, at their practical settings, "
-            f"they make {lwy['mistakes']:,} and {gl['mistakes']:,} mistakes (rate {lwy['mistake rate']:.1%} and "
-            f"{gl['mistake rate']:.1%}) — their theorems assume a target in the class and are silent here. "
+            f"The papers' algorithms, kept faithful under their names for researchers: LWY25 and GL21 at their "
+            f"practical settings make {lwy['mistakes']:,} and {gl['mistakes']:,} mistakes (rate "
+            f"{lwy['mistake rate']:.1%} and {gl['mistake rate']:.1%}). BisectAT, ListAT, LWY25 and GL21 are "
+            "realizable learners: their privacy holds on this non-realizable stream, their mistake bounds assume a "
+            "target in the class and are silent here. "
         )
     return "\n".join(
         [

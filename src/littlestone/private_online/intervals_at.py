@@ -7,7 +7,7 @@ x ∈ [a, m) says a* > x ≥ a; a false positive x ∈ (m, b] says b* < x ≤ b;
 target. So every mistake names one endpoint and one direction, and each endpoint is a bisection on its own.
 
 * **Phase 1** (release the empty interval): its mistakes are positives, all inside the target. AboveThreshold on
-  their count; at ⊤ the exponential mechanism over the whole domain with the depth score
+  their running count; at ⊤ the exponential mechanism over the whole domain with the depth score
   min(#positives ≤ m, #positives ≥ m) — positive only between the smallest and largest positive, hence inside the
   target — picks m (cells: the sorted positives and the gaps between them, never the enumerated domain).
 * **Phase 2** (release [a, b] with a = ⌊(lo_a + hi_a)/2⌋, b = ⌈(lo_b + hi_b)/2⌉, a* ∈ [lo_a, hi_a] ⊆ [0, m],
@@ -17,7 +17,12 @@ target. So every mistake names one endpoint and one direction, and each endpoint
   for "m wrong", back to phase 1.
 
 Privacy: disjoint-segment lemma (docs/derivations.md §F.1): each segment's AboveThreshold and selection read only
-that segment (ε_a + ε_s = ε in both phases). Mistakes: :func:`littlestone.bounds.points_intervals_at.intervals_at_bound`.
+that segment (ε_a + ε_s = ε in both phases). Every AboveThreshold query is the running count of the segment's mistakes
+(0/1 indicators, the released interval fixed for the segment), so replacing one round shifts the counts from that
+round on by one c ∈ {−1, 0, 1}: a step (:data:`~littlestone.privacy.STEP_ASSUMPTION`), and the step AboveThreshold
+(``at="step"``, the default; both noises Lap(1/ε_a)) is ε_a-DP for it. The per-kind counts feed only the move
+selection (the exponential mechanism, sensitivity 1), never an AboveThreshold. Mistakes:
+:func:`littlestone.bounds.points_intervals_at.intervals_at_bound`.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from ..privacy.cell_exponential import CellExponentialMechanism
 from ..privacy.exponential import ExponentialMechanism
 from ..privacy.mechanism import compose
 from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
-from .points_at import CHUNK, SEGMENT_AT_RUN, _below, check_setting, chunk_array, segment_at
+from .points_at import CHUNK, _below, check_setting, chunk_array, segment_at, segment_mechanism
+from .segments import check_at_kind
 
 EMPTY = IntervalUnion(())
 #: the five moves of phase 2, in the order of the selection's candidates
@@ -70,7 +76,8 @@ def depth_cells(positives: Counter, N: int) -> tuple[list[tuple[int, int]], list
 
 class IntervalsAT(PrivateOnlineLearner):
     """Private online learner for :class:`~littlestone.classes.Intervals` (module docstring). Parameters as every
-    private online learner; ``delta`` is accepted and unused (the claim is pure ε-DP).
+    private online learner; ``delta`` is accepted and unused (the claim is pure ε-DP); ``at``: the segments'
+    AboveThreshold ("step" — default —, "monotone" or "standard").
 
     >>> from littlestone.classes import Intervals
     >>> learner = IntervalsAT(Intervals(2**16), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -89,6 +96,7 @@ class IntervalsAT(PrivateOnlineLearner):
         delta: float = 0.0,
         beta: float = 0.1,
         setting: str = "theory",
+        at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
@@ -114,12 +122,13 @@ class IntervalsAT(PrivateOnlineLearner):
         )
         self.N = int(H.n)
         self.setting_ = check_setting(setting)
-        self.bound: IntervalsATBound = intervals_at_bound(self.N, self.T, self.epsilon, self.beta)
+        self.at = check_at_kind(at)
+        self.bound: IntervalsATBound = intervals_at_bound(self.N, self.T, self.epsilon, self.beta, at=self.at)
         b = self.bound
         # the mechanisms this learner runs; privacy() composes exactly these
-        self.at_empty = SEGMENT_AT_RUN(b.tau1, b.eps_at1, sensitivity=1.0)
+        self.at_empty = segment_mechanism(self.at, b.tau1, b.eps_at1)
         self.select_point = CellExponentialMechanism(b.eps_select1, 1.0)
-        self.at_bisect = SEGMENT_AT_RUN(b.tau2, b.eps_at2, sensitivity=1.0)
+        self.at_bisect = segment_mechanism(self.at, b.tau2, b.eps_at2)
         self.select_move = ExponentialMechanism(b.eps_select2, 1.0)
         (self._rng,), (self._b_at, self._b_sel) = split_randomness(backend, seed, 1, 2)
         self.m: int | None = None  # None: phase 1
@@ -240,7 +249,7 @@ class IntervalsAT(PrivateOnlineLearner):
     # ------------------------------------------------------------------------------------------- reports
     @property
     def setting(self) -> str:
-        return f"{self.setting_} (τ₁={self.bound.tau1:.1f}, τ₂={self.bound.tau2:.1f})"
+        return f"{self.setting_} (τ₁={self.bound.tau1:.1f}, τ₂={self.bound.tau2:.1f}, {self.at} AboveThreshold)"
 
     def privacy(self) -> LearnerPrivacy:
         """Disjoint-segment lemma (derivations.md §F.1): a phase-1 segment runs AboveThreshold then the point
@@ -261,6 +270,7 @@ class IntervalsAT(PrivateOnlineLearner):
             "selections": self.selections,
             "resets": self.resets,
             "setting": self.setting_,
+            "at": self.at,
         }
 
     def _diagnostic_state(self) -> dict[str, Any]:

@@ -5,21 +5,27 @@ selection (default); (ε, δ)-DP with the stable-histogram selection (any hashab
 The stream is cut into segments, each ended by an AboveThreshold ⊤ on the segment's running mistake count:
 
 * a **zero segment** releases the zero function. Its mistakes are the positive examples; in a realizable stream they
-  all sit at the target point p*. AboveThreshold(τ₀, ε_a) on their count; at ⊤ a selection with ε_s = ε − ε_a reads
-  the segment's positives: the exponential mechanism over the whole domain with score = the number of positives at
-  the candidate (cells: each positive point, and the rest of the domain — never enumerated;
+  all sit at the target point p*. A step AboveThreshold(τ₀, ε_a) on their running count; at ⊤ a selection with
+  ε_s = ε − ε_a reads the segment's positives: the exponential mechanism over the whole domain with score = the
+  number of positives at the candidate (cells: each positive point, and the rest of the domain — never enumerated;
   :class:`~littlestone.privacy.cell_exponential.CellExponentialMechanism`), or the stable histogram of the
   positives (the released point with the largest noisy count; nothing released: a new zero segment). Then a point
   segment releases h_q;
-* a **point segment** releases h_q; AboveThreshold(τ_p, ε) on its mistakes; at ⊤ a new zero segment.
+* a **point segment** releases h_q; a step AboveThreshold(τ_p, ε) on its running mistake count; at ⊤ a new zero
+  segment.
 
 Privacy (docs/derivations.md, "PointsAT and IntervalsAT"): every mechanism of a segment reads only that segment's
 rounds, so by the disjoint-segment lemma (derivations.md §F.1) the released stream is max(ε_a + ε_s, ε) = ε-DP
 (+ δ for the histogram). Mistakes: :func:`littlestone.bounds.points_intervals_at.points_at_bound` (theory setting;
 ≈ τ₀ + a in one zero segment when the selection is right).
 
-The AboveThreshold of every segment is built by :func:`segment_at` (and claimed by :data:`SEGMENT_AT_RUN`): the one
-place to switch to the monotone-query AboveThreshold (with ``bounds.points_intervals_at.QUERY_NOISE``).
+Both AboveThresholds read a running count of 0/1 indicators over the segment's rounds, with the released hypothesis
+fixed for the whole segment (the zero function, or h_q): replacing one round t* changes every count from t* on by
+the same c ∈ {−1, 0, 1} and none before — step differences (:data:`~littlestone.privacy.STEP_ASSUMPTION`), so the
+step AboveThreshold (both noises Lap(1/ε′)) is ε′-DP for them (docs/derivations.md, "Step AboveThreshold"). ``at``
+picks the kind ("step", default; "monotone"; "standard" — Dwork–Roth Alg. 1); :func:`segment_mechanism` and
+:func:`segment_at` build it, the bound (:func:`~littlestone.bounds.points_intervals_at.points_at_bound`) uses its
+noise scales.
 """
 
 from __future__ import annotations
@@ -39,17 +45,23 @@ from ..privacy.cell_exponential import CellExponentialMechanism
 from ..privacy.mechanism import compose
 from ..privacy.stable_histogram import StableHistogram
 from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
+from .segments import AT_KINDS, check_at_kind
 
 #: rounds per vectorised chunk of :meth:`PointsAT.run`
 CHUNK = 1 << 15
-#: the claim object of a segment's AboveThreshold (the monotone variant's Run class goes here)
-SEGMENT_AT_RUN = AboveThresholdRun
+
+
+def segment_mechanism(at: str, threshold: float, epsilon: float) -> AboveThresholdRun:
+    """The claim object of a segment's ``at`` AboveThreshold (threshold τ, budget ε, sensitivity 1: a running 0/1
+    count of the segment)."""
+    return AT_KINDS[check_at_kind(at)][1](threshold, epsilon, sensitivity=1.0)
 
 
 def segment_at(mechanism: AboveThresholdRun, backend: Any) -> AboveThreshold:
-    """The AboveThreshold instance of one segment, with the parameters of its claim object (threshold τ, budget ε,
-    sensitivity 1: a running mistake count)."""
-    return AboveThreshold(
+    """The AboveThreshold instance of one segment: the interactive class of its claim object's kind, with the claim
+    object's parameters."""
+    cls = next(at_cls for at_cls, run_cls in AT_KINDS.values() if type(mechanism) is run_cls)
+    return cls(
         mechanism.threshold,
         mechanism.epsilon,
         sensitivity=mechanism.sensitivity,
@@ -80,7 +92,8 @@ class PointsAT(PrivateOnlineLearner):
     Parameters as every private online learner (``T``, ``epsilon``, ``delta``, ``beta``, ``backend``, ``seed``,
     ``labels``, ``feature``, ``diagnostics``), plus ``selection``: "exponential" (pure ε-DP; the domain must be
     integers 0..N−1, a finite collection, or — on the infinite domain — the 64-bit integers), "histogram" (stable
-    histogram, δ > 0, any hashable domain) or None (exponential unless the domain is given by a predicate).
+    histogram, δ > 0, any hashable domain) or None (exponential unless the domain is given by a predicate); ``at``:
+    the segments' AboveThreshold ("step" — default, both noises Lap(1/ε′) —, "monotone" or "standard").
 
     >>> from littlestone.classes import Points
     >>> learner = PointsAT(Points(2**60), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -100,6 +113,7 @@ class PointsAT(PrivateOnlineLearner):
         beta: float = 0.1,
         selection: str | None = None,
         setting: str = "theory",
+        at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
@@ -137,15 +151,16 @@ class PointsAT(PrivateOnlineLearner):
             raise LittlestoneError("selection='histogram' (a stable histogram) needs delta > 0")
         self.selection = selection
         self.setting_ = check_setting(setting)
+        self.at = check_at_kind(at)
         self._int64_only = selection == "exponential" and dom.finite is None
         self.universe = INT64_UNIVERSE if self._int64_only else dom.size
         self.bound: PointsATBound = points_at_bound(
-            self.universe, self.T, self.epsilon, self.beta, selection=selection, delta=self.delta
+            self.universe, self.T, self.epsilon, self.beta, selection=selection, delta=self.delta, at=self.at
         )
         b = self.bound
         # the mechanisms this learner runs, built once from the parameters; privacy() composes exactly these
-        self.at_zero = SEGMENT_AT_RUN(b.tau_zero, b.eps_at, sensitivity=1.0)
-        self.at_point = SEGMENT_AT_RUN(b.tau_point, self.epsilon, sensitivity=1.0)
+        self.at_zero = segment_mechanism(self.at, b.tau_zero, b.eps_at)
+        self.at_point = segment_mechanism(self.at, b.tau_point, self.epsilon)
         (self._rng,), (self._b_at, self._b_sel) = split_randomness(backend, seed, 1, 2)
         if selection == "exponential":
             self.selector: Any = CellExponentialMechanism(b.eps_select, 1.0)
@@ -264,7 +279,10 @@ class PointsAT(PrivateOnlineLearner):
     # ------------------------------------------------------------------------------------------- reports
     @property
     def setting(self) -> str:
-        return f"{self.setting_} (τ₀={self.bound.tau_zero:.1f}, τ_p={self.bound.tau_point:.1f}, {self.selection})"
+        b = self.bound
+        return (
+            f"{self.setting_} (τ₀={b.tau_zero:.1f}, τ_p={b.tau_point:.1f}, {self.selection}, {self.at} AboveThreshold)"
+        )
 
     def privacy(self) -> LearnerPrivacy:
         """Disjoint-segment lemma (derivations.md §F.1): zero segments run AboveThreshold (ε_a) then the selection
@@ -284,6 +302,7 @@ class PointsAT(PrivateOnlineLearner):
             "selections": self.selections,
             "selection": self.selection,
             "setting": self.setting_,
+            "at": self.at,
         }
 
     def _diagnostic_state(self) -> dict[str, Any]:
@@ -306,4 +325,4 @@ def _below(rng: np.random.Generator, n: int) -> int:
             return v
 
 
-__all__ = ["PointsAT", "segment_at", "SEGMENT_AT_RUN", "check_setting", "chunk_array"]
+__all__ = ["PointsAT", "segment_at", "segment_mechanism", "check_setting", "chunk_array"]
