@@ -50,3 +50,14 @@ def test_cli_says_the_same_with_its_flag():
     cli = " ".join(r.output.split())
     py = str(e.value).split(": pass ")[0]
     assert py in cli and "--setting N0=32,m_exp=" in cli and "LWY25Setting(" not in cli
+
+
+def test_gl21_theory_setting_too_large_names_a_way_that_fits():
+    from littlestone.private_online.gl21 import MAX_FOREST, GL21Setting
+
+    with pytest.raises(LittlestoneError, match=r"setting='practical' \(the default: k1·k2 = 65,536 trees\)"):
+        GL21Setting.theory(2, 10**6, 1.0, 1e-6, 0.1)
+    # at Ldim 5 the practical forest is too large too: the message must not advise it
+    with pytest.raises(LittlestoneError) as err:
+        GL21Setting.theory(5, 10**6, 1.0, 1e-6, 0.1)
+    assert "setting='practical'" not in str(err.value) and f"≤ {MAX_FOREST:,}" in str(err.value)

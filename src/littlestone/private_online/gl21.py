@@ -78,9 +78,16 @@ class GL21Setting:
         b = theorem_4_1(d, T, epsilon, delta, beta, adaptive=adaptive)
         c = b.c
         if not (b.k2 < 2**62 and c < 2**62):
+            p = GL21Setting.practical(d)
+            way = (
+                f"setting='practical' (the default: k1·k2 = {p.k1 * p.k2:,} trees)"
+                if p.k1 * p.k2 <= MAX_FOREST
+                else f"a custom GL21Setting(k1={p.k1}, k2=…) with k1·k2 ≤ {MAX_FOREST:,} (the practical one needs "
+                f"{p.k1 * p.k2:,} at Ldim {d})"
+            )
             raise LittlestoneError(
-                f"the theorem's k2 = {b.k2:.3e} trees cannot be allocated; see 'littlestone "
-                "bounds gl21' and use setting='practical'"
+                f"the theorem's k2 = {b.k2:.3e} trees cannot be allocated ('littlestone bounds gl21' prints it); "
+                f"use {way}; privacy holds for every setting"
             )
         return GL21Setting(b.k1, int(b.k2), b.eta, int(math.ceil(c)), "theory")
 
