@@ -165,3 +165,30 @@ def test_fit_source_warns_too_pointing_at_the_caller():
             est.fit_source(ArraySource(H.validate_points(X[:, 0]), Y))
         got = [w for w in rec if issubclass(w.category, FallbackLikelyWarning)]
         assert len(got) == 1 and got[0].filename == __file__
+
+
+def test_agnostic_polypriproplearn_warns_on_its_inner_run_and_the_warned_fit_falls_back():
+    from littlestone.pac import AgnosticPolyPriPropLearnClassifier
+
+    from littlestone.pac.agnostic_proper import eps0_for
+
+    def est(eps: float) -> AgnosticPolyPriPropLearnClassifier:
+        # the bench's user sizes at n = 400 (benchmarks/bench_which_learner.py)
+        inner = max(1, math.ceil(eps0_for(eps) * 400) // 8)
+        return AgnosticPolyPriPropLearnClassifier(
+            H,
+            epsilon=eps,
+            delta=1e-4,
+            n=400,
+            n_inner=2,
+            K=2,
+            m=inner,
+            n_generic=inner,
+            backend="seeded",
+            random_state=0,
+        )
+
+    warned = est(8.0)
+    got = _fit(warned)
+    assert len(got) == 1 and "inner PolyPriPropLearn run" in str(got[0].message) and "m ≥ " in str(got[0].message)
+    assert warned.result_.inner.bottom  # the warned fit did return ⊥ (its data-independent output)

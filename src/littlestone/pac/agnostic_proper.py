@@ -455,11 +455,16 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
 
     def privacy(self) -> tuple[float, float, str]:
         """The claim (ε, δ, relation) of Claim D.5 at this estimator's parameters (no data read)."""
+        claim = agnostic_privacy(self._plan())
+        return claim.epsilon, claim.delta, claim.relation
+
+    def _plan(self) -> "AgnosticPlan":
+        """Algorithm 4's sizes and privacy split at this estimator's parameters (public: no data read)."""
         F = explicit_class(self._the_class(), "the agnostic learner")
         from ..dimensions import vc_dim
 
         d = resolve_d(F, self.ldim, "the agnostic GGKM21 learner")
-        plan = agnostic_plan(
+        return agnostic_plan(
             d,
             int(vc_dim(F)),
             self.epsilon,
@@ -471,10 +476,11 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
             n=self.n,
             inner_sizes=self._inner_sizes(),
         )
-        claim = agnostic_privacy(plan)
-        return claim.epsilon, claim.delta, claim.relation
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
+        from .fallback_warning import check_agnostic_polypriprop_fit
+
+        check_agnostic_polypriprop_fit(self, len(y01))  # FallbackLikelyWarning from public sizes (issue 28)
         res = agnostic_learn(
             self._the_class(),
             ArraySource(points, y01),

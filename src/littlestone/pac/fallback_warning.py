@@ -106,9 +106,11 @@ def warn_blm20(estimator: str, sizes: Any, epsilon: float, delta: float, of: str
     return True
 
 
-def warn_polyprilearn(estimator: str, plan: Any, epsilon: float, delta: float, extra: int = 0) -> bool:
+def warn_polyprilearn(
+    estimator: str, plan: Any, epsilon: float, delta: float, extra: int = 0, of: str = "examples"
+) -> bool:
     """Warn if PolyPriLearn's plan (m datasets of n, list bound s) makes ⊥ near certain at (ε, δ); ``extra`` = the
-    examples the estimator reads besides PolyPriLearn's (e.g. PolyPriPropLearn's n′)."""
+    examples the estimator reads besides PolyPriLearn's (e.g. PolyPriPropLearn's n′); ``of`` names them."""
     from .polyprilearn import polyprilearn_mechanism
 
     sel = polyprilearn_mechanism(epsilon, delta, plan)
@@ -120,7 +122,7 @@ def warn_polyprilearn(estimator: str, plan: Any, epsilon: float, delta: float, e
     _warn(
         f"{estimator}: with m={m:,} datasets at ε={epsilon:g}, δ={delta:g} sparse selection returns a hypothesis "
         f"with probability ≤ {bound:.2g} whatever the data (⊥'s score is {B:.3g}), so the fit will almost surely "
-        f"return its data-independent output; it needs m ≥ {need:,}, i.e. n ≥ {need * plan.n + extra:,} examples at "
+        f"return its data-independent output; it needs m ≥ {need:,}, i.e. n ≥ {need * plan.n + extra:,} {of} at "
         f"n={plan.n} per dataset (or a larger ε)"
     )
     return True
@@ -189,3 +191,18 @@ def check_agnostic_blm20_fit(est: Any, hclass: Any, n: int) -> bool:
     of = f"subsampled examples (subsample_size; the inner BLM20 runs at ε_M = {EPS_INNER:g})"
     who = f"{type(est).__name__} (its inner BLM20 run on the subsample)"
     return sizes.total <= n0 and warn_blm20(who, sizes, EPS_INNER, delta_m, of)
+
+
+@_quiet
+def check_agnostic_polypriprop_fit(est: Any, n: int) -> bool:
+    """The check for an AgnosticPolyPriPropLearnClassifier about to fit n examples: its inner PolyPriPropLearn run
+    (LWY25 Algorithm 4: at (ε_A, δ_A) on the resampled examples — public sizes of its own plan,
+    ``est._plan()``). Skipped when the plan needs more than n examples (the learner then refuses with the size it
+    needs)."""
+    plan = est._plan()
+    if plan.n > n:
+        return False
+    inner = plan.inner
+    of = f"resampled examples of the inner PolyPriPropLearn run (at ε_A = {plan.eps_a:g}, δ_A = {plan.delta_a:.3g})"
+    who = f"{type(est).__name__} (its inner PolyPriPropLearn run)"
+    return warn_polyprilearn(who, inner.inner, plan.eps_a, plan.delta_a, inner.n_generic, of)
