@@ -424,3 +424,28 @@ def test_agnostic_online_learners_are_charged_their_claim_once_and_their_sanitiz
         with pytest.raises(BudgetExceededError, match=type(learner).__name__):
             make(small).learn_one(_Touchy(), _Touchy())
         assert small.ledger == []
+
+
+def test_practical_private_online_learners_are_charged_their_claim_once():
+    from littlestone.classes import Intervals, Points
+    from littlestone.private_online import BisectAT, ListAT
+    from littlestone.private_online.intervals_at import IntervalsAT
+    from littlestone.private_online.points_at import PointsAT
+
+    kw = dict(T=50, epsilon=1.0, delta=0.0, backend="seeded", seed=0)
+    for cls, H in (
+        (BisectAT, Thresholds(8)),
+        (ListAT, Thresholds(8)),
+        (PointsAT, Points(16)),
+        (IntervalsAT, Intervals(16)),
+    ):
+        acc = BudgetAccountant(100.0)
+        learner = cls(H, **kw, accountant=acc)
+        assert acc.ledger == []
+        learner.learn_one(3, 1)
+        learner.learn_one(4, 0)
+        assert acc.spent == (pytest.approx(learner.privacy().epsilon), 0.0) and len(acc.ledger) == 1
+        small = BudgetAccountant(0.5)
+        with pytest.raises(BudgetExceededError, match=cls.__name__):
+            cls(H, **kw, accountant=small).learn_one(_Touchy(), _Touchy())
+        assert small.ledger == []

@@ -107,6 +107,7 @@ class BisectAT(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -117,6 +118,7 @@ class BisectAT(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         self.at = check_at_kind(at)
         self.root = threshold_candidates(self.initial_version_space)

@@ -102,6 +102,7 @@ class IntervalsAT(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         H = getattr(hypothesis_class, "hclass", hypothesis_class)
         if not isinstance(H, Intervals):
@@ -119,6 +120,7 @@ class IntervalsAT(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         self.N = int(H.n)
         self.setting_ = check_setting(setting)

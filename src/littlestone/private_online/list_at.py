@@ -103,6 +103,7 @@ class ListAT(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         super().__init__(
             hypothesis_class,
@@ -113,6 +114,7 @@ class ListAT(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         self.at = check_at_kind(at)
         self.hypotheses = list_hypotheses(self.initial_version_space, order)

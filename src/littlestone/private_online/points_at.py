@@ -119,6 +119,7 @@ class PointsAT(PrivateOnlineLearner):
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
         diagnostics: bool = False,
+        accountant: Any = None,
     ):
         H = getattr(hypothesis_class, "hclass", hypothesis_class)
         if not isinstance(H, Points):
@@ -136,6 +137,7 @@ class PointsAT(PrivateOnlineLearner):
             labels=labels,
             feature=feature,
             diagnostics=diagnostics,
+            accountant=accountant,
         )
         dom = H.domain
         if selection is None:
