@@ -267,7 +267,7 @@ def markdown(rows: list[dict], head: str) -> str:
     )
     classes = list(dict.fromkeys(r["class"] for r in rows))
     reasons: dict[tuple, str] = {}
-    out.write("## Worst over the adaptive adversaries\n\n")
+    out.write("### Worst over the adaptive adversaries\n\n")
     hdr = ["class", "learner"] + [f"T = 10^{round(math.log10(T))}" for T in Ts]
     out.write("| " + " | ".join(hdr) + " |\n|" + "---|" * len(hdr) + "\n")
     for c in classes:
@@ -289,12 +289,12 @@ def markdown(rows: list[dict], head: str) -> str:
             if (c, n) not in reasons:
                 out.write("| " + " | ".join([c, n] + cells) + " |\n")
     if reasons:
-        out.write("\n### Cannot be built (left out above; “cannot be built” cells below)\n\n")
+        out.write("\n#### Cannot be built (left out above; “cannot be built” cells below)\n\n")
         for (c, n), s in reasons.items():
             out.write(f"* {n} on {c}: {s}\n")
-    out.write("\n## Every cell (seed 1 / seed 2, bound)\n")
+    out.write("\n### Every cell (seed 1 / seed 2, bound)\n")
     for c in classes:
-        out.write(f"\n### {c}\n\n")
+        out.write(f"\n#### {c}\n\n")
         hdr = ["learner", "adversary"] + [f"T = 10^{round(math.log10(T))}" for T in Ts]
         out.write("| " + " | ".join(hdr) + " |\n|" + "---|" * len(hdr) + "\n")
         for n in dict.fromkeys(r["learner"] for r in games if r["class"] == c):
@@ -311,7 +311,7 @@ def markdown(rows: list[dict], head: str) -> str:
                 out.write("| " + " | ".join([n, a] + cells) + " |\n")
     thr = [r for r in rows if r["adversary"] == THROUGHPUT]
     if thr:
-        out.write("\n## Rounds per second of the vectorised `run` (i.i.d. stream, one run per backend)\n\n")
+        out.write("\n### Rounds per second of the vectorised `run` (i.i.d. stream, one run per backend)\n\n")
         out.write("| class | learner | rounds | seeded r/s | secure r/s |\n|---|---|---:|---:|---:|\n")
         for r in thr:
             if r["status"] == "run":
@@ -461,11 +461,13 @@ def main() -> int:
     runs = ""
     if a.merge and md_path.exists():
         text = md_path.read_text(encoding="utf-8")
-        if "\n## Runs\n\n" in text:
-            runs = text.split("\n## Runs\n\n", 1)[1].split("\n\n", 1)[0] + "\n"
+        for mark in ("\n### Runs\n\n", "\n## Runs\n\n"):
+            if mark in text:
+                runs = text.split(mark, 1)[1].split("\n\n", 1)[0] + "\n"
+                break
     runs += line
-    head = "# Private online learners compared (issue 27 item 5)\n\n" + (__doc__ or "").split("\n\n")[0]
-    head += "\n\nSee the script's docstring for the protocol; rerun or extend with `--merge`.\n\n## Runs\n\n" + runs
+    head = "## Private online learners compared (issue 27 item 5)\n\n" + (__doc__ or "").split("\n\n")[0]
+    head += "\n\nSee the script's docstring for the protocol; rerun or extend with `--merge`.\n\n### Runs\n\n" + runs
     out.mkdir(parents=True, exist_ok=True)
     tmp = csv_path.with_suffix(".csv.tmp")
     with tmp.open("w", encoding="utf-8", newline="") as f:
