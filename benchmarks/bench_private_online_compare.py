@@ -263,7 +263,7 @@ def markdown(rows: list[dict], head: str) -> str:
         "Cells: mistakes of seed 1 / seed 2 (⊥: the paper learner ended halted / aborted for good), then the "
         "learner's bound at that T (β = 0.1; “vacuous”: bound ≥ T; “n/a”: no bound). The worst-case summary takes "
         "the max over the adaptive adversaries (tree, greedy-tree, disagreement, late-commitment) and seeds of the "
-        "cells that ran (“(k/n)” when only k of the n adaptive games ran).\n\n"
+        "cells that ran (“(k/4 adversaries)” when only k adaptive adversaries ran at that T, or some of their games did not).\n\n"
     )
     classes = list(dict.fromkeys(r["class"] for r in rows))
     reasons: dict[tuple, str] = {}
@@ -284,7 +284,8 @@ def markdown(rows: list[dict], head: str) -> str:
                     cells.append("not run" if ad else "")
                 else:
                     b = ran[0]["bound"]
-                    part = "" if len(ran) == len(ad) else f" ({len({r['adversary'] for r in ran})}/{len(ADAPTIVE)})"
+                    k = len({r["adversary"] for r in ran})
+                    part = "" if k == len(ADAPTIVE) and len(ran) == len(ad) else f" ({k}/{len(ADAPTIVE)} adversaries)"
                     cells.append(f"{max(int(r['mistakes']) for r in ran):,}{part} [bound {b}]")
             if (c, n) not in reasons:
                 out.write("| " + " | ".join([c, n] + cells) + " |\n")
