@@ -43,7 +43,8 @@ EPS = 1.0
 
 def _first_top(values: np.ndarray, backend: Any, size: int | None, threshold: float, b_rho: float, b_nu: float) -> Any:
     """``size`` runs (one when None) of AboveThreshold with threshold noise Lap(b_rho), query noise Lap(b_nu) on a
-    fixed stream, vectorised: the index of the first ⊤ (−1: none)."""
+    fixed stream, vectorised: the index of the first ⊤ (−1: none). Broken twins only (they draw their wrong noise
+    themselves, as audit/broken.py's do; tests/core/test_noise_only_through_mechanisms.py allows this module for it)."""
     runs, k = (1 if size is None else size), values.size
     rho = np.asarray(backend.laplace(b_rho, (runs, 1)), dtype=float)
     nu = np.asarray(backend.laplace(b_nu, (runs, k)), dtype=float)
