@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BudgetExceededError, DomainError
+from ..errors import BudgetExceededError, DomainError, PrivacyParameterError
 from .backends import Backend, check_backend
 from .budget import PrivacyBudget
 from .mechanism import Mechanism, PrivacyClaim
@@ -34,6 +34,13 @@ class AboveThreshold:
     stays (ε, 0); the accuracy loses a factor 1 + 2^-10 and 2.5·g (:meth:`accuracy`). On the
     SeededBackend (experiments) the textbook continuous version runs in floats.
 
+    ``integer_queries=True`` declares every query value an integer and Δ an integer (running counts): on a
+    floating-point-safe backend the comparison then runs on the unit grid — no rounding, so the sensitivity stays Δ
+    units instead of K = 2^10 + 1 — with noise P(z) ∝ q^|z|, q ≥ exp(−ε/(cΔ)) (``Backend.discrete_laplace_at_least``:
+    the dyadic sampler, ~20× cheaper per draw than the exact DLap at the 2^10 grid's scale); a non-integer value is
+    refused. The proof is the same (integer shifts, ratio ≤ e^(|shift|/b); docs/derivations.md, "AboveThreshold on
+    integer queries"). On the SeededBackend the flag only adds the check.
+
     Pass the query's true value to :meth:`test`; for LWY25's running-sum use, pass the cumulative sum.
     """
 
@@ -52,6 +59,7 @@ class AboveThreshold:
         budget: PrivacyBudget | None = None,
         noise_batch: int = _NOISE_BATCH,
         threshold_batch: int = _THRESHOLD_BATCH,
+        integer_queries: bool = False,
     ):
         self.mechanism = self._make_mechanism(threshold, epsilon, sensitivity)
         self.threshold, self.epsilon = self.mechanism.threshold, self.mechanism.epsilon
@@ -66,8 +74,18 @@ class AboveThreshold:
         self._pos = 0
         self._t_buffer = np.empty(0)
         self._t_pos = 0
-        self._grid = self.sensitivity / 2**GRID_BITS if self.backend.floating_point_safe else None
-        self._units = 2**GRID_BITS + 1  # sensitivity of round(v/g) in grid units
+        self.integer_queries = bool(integer_queries)
+        if self.integer_queries and not float(self.sensitivity).is_integer():
+            raise PrivacyParameterError(
+                f"AboveThreshold(integer_queries=True) needs an integer sensitivity, got {self.sensitivity!r}"
+            )
+        if not self.backend.floating_point_safe:
+            self._grid: float | None = None
+        elif self.integer_queries:  # integer values: the unit grid, exact, sensitivity Δ units
+            self._grid, self._units = 1.0, int(self.sensitivity)
+        else:
+            self._grid = self.sensitivity / 2**GRID_BITS
+            self._units = 2**GRID_BITS + 1  # sensitivity of round(v/g) in grid units
         self._start_run()
 
     def _make_mechanism(self, threshold: float, epsilon: float, sensitivity: float) -> "AboveThresholdRun":
@@ -79,8 +97,9 @@ class AboveThreshold:
 
     def _draw(self, scale_factor: float, n: int) -> np.ndarray:
         """n noise values of scale factor·Δ/ε: discrete (grid units) on a floating-point-safe backend."""
-        if self._grid is not None:
-            return np.asarray(self.backend.discrete_laplace(scale_factor * self._units / self.epsilon, n), np.int64)
+        if self._grid is not None:  # P(z) ∝ q^|z| with q ≥ exp(−1/scale): integer shifts cost what DLap(scale)'s do
+            scale = scale_factor * self._units / self.epsilon
+            return np.asarray(self.backend.discrete_laplace_at_least(scale, n), np.int64)
         return np.asarray(self.backend.laplace(scale_factor * self.sensitivity / self.epsilon, n), dtype=float)
 
     def _start_run(self) -> None:
@@ -113,6 +132,8 @@ class AboveThreshold:
         v = _as_float(value, "query value")
         if math.isinf(v):
             raise DomainError("AboveThreshold: query value is infinite")
+        if self.integer_queries and not v.is_integer():
+            raise DomainError(f"AboveThreshold(integer_queries=True): query value {value!r} is not an integer")
         self.n_queries += 1
         if self._grid is not None:  # exact integers (floating-point safe)
             above = bool(self._on_grid(v) + self._query_noise() >= self._noisy_threshold)
@@ -134,6 +155,8 @@ class AboveThreshold:
             return -1
         if not np.isfinite(v).all():
             raise DomainError("AboveThreshold: query value is not finite")
+        if self.integer_queries and not np.array_equal(v, np.rint(v)):
+            raise DomainError("AboveThreshold(integer_queries=True): a query value is not an integer")
         if self._grid is not None and float(np.abs(v).max()) / self._grid >= 2.0**52:
             for i, value in enumerate(v.tolist()):  # beyond exact int64 grid arithmetic: the scalar path
                 if self.test(value):
@@ -177,7 +200,10 @@ class AboveThreshold:
         unit per noise (2.5·g in all)."""
         if self._grid is None:
             return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
-        return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self._units * self._grid) + 2.5 * self._grid
+        return (
+            grid_factor(self) * above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self._units * self._grid)
+            + 2.5 * self._grid
+        )
 
 
 class RunningSumAboveThreshold:
@@ -223,6 +249,13 @@ class RunningSumAboveThreshold:
     def accuracy(self, T: int, beta: float) -> float:
         """8Δ(ln T + ln(2/β))/ε over T rounds (LWY25 Thm 2.5)."""
         return self._inner.accuracy(T, beta)
+
+
+def grid_factor(at: AboveThreshold) -> float:
+    """The noise-scale factor of the discrete path's tails: 1 + 2^-20 when the noise may be the dyadic sampler's
+    (its q ≤ e^(−1/b) + 2^-31 gives ln(1/q) ≥ (1 − 2^-23)/b for every b ≤ 64, so P[|ν| > a] ≤ q^a ≤ e^(−a/(b(1 + 2^-20))))
+    — the exact DLap's 1 otherwise changes nothing that matters — else 1."""
+    return 1.0 + 2.0**-20 if at._grid is not None else 1.0
 
 
 def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:

@@ -13,6 +13,10 @@ to in OpenDP 0.16 (with ``sampler="opendp"``; the native sampler draws the same 
 * ``add_laplace(v, b)``     -> the same measurement applied to ``v`` itself
 * ``discrete_laplace(b)``   -> ``make_laplace`` on ``vector_domain(atom_domain(i64))`` (OpenDP's discrete Laplace,
                                P(z) ∝ exp(-|z|/b)) applied to a zero vector; ``add_discrete_laplace`` applies it to ints
+* ``discrete_laplace_at_least(b)`` -> the same as ``discrete_laplace(b)`` with ``sampler="opendp"``; native: for
+                               b ≤ 64 P(z) ∝ q^|z| with q = e^(-1/b) rounded UP to a multiple of 2^-32 (at least the
+                               privacy of DLap(b) for every integer shift; exact in integers, ~20× cheaper per draw;
+                               AboveThreshold's unit grid for integer queries), else the exact DLap(b)
 * ``noisy_argmax(s, b, "gumbel")``      -> ``make_noisy_max`` with the zCDP output measure (Gumbel(b) noise, exact)
 * ``noisy_argmax(s, b, "exponential")`` -> ``make_noisy_max`` with ``max_divergence`` (Exponential(b) noise, i.e.
                                permute-and-flip)
@@ -38,6 +42,7 @@ import numpy as np
 
 from .._random import SeedLike, as_generator, spawn_seeds
 from ..errors import PrivacyParameterError
+from .exact_sampling import discrete_laplace_at_least as exact_discrete_laplace_at_least
 from .exact_sampling import discrete_laplace_draws as exact_discrete_laplace
 from .exact_sampling import laplace_on_grid
 from .params import check_scale
@@ -91,6 +96,12 @@ class Backend(ABC):
     @abstractmethod
     def discrete_laplace(self, scale: float, size: Size = None) -> Any:
         """Discrete Laplace noise on the integers: P(z) ∝ exp(-|z|/scale)."""
+
+    def discrete_laplace_at_least(self, scale: float, size: Size = None) -> Any:
+        """Integer noise with P(z) ∝ q^|z| for some q with exp(−1/scale) ≤ q < 1: every integer shift s changes a
+        probability by a factor ≤ e^(|s|/scale), as DLap(scale)'s — what AboveThreshold's proof uses. Default: the
+        exact DLap(scale) (:meth:`discrete_laplace`); the secure native sampler draws a dyadic q (cheaper)."""
+        return self.discrete_laplace(scale, size)
 
     @abstractmethod
     def gumbel(self, scale: float, size: Size = None) -> Any:
@@ -244,6 +255,15 @@ class SecureBackend(Backend):
         if self.sampler == "native":
             return _shape(exact_discrete_laplace(b, n), size)
         return _shape(np.asarray(_int_laplace(b)([0] * n), dtype=np.int64), size)
+
+    def discrete_laplace_at_least(self, scale: float, size: Size = None) -> Any:
+        """The native sampler: :func:`~littlestone.privacy.exact_sampling.discrete_laplace_at_least` (q = e^(−1/b)
+        rounded up to 2^-32, exact in integers, for b ≤ 64; the exact DLap(b) above); OpenDP's exact DLap(b) with
+        ``sampler="opendp"``."""
+        b = check_scale(scale)
+        if self.sampler == "native":
+            return _shape(exact_discrete_laplace_at_least(b, _count(size)), size)
+        return self.discrete_laplace(b, size)
 
     def add_discrete_laplace(self, values: Any, scale: float) -> np.ndarray:
         b = check_scale(scale)

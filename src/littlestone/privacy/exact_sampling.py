@@ -36,8 +36,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -177,7 +179,9 @@ def _scale_ratio(scale: float) -> tuple[int, int]:
 BitSource = Callable[[int], np.ndarray]
 
 
-def _runs(n: int, words: WordSource, *, bits: BitSource | None = None, block: int | None = None) -> np.ndarray:
+def _runs(
+    n: int, words: WordSource, *, bits: BitSource | None = None, block: int | None = None, per_run: float = 1.6
+) -> np.ndarray:
     """n i.i.d. V ≥ 0 with P(V = v) = (1 − p)p^v, p = e^(−1): the lengths of the first n runs of successes between
     failures of ONE i.i.d. Bernoulli(p) sequence, read in blocks (CKS20 Alg. 2's inner loop "V ← 0; while
     Bernoulli(exp(−1)): V ← V + 1", run n times back to back on one bit stream).
@@ -191,13 +195,14 @@ def _runs(n: int, words: WordSource, *, bits: BitSource | None = None, block: in
 
     ``bits`` (m ↦ m Bernoulli bits, True = success; default Bernoulli(e^(−1)) from ``words`` via
     :func:`bernoulli_exp1`) and ``block`` (an upper bound on the block length) are parameters only so tests can feed a
-    biased source and force many block boundaries."""
+    biased source and force many block boundaries; ``per_run`` (the expected bits per run, 1/(1 − p)) only sizes the
+    blocks."""
     if n <= 0:  # (a block of U's can, rarely, keep none: then no run is asked for)
         return np.zeros(0, dtype=np.uint64)
     source = bits if bits is not None else (lambda m: bernoulli_exp1(m, words))
     parts, have, carry = [], 0, 0  # carry: successes of the run still open at the end of the blocks read so far
     while have < n:
-        m = int((n - have) * 1.6) + 16  # E[run + 1] = 1/(1 − e^(−1)) ≈ 1.58
+        m = int((n - have) * per_run) + 16  # E[run + 1] = 1/(1 − e^(−1)) ≈ 1.58 by default
         b = np.asarray(source(m if block is None else min(m, block)), dtype=bool)
         ends = np.flatnonzero(~b)  # the failures in this block, each closing one run
         if not ends.size:
@@ -261,6 +266,136 @@ def discrete_laplace(scale: float, n: int, words: WordSource = os_words) -> np.n
     return np.concatenate(parts)[:n]
 
 
+# --- discrete Laplace with a dyadic parameter (the AboveThreshold's integer path on the secure backend) -------------
+
+#: bits of the dyadic parameter q = Q/2^DYADIC_BITS of :func:`discrete_laplace_dyadic`
+DYADIC_BITS = 32
+#: scales up to this run the dyadic sampler in :func:`discrete_laplace_at_least` (it reads ≈ scale + 2 random
+#: bytes per draw; above it the exact-scale sampler, ~10 words whatever the scale, is cheaper)
+DYADIC_MAX_SCALE = 64.0
+
+
+@lru_cache(maxsize=256)
+def dyadic_parameter(scale: float) -> int:
+    """Q = ⌈exp(−1/b)·2^32⌉ + 1 for the exact rational value b of ``scale``: the discrete Laplace with parameter
+    q = Q/2^32 ≥ exp(−1/b) has P(z)/P(z′) = q^(|z|−|z′|) ≤ q^(−|z−z′|) ≤ exp(|z − z′|/b), so whatever DLap(b) proves
+    for integer shifts holds for it. exp is evaluated by :mod:`decimal` at 60 digits (correctly rounded); the +1
+    covers its error (< 10^−50 ≪ 2^−32) with room to spare. Raises when q would reach 1 (b > ~4·10^9)."""
+    b = Fraction(check_scale_value(scale))
+    with localcontext() as ctx:
+        ctx.prec = 60
+        x = (-Decimal(b.denominator) / Decimal(b.numerator)).exp() * Decimal(2**DYADIC_BITS)
+        q = int(x.to_integral_value(rounding=ROUND_CEILING)) + 1
+    if q >= 2**DYADIC_BITS:
+        raise PrivacyParameterError(f"scale {scale!r} is too large for a {DYADIC_BITS}-bit dyadic discrete Laplace")
+    return q
+
+
+def check_scale_value(scale: float) -> float:
+    s = float(scale)
+    if not (s > 0 and np.isfinite(s)):
+        raise PrivacyParameterError(f"scale must be a positive finite number, got {scale!r}")
+    return s
+
+
+def _dyadic_kernel(data: np.ndarray, q: int, m: int, out: np.ndarray, filled: int, state: np.ndarray) -> int:
+    """The dyadic discrete Laplace on one block of random bytes (compiled by Numba; the uncompiled function is the
+    same code in Python). Reads the bytes of ``data`` in order and writes draws to ``out[filled:]``; returns the new
+    ``filled``. ``state`` = (successes so far, bytes of Q matched so far, phase) carries the draw still open at the
+    block's end into the next call, so the output is a function of ONE byte stream whatever the blocks.
+
+    A Bernoulli(q) trial, q = Q/2^m (m a multiple of 8): compare a uniform m-bit U with Q byte by byte, most
+    significant first; the first byte where they differ decides [U < Q], and m/8 equal bytes mean U = Q (failure) —
+    exactly [U < Q], reading 1 + 1/255 bytes on average. Magnitude: successes before the first failure; then a
+    sign (the top bit of the next byte); (−, 0) rejected (the draw restarts)."""
+    nbytes = m // 8
+    mag, j, phase = state[0], state[1], state[2]
+    n = out.size
+    for pos in range(data.size):
+        if filled >= n:
+            break
+        b = np.int64(data[pos])
+        if phase == 0:  # a Bernoulli(q) trial, byte j of the comparison
+            qb = (q >> (8 * (nbytes - 1 - j))) & 255
+            if b != qb:
+                j = 0
+                if b < qb:  # U < Q: success
+                    mag += 1
+                else:
+                    phase = 1
+            else:
+                j += 1
+                if j == nbytes:  # U = Q: failure
+                    j = 0
+                    phase = 1
+        else:  # the sign: the top bit of this byte
+            phase = 0
+            negative = b >= 128
+            if negative and mag == 0:  # (−, 0) rejected: a fresh draw
+                continue
+            out[filled] = -mag if negative else mag
+            filled += 1
+            mag = 0
+    state[0], state[1], state[2] = mag, j, phase
+    return filled
+
+
+_DYADIC: Any = None
+
+
+def _compiled_dyadic() -> Any:
+    """:func:`_dyadic_kernel` compiled by Numba on first use."""
+    global _DYADIC
+    if _DYADIC is None:
+        from .._numba import njit_cached
+
+        _DYADIC = njit_cached(_dyadic_kernel)
+    return _DYADIC
+
+
+def discrete_laplace_dyadic(
+    q_numerator: int,
+    n: int,
+    words: WordSource = os_words,
+    *,
+    block: int | None = None,
+    bits: int = DYADIC_BITS,
+    compiled: bool = True,
+) -> np.ndarray:
+    """n i.i.d. draws of P(z) = (1 − q)/(1 + q) · q^|z|, q = Q/2^bits exactly (0 < Q < 2^bits; bits = 32 by
+    default), int64 — the discrete Laplace of CKS20 Alg. 2 with a dyadic parameter instead of exp(−1/b), so no
+    Bernoulli(exp(−γ)) loop is needed: a Bernoulli(q) trial is an exact comparison of a uniform integer with Q, read
+    lazily byte by byte (:func:`_dyadic_kernel`, ~1 random byte per trial).
+
+    Sign–magnitude as :func:`discrete_laplace`: the magnitude is the number of Bernoulli(q) successes before the
+    first failure, P(V = v) = (1 − q)q^v; a fair sign bit; (−, 0) rejected. The bytes are ONE stream read in blocks
+    of 64-bit words, the draw open at a block's end carried into the next block (``state``), so every draw is exact
+    whatever the block lengths; bytes after the n-th draw are never looked at. ``block`` (words per block),
+    ``bits`` and ``compiled=False`` (the same kernel run as Python) are parameters for tests."""
+    Q, m = int(q_numerator), int(bits)
+    if m not in (8, 16, 24, 32, 40, 48, 56) or not 0 < Q < 2**m:
+        raise PrivacyParameterError(f"the dyadic parameter must be in (0, 2^{m}), got {q_numerator!r}")
+    n = int(n)
+    out = np.empty(n, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
+    kernel = _compiled_dyadic() if compiled else _dyadic_kernel
+    q = Q / 2**m  # only sizes the blocks: bytes per accepted draw ≈ (1/(1 − q) + 1)·2/(1 + q)
+    per_draw = (1.0 / (1.0 - q) + 1.0) * 2.0 / (1.0 + q)
+    filled = 0
+    while filled < n:
+        k = int((n - filled) * per_draw * 1.05 / 8) + 2
+        if block is not None:
+            k = min(k, int(block))
+        filled = kernel(np.ascontiguousarray(words(k), dtype=np.uint64).view(np.uint8), Q, m, out, filled, state)
+    return out
+
+
+def dyadic_pmf(q_numerator: int, z: int, bits: int = DYADIC_BITS) -> Fraction:
+    """The exact law of :func:`discrete_laplace_dyadic`: P(z) = (1 − q)/(1 + q) · q^|z|, q = Q/2^bits (tests)."""
+    q = Fraction(int(q_numerator), 2**bits)
+    return (1 - q) / (1 + q) * q ** abs(int(z))
+
+
 class _Pool:
     """Discrete-Laplace draws made ahead in blocks, per scale, for callers asking a few at a time (AboveThreshold asks
     64): a vectorised block costs ~0.4 µs per draw, a call for one draw ~150 µs. The draws are i.i.d. and never depend
@@ -273,25 +408,30 @@ class _Pool:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pid = os.getpid()
-        self._store: dict[float, tuple[np.ndarray, int]] = {}
+        self._store: dict[object, tuple[np.ndarray, int]] = {}
 
     def clear(self) -> None:
         self._store = {}
         self._pid = os.getpid()
         self._lock = threading.Lock()
 
-    def take(self, scale: float, n: int) -> np.ndarray:
+    def take(self, scale: float, n: int, dyadic: bool = False) -> np.ndarray:
+        """n draws of DLap(scale) — or, with ``dyadic``, of :func:`discrete_laplace_dyadic` at Q = ``scale``."""
         with self._lock:
             if self._pid != os.getpid():  # pragma: no cover - the at-fork hook clears it first
                 self.clear()
-            buf, pos = self._store.pop(scale, (np.empty(0, dtype=np.int64), 0))
+            key = ("dyadic", scale) if dyadic else scale
+            buf, pos = self._store.pop(key, (np.empty(0, dtype=np.int64), 0))
             if buf.size - pos < n:
-                buf = np.concatenate([buf[pos:], discrete_laplace(scale, self.BLOCK)])
+                fresh = (
+                    discrete_laplace_dyadic(int(scale), self.BLOCK) if dyadic else discrete_laplace(scale, self.BLOCK)
+                )
+                buf = np.concatenate([buf[pos:], fresh])
                 pos = 0
             out = buf[pos : pos + n].copy()
             if len(self._store) >= self.MAX_SCALES:
                 self._store.pop(next(iter(self._store)))
-            self._store[scale] = (buf, pos + n)  # most recently used last
+            self._store[key] = (buf, pos + n)  # most recently used last
             return out
 
 
@@ -307,6 +447,21 @@ def discrete_laplace_draws(scale: float, n: int) -> np.ndarray:
     if n >= 1024:
         return discrete_laplace(scale, n)
     return _POOL.take(float(scale), n)
+
+
+def discrete_laplace_at_least(scale: float, n: int) -> np.ndarray:
+    """n i.i.d. integer noises whose law is P(z) ∝ q^|z| with exp(−1/scale) ≤ q < 1 — at least the privacy of
+    DLap(scale) for every integer shift (:func:`dyadic_parameter`) —, over OS randomness: the dyadic sampler
+    (:func:`discrete_laplace_dyadic`, q = ⌈e^(−1/b)·2^32⌉/2^32 + 2^−32) for scale ≤ :data:`DYADIC_MAX_SCALE`, where it
+    is cheaper, else the exact DLap(scale) (:func:`discrete_laplace_draws`). Requests of < 1024 draws are served
+    from the pool."""
+    n = int(n)
+    if float(scale) > DYADIC_MAX_SCALE:
+        return discrete_laplace_draws(scale, n)
+    Q = dyadic_parameter(float(scale))
+    if n >= 1024:
+        return discrete_laplace_dyadic(Q, n)
+    return _POOL.take(float(Q), n, dyadic=True)
 
 
 def discrete_laplace_scalar(scale: float, words: WordSource = os_words) -> int:

@@ -68,6 +68,7 @@ def segment_at(mechanism: AboveThresholdRun, backend: Any) -> AboveThreshold:
         backend=backend,
         noise_batch=1 << 12,
         threshold_batch=1,
+        integer_queries=True,  # running 0/1 counts: the unit grid on the secure backend
     )
 
 

@@ -57,7 +57,12 @@ class MistakeCountSegments:
         self.kind = kind
         self.mechanism: AboveThresholdRun = run_cls(threshold, epsilon, sensitivity=1.0)
         self._at = at_cls(
-            self.mechanism.threshold, self.mechanism.epsilon, backend=backend, noise_batch=batch, threshold_batch=16
+            self.mechanism.threshold,
+            self.mechanism.epsilon,
+            backend=backend,
+            noise_batch=batch,
+            threshold_batch=16,
+            integer_queries=True,  # running counts of 0/1 mistakes: the unit grid on the secure backend
         )
         self.count = 0
         self.segments = 1
