@@ -48,7 +48,7 @@ def test_above_threshold_compares_exact_integers_on_secure_backend():
     at_seeded = AboveThreshold(0.5, 1.0, backend=SeededBackend(0))
     assert isinstance(at_seeded._noisy_threshold, float)
     # the integer grid costs a factor 1 + 2^-10 and 2.5 grid steps of accuracy
-    assert at.accuracy(10, 0.1) == pytest.approx(at_seeded.accuracy(10, 0.1) * (1 + 2**-10) + 2.5 / 1024)
+    assert at.accuracy(10, 0.1) == pytest.approx(at_seeded.accuracy(10, 0.1) * (1 + 2**-10) * (1 + 2**-20) + 2.5 / 1024)
 
 
 def test_continuous_bounded_histogram_refused_on_secure_backend():

@@ -14,9 +14,10 @@ its ⌈τ + A_ρ + A_ν⌉-th mistake.
   A_ν = b_ν ln(3T/β), A_ρ = b_ρ ln(3(L + 1)/β), C = (2/ε_s) ln(6L/β), τ = A_ρ + A_ν + C;
   mistakes ≤ L·⌈2A_ρ + 2A_ν + C⌉ w.p. ≥ 1 − β. The theory split ε = ε_AT + ε_s minimises the per-segment bound.
 
-The secure backend runs the AboveThreshold on an integer grid (g = 2^-10): every A grows by the factor 1 + 2^-10 and
-1.5 g (:func:`grid_margin`), which the learners' theory τ includes; the calculators print the seeded (continuous)
-constants, which differ from the secure ones by less than 0.2 %.
+The secure backend runs the AboveThreshold on the integer counts themselves (unit grid, noise P(z) ∝ q^|z| with q
+rounded up by < 2^-31): every A grows by the factor 1 + 2^-20 (:func:`grid_margin`), which ListAT's and BisectAT's
+theory τ include; the calculators print the seeded (continuous) constants, which differ from the secure ones by
+less than 10^-5 %.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def _scales(at: str, eps_at: float) -> tuple[float, float]:
 
 
 def grid_margin(a: float) -> float:
-    """A margin on the secure backend's integer grid g = 2^-10: (1 + 2^-10)·a + 1.5·g (sensitivity K·g, rounding
-    g/2, the discrete tail one grid unit longer)."""
-    return (1.0 + 2.0**-10) * a + 1.5 * 2.0**-10
+    """A margin on the secure backend: (1 + 2^-20)·a. The segments' AboveThresholds run on integer counts, on the unit
+    grid (``integer_queries=True``): no rounding (v + ν ≥ ⌈τ⌉ + ρ is the real comparison) and noise P(z) ∝ q^|z| with
+    q rounded up by < 2^-31, whose tails P[|ν| > a] ≤ q^a ≤ e^(−a/(b(1 + 2^-20))) (docs/derivations.md, "AboveThreshold
+    on integer queries")."""
+    return (1.0 + 2.0**-20) * a
 
 
 @dataclass(frozen=True)

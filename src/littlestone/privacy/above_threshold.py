@@ -110,9 +110,12 @@ class AboveThreshold:
             self._t_buffer = self._draw(self._threshold_scale, self._threshold_batch)
             self._t_pos = 0
         rho = self._t_buffer[self._t_pos].item()
-        self._noisy_threshold: float | int = (
-            self._on_grid(self.threshold) + rho if self._grid is not None else self.threshold + rho
-        )
+        if self._grid is None:
+            self._noisy_threshold: float | int = self.threshold + rho
+        elif self.integer_queries:  # v + ν − ρ ≥ τ ⟺ v + ν − ρ ≥ ⌈τ⌉ for integers: the real comparison, exactly
+            self._noisy_threshold = math.ceil(min(max(self.threshold, -_CLIP), _CLIP)) + rho
+        else:
+            self._noisy_threshold = self._on_grid(self.threshold) + rho
         self._t_pos += 1
 
     def _query_noise(self) -> float | int:
@@ -200,10 +203,9 @@ class AboveThreshold:
         unit per noise (2.5·g in all)."""
         if self._grid is None:
             return above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
-        return (
-            grid_factor(self) * above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self._units * self._grid)
-            + 2.5 * self._grid
-        )
+        return grid_factor(self) * above_threshold_accuracy(
+            k, self.epsilon, beta, sensitivity=self._units * self._grid
+        ) + rounding_margin(self)
 
 
 class RunningSumAboveThreshold:
@@ -253,9 +255,18 @@ class RunningSumAboveThreshold:
 
 def grid_factor(at: AboveThreshold) -> float:
     """The noise-scale factor of the discrete path's tails: 1 + 2^-20 when the noise may be the dyadic sampler's
-    (its q ≤ e^(−1/b) + 2^-31 gives ln(1/q) ≥ (1 − 2^-23)/b for every b ≤ 64, so P[|ν| > a] ≤ q^a ≤ e^(−a/(b(1 + 2^-20))))
-    — the exact DLap's 1 otherwise changes nothing that matters — else 1."""
+    (its q ≤ e^(−1/b) + 2^-31 gives ln(1/q) ≥ (1 − 2^-23)/b for every b ≤ 64, so P[|ν| > a] ≤ q^a ≤ e^(−a/(b(1 + 2^-20))));
+    the exact DLap's (scales above 64) is covered too; 1 on a float backend."""
     return 1.0 + 2.0**-20 if at._grid is not None else 1.0
+
+
+def rounding_margin(at: AboveThreshold) -> float:
+    """What the discrete path adds to the accuracy: 2.5·g on the 2^-10 grid (rounding g/2, each discrete tail one unit
+    longer); 0 on the unit grid of integer queries (no rounding: v + ν ≥ ⌈τ⌉ + ρ is the real comparison, and
+    P[|ν| > a] = 2q^(⌊a⌋+1)/(1 + q) ≤ q^a)."""
+    if at._grid is None or at.integer_queries:
+        return 0.0
+    return 2.5 * at._grid
 
 
 def above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .above_threshold import AboveThreshold, AboveThresholdRun, above_threshold_accuracy, grid_factor
+from .above_threshold import AboveThreshold, AboveThresholdRun, above_threshold_accuracy, grid_factor, rounding_margin
 from .budget import PrivacyBudget
 from .mechanism import PrivacyClaim
 
@@ -64,10 +64,9 @@ class MonotoneAboveThreshold(AboveThreshold):
         if self._grid is None:
             return monotone_above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
         units = self._units * self._grid
-        return (
-            grid_factor(self) * monotone_above_threshold_accuracy(k, self.epsilon, beta, sensitivity=units)
-            + 2.5 * self._grid
-        )
+        return grid_factor(self) * monotone_above_threshold_accuracy(
+            k, self.epsilon, beta, sensitivity=units
+        ) + rounding_margin(self)
 
 
 def monotone_above_threshold_accuracy(k: int, epsilon: float, beta: float, *, sensitivity: float = 1.0) -> float:
@@ -100,10 +99,9 @@ class StepAboveThreshold(AboveThreshold):
         if self._grid is None:
             return 0.25 * above_threshold_accuracy(k, self.epsilon, beta, sensitivity=self.sensitivity)
         units = self._units * self._grid
-        return (
-            grid_factor(self) * 0.25 * above_threshold_accuracy(k, self.epsilon, beta, sensitivity=units)
-            + 2.5 * self._grid
-        )
+        return grid_factor(self) * 0.25 * above_threshold_accuracy(
+            k, self.epsilon, beta, sensitivity=units
+        ) + rounding_margin(self)
 
 
 class MonotoneAboveThresholdRun(AboveThresholdRun):
