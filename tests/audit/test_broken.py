@@ -53,6 +53,8 @@ def _repaired(name):
         "algorithm3_exact_mistakes",
         "gl21_anytime_histogram_without_noise",
         "native_sampler_block_truncated_runs",
+        "dyadic_sampler_parameter_rounded_down",
+        "step_above_threshold_secure_integer_half_noise",
         "checkpoint_resumed_with_other_data",
         "split_step_reads_neighbour_record",
     ],

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2] / "src" / "littlestone"
 #: the noise samplers a learner must not call itself: the backend's samplers and every add_* noise method it has,
 #: plus NumPy's samplers of the same laws
 NOISE_METHODS = frozenset(
-    {"laplace", "discrete_laplace", "gumbel", "noisy_argmax", "exponential"}
+    {"laplace", "discrete_laplace", "discrete_laplace_at_least", "gumbel", "noisy_argmax", "exponential"}
     | {name for name in dir(Backend) if name.startswith("add_")}
 )
 

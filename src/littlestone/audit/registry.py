@@ -484,6 +484,9 @@ def _declared() -> list[Declared]:
     out.extend(ggkm21_release_audits())
     out.extend(online_learner_audits())
     out.extend(exact_sampler_audits())
+    from .integer_above_threshold import integer_above_threshold_audits  # secure fast path for counts (issue 27)
+
+    out.extend(integer_above_threshold_audits())
     from .checkpoint_reuse import checkpoint_reuse_audits  # issue 26 hole 2: a checkpoint bound to its data
 
     out.extend(checkpoint_reuse_audits())
