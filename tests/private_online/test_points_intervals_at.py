@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from littlestone.audit.broken import run_broken_audit
-from littlestone.bounds.points_intervals_at import intervals_at_bound, points_at_bound
+from littlestone.bounds.points_intervals_at import intervals_at_bound, intervals_at_practical, points_at_bound
 from littlestone.classes import Intervals, Points, Thresholds
 from littlestone.classes.points import FiniteSet
 from littlestone.classes.spec import parse_class_spec
@@ -116,13 +116,32 @@ def test_segments_run_the_claimed_mechanisms():
     assert (L._at.epsilon, L._at.threshold, L._at.sensitivity) == (b.eps_at, b.tau_zero, 1.0)
     L.run(np.full(2000, 5, dtype=np.int64), np.ones(2000, dtype=np.int8))
     assert L.state()["segment"] == "point" and (L._at.epsilon, L._at.sensitivity) == (1.0, 1.0)
-    I = IntervalsAT(Intervals(2**16), T=2000, epsilon=1.0, backend="seeded", seed=1)
-    c = I.bound
-    assert (I.at_empty.epsilon, I.at_empty.threshold, I.at_empty.sensitivity) == (c.eps_at1, c.tau1, 1.0)
-    assert (I.at_bisect.epsilon, I.at_bisect.threshold, I.at_bisect.sensitivity) == (c.eps_at2, c.tau2, 1.0)
-    assert (I.select_point.epsilon, I.select_move.epsilon) == (c.eps_select1, c.eps_select2)
-    assert I.select_point.sensitivity == I.select_move.sensitivity == 1.0 == I._at.sensitivity
-    assert c.eps_at1 + c.eps_select1 == pytest.approx(1.0) == c.eps_at2 + c.eps_select2
+    for setting, params in [
+        ("theory", intervals_at_bound(2**16, 2000, 1.0)),
+        ("practical", intervals_at_practical(2**16, 2000, 1.0)),
+    ]:
+        I = IntervalsAT(Intervals(2**16), T=2000, epsilon=1.0, setting=setting, backend="seeded", seed=1)
+        c = I.params
+        assert (c.tau1, c.tau2, c.eps_at1, c.eps_at2) == (params.tau1, params.tau2, params.eps_at1, params.eps_at2)
+        assert (I.at_empty.epsilon, I.at_empty.threshold, I.at_empty.sensitivity) == (c.eps_at1, c.tau1, 1.0)
+        assert (I.at_bisect.epsilon, I.at_bisect.threshold, I.at_bisect.sensitivity) == (c.eps_at2, c.tau2, 1.0)
+        assert (I.select_point.epsilon, I.select_move.epsilon) == (c.eps_select1, c.eps_select2)
+        assert I.select_point.sensitivity == I.select_move.sensitivity == 1.0 == I._at.sensitivity
+        assert c.eps_at1 + c.eps_select1 == pytest.approx(1.0) == c.eps_at2 + c.eps_select2
+
+
+def test_intervals_practical_setting_drops_only_the_union_bound_terms():
+    # practical: AboveThreshold margins ln T + 3 (step, at ε′ = 1), phase-2 selection margin 4 ln(16/β) (no S + 1),
+    # phase 1's 4 ln(4(N − 1)/β); each τ = A/ε_s + margin/ε_a at its minimising split — below the theory τ
+    N, T, eps, beta = 2**16, 10**6, 1.0, 0.1
+    p, b = intervals_at_practical(N, T, eps, beta), intervals_at_bound(N, T, eps, beta)
+    margin = math.log(T) + 3.0
+    A1, A2 = 4 * math.log(4 * (N - 1) / beta), 4 * math.log(16 / beta)
+    assert p.tau1 == pytest.approx(A1 / p.eps_select1 + margin / p.eps_at1)
+    assert p.tau2 == pytest.approx(A2 / p.eps_select2 + margin / p.eps_at2)
+    assert p.tau2 == pytest.approx((math.sqrt(A2) + math.sqrt(margin)) ** 2 / eps)  # the minimising split
+    assert p.tau1 < b.tau1 and p.tau2 < 0.6 * b.tau2
+    assert IntervalsAT(Intervals(N), T=T, epsilon=eps, backend="seeded", seed=0).setting_ == "practical"
 
 
 @pytest.mark.parametrize("at", ["step", "monotone", "standard"])

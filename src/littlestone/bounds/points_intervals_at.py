@@ -236,9 +236,47 @@ def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1, *, at:
     return IntervalsATBound(N, T, epsilon, beta, steps, e_a1, e_s1, tau1, e_a2, e_s2, tau2, m1, m2, m1 + steps * m2, at)
 
 
+@dataclass(frozen=True)
+class IntervalsATPractical:
+    """IntervalsAT's practical thresholds (the default setting): the theory's formulas with the union-bound terms
+    dropped, as ListAT's and BisectAT's practical τ — AboveThreshold margins b_ν·ln T (query) and 3·b_ρ (threshold)
+    instead of b_ν·ln(T/2β′) and b_ρ·ln(1/2β′); phase 2's selection margin A₂ = 4·ln(16/β) for one step instead of
+    4·ln(16(S+1)/β) over the S + 1 segments; phase 1's A₁ = 4·ln(4(N − 1)/β) as in theory (one selection, no union);
+    each phase's ε split minimising its τ. Privacy holds for every τ; the mistake bound is the theory setting's."""
+
+    eps_at1: float
+    eps_select1: float
+    tau1: float
+    eps_at2: float
+    eps_select2: float
+    tau2: float
+
+
+def intervals_at_practical(
+    N: int, T: int, epsilon: float, beta: float = 0.1, *, at: str = "step"
+) -> IntervalsATPractical:
+    """IntervalsAT's practical setting (:class:`IntervalsATPractical`) on intervals over N points."""
+    r, q = _noise(at, 1.0)
+    N = check_positive_int(N, "number of points N")
+    T = check_positive_int(T, "horizon T")
+    epsilon = check_epsilon(epsilon)
+    beta = check_probability(beta)
+    margin = q * math.log(T) + 3.0 * r  # at ε′ = 1: b_ν·ln T + 3·b_ρ
+    A1 = 4.0 * max(math.log(max(N - 1, 1) * 4.0 / beta), 0.0)
+    A2 = 4.0 * math.log(16.0 / beta)
+    out = []
+    for A in (A1, A2):
+        s = _split(A, margin)
+        e_s, e_a = s * epsilon, (1.0 - s) * epsilon
+        out += [e_a, e_s, A / e_s + margin / e_a]
+    return IntervalsATPractical(*out)
+
+
 __all__ = [
     "INT64_UNIVERSE",
     "IntervalsATBound",
+    "IntervalsATPractical",
+    "intervals_at_practical",
     "PointsATBound",
     "intervals_at_bound",
     "miss_run",

@@ -33,7 +33,12 @@ from typing import Any
 import numpy as np
 
 from .._random import SeedLike
-from ..bounds.points_intervals_at import IntervalsATBound, intervals_at_bound
+from ..bounds.points_intervals_at import (
+    IntervalsATBound,
+    IntervalsATPractical,
+    intervals_at_bound,
+    intervals_at_practical,
+)
 from ..classes.base import HypothesisClass, Point, VersionSpace
 from ..classes.intervals import IntervalUnion, Intervals
 from ..errors import LittlestoneError
@@ -77,7 +82,10 @@ def depth_cells(positives: Counter, N: int) -> tuple[list[tuple[int, int]], list
 class IntervalsAT(PrivateOnlineLearner):
     """Private online learner for :class:`~littlestone.classes.Intervals` (module docstring). Parameters as every
     private online learner; ``delta`` is accepted and unused (the claim is pure ε-DP); ``at``: the segments'
-    AboveThreshold ("step" — default —, "monotone" or "standard").
+    AboveThreshold ("step" — default —, "monotone" or "standard"); ``setting``: "practical" (default: the theory's
+    thresholds with the union-bound terms dropped, :func:`~littlestone.bounds.points_intervals_at.intervals_at_practical`;
+    about half the mistakes) or "theory" (the thresholds of :attr:`bound`, whose mistake bound then holds). Privacy
+    is the same (ε, 0) for both.
 
     >>> from littlestone.classes import Intervals
     >>> learner = IntervalsAT(Intervals(2**16), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -95,7 +103,7 @@ class IntervalsAT(PrivateOnlineLearner):
         epsilon: float,
         delta: float = 0.0,
         beta: float = 0.1,
-        setting: str = "theory",
+        setting: str = "practical",
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -126,7 +134,13 @@ class IntervalsAT(PrivateOnlineLearner):
         self.setting_ = check_setting(setting)
         self.at = check_at_kind(at)
         self.bound: IntervalsATBound = intervals_at_bound(self.N, self.T, self.epsilon, self.beta, at=self.at)
-        b = self.bound
+        #: the thresholds and ε splits run: the bound's (theory) or the practical ones (union-bound terms dropped)
+        self.params: IntervalsATBound | IntervalsATPractical = (
+            self.bound
+            if self.setting_ == "theory"
+            else intervals_at_practical(self.N, self.T, self.epsilon, self.beta, at=self.at)
+        )
+        b = self.params
         # the mechanisms this learner runs; privacy() composes exactly these
         self.at_empty = segment_mechanism(self.at, b.tau1, b.eps_at1)
         self.select_point = CellExponentialMechanism(b.eps_select1, 1.0)
@@ -251,7 +265,7 @@ class IntervalsAT(PrivateOnlineLearner):
     # ------------------------------------------------------------------------------------------- reports
     @property
     def setting(self) -> str:
-        return f"{self.setting_} (τ₁={self.bound.tau1:.1f}, τ₂={self.bound.tau2:.1f}, {self.at} AboveThreshold)"
+        return f"{self.setting_} (τ₁={self.params.tau1:.1f}, τ₂={self.params.tau2:.1f}, {self.at} AboveThreshold)"
 
     def privacy(self) -> LearnerPrivacy:
         """Disjoint-segment lemma (derivations.md §F.1): a phase-1 segment runs AboveThreshold then the point
