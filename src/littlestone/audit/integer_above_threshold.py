@@ -34,19 +34,32 @@ class DyadicSamplerCount(DiscreteLaplaceMechanism):
     """The discrete Laplace mechanism on the count of a 0/1 dataset (sensitivity 1), its noise drawn by the secure
     native fast path :func:`discrete_laplace_at_least` (the dyadic sampler at scale ≤ 64); ``size`` runs at once."""
 
-    def draws(self, n: int) -> np.ndarray:
-        return discrete_laplace_at_least(self.scale, n)
-
     def __call__(self, data: Any, *, backend: Any, budget: Any = None, size: int | None = None) -> Any:
-        out = int(np.sum(data)) + self.draws(1 if size is None else int(size))
+        out = int(np.sum(data)) + discrete_laplace_at_least(self.scale, 1 if size is None else int(size))
         return int(out[0]) if size is None else out
 
 
 class RoundedDownDyadicCount(DyadicSamplerCount):
     """BROKEN: the dyadic sampler with its parameter rounded DOWN on a 2-bit grid (q = 1/4 < e^(−1)); claims ε = 1."""
 
-    def draws(self, n: int) -> np.ndarray:
-        return discrete_laplace_dyadic(ROUNDED_DOWN_Q, n, bits=8)
+    def __call__(self, data: Any, *, backend: Any, budget: Any = None, size: int | None = None) -> Any:
+        out = int(np.sum(data)) + discrete_laplace_dyadic(ROUNDED_DOWN_Q, 1 if size is None else int(size), bits=8)
+        return int(out[0]) if size is None else out
+
+
+def _first_top_on_integer_path(mechanism: StepAboveThresholdRun, at_class: type, data: Any) -> int:
+    """One run of ``at_class`` with the mechanism's parameters on the SECURE backend's integer path (unit grid,
+    dyadic noise): the index of the first ⊤ (−1: none)."""
+    at = at_class(
+        mechanism.threshold,
+        mechanism.epsilon,
+        sensitivity=mechanism.sensitivity,
+        backend=SecureBackend("native"),
+        integer_queries=True,
+        noise_batch=8,
+        threshold_batch=1,
+    )
+    return at.first_above(np.asarray(data, dtype=float))
 
 
 class SecureIntegerStepAT(StepAboveThresholdRun):
@@ -54,19 +67,8 @@ class SecureIntegerStepAT(StepAboveThresholdRun):
     grid, dyadic noise), whatever backend is handed; ``data`` the integer query values, output the first ⊤ (−1:
     none)."""
 
-    at_class: type = StepAboveThreshold
-
     def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> int:
-        at = self.at_class(
-            self.threshold,
-            self.epsilon,
-            sensitivity=self.sensitivity,
-            backend=SecureBackend("native"),
-            integer_queries=True,
-            noise_batch=8,
-            threshold_batch=1,
-        )
-        return at.first_above(np.asarray(data, dtype=float))
+        return _first_top_on_integer_path(self, StepAboveThreshold, data)
 
 
 class _HalfNoiseStep(StepAboveThreshold):
@@ -79,7 +81,8 @@ class _HalfNoiseStep(StepAboveThreshold):
 class SecureIntegerStepATHalfNoise(SecureIntegerStepAT):
     """BROKEN: :class:`SecureIntegerStepAT` with both noise scales halved; claims ε."""
 
-    at_class = _HalfNoiseStep
+    def __call__(self, data: Any, *, backend: Any, budget: Any = None) -> int:
+        return _first_top_on_integer_path(self, _HalfNoiseStep, data)
 
 
 def integer_above_threshold_audits() -> list[tuple[BuiltinAudit, list[BuiltinAudit]]]:
