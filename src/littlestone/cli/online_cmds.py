@@ -253,7 +253,8 @@ def play(
         "--setting",
         metavar="KEY=VAL,…",
         help="Private learner's setting: N0, m_coef, m_exp (lwy25) or k1, k2, eta, c (gl21); unset keys keep the "
-        "practical setting of the class's Ldim. listat / bisect: practical, theory or a threshold τ.",
+        "practical setting of the class's Ldim. listat / bisect: practical, theory or a threshold τ; points-at / "
+        "intervals-at: practical or theory.",
     ),
     backend: BackendKind = BACKEND_OPTION,
     diagnostics: bool = typer.Option(
@@ -355,7 +356,7 @@ def play(
         }[learner.value]
         if learner.value in SEGMENT_LEARNERS:
             chosen = "practical" if setting is None else _segment_setting(setting)
-        elif learner.value in ("points-at", "intervals-at"):  # settings by name: theory (= practical)
+        elif learner.value in ("points-at", "intervals-at"):  # settings by name: practical (default) or theory
             chosen = "practical" if setting is None else setting
         else:
             chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)
