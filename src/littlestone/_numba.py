@@ -6,6 +6,7 @@ functions then compile on first use in every process instead: slower to start, s
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 
@@ -17,3 +18,15 @@ def njit_cached(fn: Callable[..., Any]) -> Any:
         return njit(cache=True)(fn)
     except (RuntimeError, OSError):  # "cannot cache function ...: no locator available", or an unwritable dir
         return njit(fn)
+
+
+def compile_on_first_use(fn: Callable[..., Any]) -> Callable[[], Any]:
+    """A getter of ``fn`` compiled by :func:`njit_cached`, compiling at its first call — so numba is imported when a
+    kernel first runs, not with the package."""
+
+    @cache
+    def compiled() -> Any:
+        return njit_cached(fn)
+
+    compiled.__doc__ = f":func:`{fn.__name__}` compiled by Numba on first use."
+    return compiled

@@ -44,6 +44,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._numba import compile_on_first_use
 from .._random import SeedLike, spawn_seeds
 from ..bounds.lwy25_agnostic import number_of_experts_upto
 from ..classes import FiniteClass, HypothesisClass, majority_xor_class
@@ -368,17 +369,7 @@ def _scatter_losses(state: np.ndarray, lut: np.ndarray, out: np.ndarray, cum: np
     return acc
 
 
-_SCATTER: Any = None
-
-
-def _compiled_scatter() -> Any:
-    """:func:`_scatter_losses` compiled by Numba on first use (numba is imported here, not with the package)."""
-    global _SCATTER
-    if _SCATTER is None:
-        from .._numba import njit_cached
-
-        _SCATTER = njit_cached(_scatter_losses)
-    return _SCATTER
+_compiled_scatter = compile_on_first_use(_scatter_losses)
 
 
 def _default_alpha(n: int) -> float:

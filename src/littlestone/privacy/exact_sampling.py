@@ -47,10 +47,10 @@ from collections.abc import Callable
 from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
+from .._numba import compile_on_first_use
 from ..errors import PrivacyParameterError
 from .params import check_scale
 
@@ -342,17 +342,7 @@ def _dyadic_kernel(data: np.ndarray, q: int, m: int, out: np.ndarray, filled: in
     return filled
 
 
-_DYADIC: Any = None
-
-
-def _compiled_dyadic() -> Any:
-    """:func:`_dyadic_kernel` compiled by Numba on first use."""
-    global _DYADIC
-    if _DYADIC is None:
-        from .._numba import njit_cached
-
-        _DYADIC = njit_cached(_dyadic_kernel)
-    return _DYADIC
+_compiled_dyadic = compile_on_first_use(_dyadic_kernel)
 
 
 def discrete_laplace_dyadic(
