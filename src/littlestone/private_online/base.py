@@ -443,7 +443,9 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         if any(isinstance(v, (bool, np.bool_)) for v in labels):  # (0, 1) == (False, True): test the type
             labels = (False, True)
         self.labels = labels
-        self._negative = int(labels[0])
+        # label → 0/1 for the common cases (True/False hash as 1/0, so they are covered when the negative is 0);
+        # anything else goes through _encode, which refuses it with one line
+        self._label01 = {1: 1, int(labels[0]): 0}
         self.grid = self._check_grid(grid, feature)
         # fast paths only where _validate is the class's own validation (a subclass's extra checks always run)
         self._plain_validation = (
@@ -586,14 +588,10 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
             )
         # the point: the one predict_one validated when x is the same immutable value (module doc), else validated
         pt = self._pt if x is self._raw else self._point(x)
-        if y is True:
-            y01 = 1
-        elif y is False:
-            y01 = 0
-        elif type(y) is int and (y == 1 or y == self._negative):
-            y01 = 1 if y == 1 else 0
-        else:
-            y01 = self._encode(y)
+        try:  # the declared labels (bools too when the negative is 0) in one lookup
+            y01 = self._label01[y]
+        except (KeyError, TypeError):
+            y01 = self._encode(y)  # everything else, or the one-line LabelError
         self._learn01(pt, y01)
         self.t += 1
 
