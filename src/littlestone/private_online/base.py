@@ -518,16 +518,19 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         if self.grid is not None:
             v = self.grid.values(x)
         elif tx is dict:
-            if self.feature is not None:
-                v = x[self.feature] if self.feature in x else feature_value(x, self.feature)
-            elif len(x) == 1:
-                v = next(iter(x.values()))
-            else:
+            try:
+                if self.feature is not None:
+                    v = x[self.feature]
+                else:
+                    (v,) = x.values()  # river's one-feature dict, in one step
+            except KeyError:
+                v = feature_value(x, self.feature)  # the one-line error naming the keys
+            except ValueError:
                 raise DomainError(
                     f"a feature dict with {len(x)} keys {sorted(map(str, x))[:5]!r}: without a grid these learners take one "
                     "feature; declare which with feature=..., or several features on a public grid with "
                     "grid=FeatureGrid({name: (low, high), …})"
-                )
+                ) from None
         elif tx is int or tx is tuple:
             v = x
         else:
