@@ -28,8 +28,9 @@ Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
 ``feature=``); with a public :class:`~littlestone.classes.feature_grid.FeatureGrid` (``grid=``, or carried by the
 class as ``H.grid``, e.g. :class:`~littlestone.classes.grid_classes.GridBoxes`) a tuple of k raw feature values or a
-river dict with the grid's names, mapped to the grid's cells (values beyond the declared bounds clipped); a 1-tuple
-``(x,)`` is read as the point x on a one-dimensional domain.
+river dict with the grid's names, mapped to the grid's cells (values beyond the declared bounds clipped); with
+``grid=False`` the points are the class's own (a tuple of k cells, already discretized); a 1-tuple ``(x,)`` is read
+as the point x on a one-dimensional domain.
 
 **One validation per round** (issue 33 item 6): :meth:`PrivateOnlineLearner._point` remembers the last raw value it
 validated and the point it gave, so river's ``predict_one(x)`` then ``learn_one(x, y)`` validate x once; ints in an
@@ -481,7 +482,10 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         return {self.labels[0]: float(1 - p), self.labels[1]: float(p)}
 
     def _check_grid(self, grid: Any, feature: Any) -> FeatureGrid | None:
-        """The learner's grid: ``grid=`` or the class's own (``H.grid``); its cells must be points of the class."""
+        """The learner's grid: ``grid=`` or the class's own (``H.grid``); its cells must be points of the class.
+        ``grid=False``: no grid even where the class carries one — points are then the class's own (cells)."""
+        if grid is False:
+            return None
         carried = getattr(self.hypothesis_class, "grid", None)
         if grid is None:
             grid = carried if isinstance(carried, FeatureGrid) else None
