@@ -222,6 +222,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     _default_grid: bool = False
     #: private estimators take their label set from the ``classes`` parameter, never from the data (issue 9 item 2)
     _private: bool = False
+    #: parameters that never change the fitted model, only what it reports (a grid varying only these trains
+    #: identical candidates: PrivateGridSearchCV warns)
+    _report_only_params: tuple[str, ...] = ()
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, random_state: Any = None):
         self.hypothesis_class = hypothesis_class
