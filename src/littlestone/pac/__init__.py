@@ -23,6 +23,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ".discretize": ("GridDiscretizer",),
     ".grid": ("grid_stumps",),
     ".private_selection": ("PrivateGridSearchCV", "IdenticalCandidatesWarning"),
-    ".public_maps": ("select_columns",),
+    ".public_maps": ("SelectColumns",),
 }
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

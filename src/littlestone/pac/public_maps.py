@@ -8,7 +8,7 @@ data: a record then changes its own transformed row and nothing else, so the pri
 transformed rows is its claim on the raw rows):
 
 * :class:`~littlestone.pac.GridDiscretizer` with declared ``ranges`` (its fit reads only the number of features);
-* a declared column selection: :func:`select_columns` (a ``FunctionTransformer`` taking fixed columns), or a
+* a declared column selection: :class:`SelectColumns` (fixed column positions), or a
   ``ColumnTransformer`` whose columns are given literally (indices, names, masks — not a callable, which may read the
   values) and whose transformers and remainder are themselves public maps, ``"passthrough"`` or ``"drop"``;
 * ``"passthrough"`` / ``None`` steps, the identity ``FunctionTransformer()``, nested pipelines of public maps;
@@ -26,34 +26,46 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
 from ..errors import LittlestoneError
 
-__all__ = ["check_public_steps", "select_columns"]
+__all__ = ["SelectColumns", "check_public_steps"]
 
 
-def _take_columns(X: Any, columns: Sequence[int]) -> Any:
-    """The declared columns of X (rows kept as they are)."""
-    if hasattr(X, "iloc"):  # a DataFrame: by position
-        return X.iloc[:, list(columns)]
-    return np.asarray(X)[:, list(columns)]
+class SelectColumns(TransformerMixin, BaseEstimator):
+    """Keep the declared ``columns`` (positions) of X: a public map (module doc), accepted before a private
+    estimator in :class:`~littlestone.pac.PrivateGridSearchCV`; ``fit`` reads only the number of features."""
 
+    def __init__(self, columns: Sequence[int] = (0,)):
+        self.columns = columns
 
-def select_columns(columns: Sequence[int]) -> Any:
-    """A transformer keeping the declared ``columns`` (positions) of X: a public map (module doc), accepted before a
-    private estimator in :class:`~littlestone.pac.PrivateGridSearchCV`."""
-    from sklearn.preprocessing import FunctionTransformer
+    def _cols(self) -> list[int]:
+        cols = list(self.columns)
+        if not cols or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in cols):
+            raise LittlestoneError(f"SelectColumns needs a non-empty list of column positions, got {self.columns!r}")
+        return [int(c) for c in cols]
 
-    cols = tuple(int(c) for c in columns)
-    if not cols:
-        raise LittlestoneError("select_columns needs at least one column")
-    return FunctionTransformer(_take_columns, kw_args={"columns": cols})
+    def fit(self, X: Any, y: Any = None) -> "SelectColumns":
+        X = validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False)
+        cols = self._cols()
+        if min(cols) < -X.shape[1] or max(cols) >= X.shape[1]:
+            raise LittlestoneError(f"SelectColumns: columns {cols} are not all among X's {X.shape[1]} columns")
+        self.columns_ = cols
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "columns_")
+        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
+        return X[:, self.columns_]
 
 
 def _refuse(name: str, step: Any, why: str) -> LittlestoneError:
     return LittlestoneError(
         f"pipeline step {name!r} ({type(step).__name__}) {why}: fitting it on the private data is a release no "
         "privacy claim covers; before a private estimator use public maps only (GridDiscretizer with declared "
-        "ranges, select_columns or a ColumnTransformer of declared columns)"
+        "ranges, SelectColumns or a ColumnTransformer of declared columns)"
     )
 
 
@@ -78,6 +90,8 @@ def check_public_step(name: str, step: Any) -> None:
 
     if step is None or (isinstance(step, str) and step in ("passthrough", "drop")):
         return
+    if isinstance(step, SelectColumns):
+        return
     if isinstance(step, GridDiscretizer):
         if step.ranges is None or isinstance(step.ranges, str):
             raise _refuse(name, step, f"infers its ranges from the data (ranges={step.ranges!r})")
@@ -88,8 +102,6 @@ def check_public_step(name: str, step: Any) -> None:
         return
     if isinstance(step, FunctionTransformer):
         if step.func is None and step.inverse_func is None:  # the identity
-            return
-        if step.func is _take_columns and step.inverse_func is None:
             return
         raise _refuse(name, step, "runs an arbitrary function, which may combine rows (e.g. centre the columns)")
     if isinstance(step, Pipeline):
