@@ -296,6 +296,10 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             elif col.dtype == object:
                 col = np.array([as_python_point(v) for v in col], dtype=object)
             return col
+        if X.dtype.kind in "iu":  # integer rows: Python-int tuples in one pass (as the loop below gives them)
+            return list(map(tuple, X.tolist()))
+        if X.dtype.kind == "f" and np.all(np.isfinite(X)) and np.all(X == np.round(X)) and np.all(np.abs(X) < 2.0**63):
+            return list(map(tuple, X.astype(np.int64).tolist()))
         rows = []
         for r in X:
             rows.append(
