@@ -14,6 +14,10 @@ from littlestone.errors import BudgetExceededError, LittlestoneError, PrivacyPar
 from littlestone.pac import BLM20Classifier, GenericLearnerClassifier, PrivateGridSearchCV
 from littlestone.privacy import BudgetAccountant
 
+#: GRID4 varies only report-only parameters (it exercises K = 4 on one model): the warning is tested in
+#: tests/sklearn/test_private_grid_search.py
+pytestmark = pytest.mark.filterwarnings("ignore::littlestone.pac.private_selection.IdenticalCandidatesWarning")
+
 
 @pytest.fixture(autouse=True)
 def _fresh_default():

@@ -433,7 +433,7 @@ def _exact_room(c: "AffineSubspaces", s: tuple) -> AffineFlat | None:
     return None
 
 
-class AffineSubspaces(HypothesisClass):
+class AffineSubspaces(HypothesisClass, immutable=True):
     """Affine subspaces of F_q^n of dimension ≤ d (q prime): Ldim min(d, n) + 1 except F_2^1."""
 
     def hypothesis_types(self) -> tuple[type, ...]:

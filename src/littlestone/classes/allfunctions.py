@@ -102,7 +102,7 @@ class AllFunctionsVersionSpace(VersionSpace):
         return AllFunctionsVersionSpace(self._cls, tuple(sorted(table.items()))), n
 
 
-class AllFunctions(HypothesisClass):
+class AllFunctions(HypothesisClass, immutable=True):
     """All functions {0,…,m−1} → {0,1}: Ldim m; m may be huge (2^60), version spaces stay sparse."""
 
     def __init__(self, m: int):

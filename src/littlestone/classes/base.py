@@ -491,8 +491,30 @@ class CountingForm:
     hypothesis: Callable[[int], "Hypothesis"]
 
 
+def _shared_copy(self: Any, memo: Any = None) -> Any:
+    """``copy.copy`` / ``copy.deepcopy`` of an immutable value: the value itself."""
+    return self
+
+
 class HypothesisClass(ABC):
-    """A hypothesis class H over a domain X (the one protocol every algorithm uses)."""
+    """A hypothesis class H over a domain X (the one protocol every algorithm uses).
+
+    ``class C(HypothesisClass, immutable=True)`` declares C's instances immutable values: nothing reassigns or
+    mutates their attributes after ``__init__`` (memo caches that never change an answer may fill later). Then
+    ``copy.copy``, ``copy.deepcopy`` and hence ``sklearn.clone`` share the instance instead of copying its tables (a
+    grid search clones its estimator once per candidate; issue 32). A subclass that adds mutable state declares
+    ``immutable=False`` and is copied again."""
+
+    def __init_subclass__(cls, *, immutable: bool | None = None, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if immutable is not None:
+            cls.immutable = bool(immutable)
+            share = _shared_copy if immutable else None  # None: copy's default protocol
+            cls.__copy__ = share  # type: ignore[assignment]
+            cls.__deepcopy__ = share  # type: ignore[assignment]
+
+    #: whether instances are immutable values shared by copies (declared with ``immutable=True``; class doc)
+    immutable: bool = False
 
     #: a short human name, e.g. ``thresholds(1000)``
     name: str = "class"

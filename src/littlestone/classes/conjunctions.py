@@ -409,7 +409,7 @@ class _TwinVersionSpace(VersionSpace):
         return self.inner.hypotheses()
 
 
-class Conjunctions(HypothesisClass):
+class Conjunctions(HypothesisClass, immutable=True):
     """Conjunctions of ≤ k literals over n variables (monotone: positive literals only); points are 0/1 tuples.
 
     k=None (all conjunctions): closed form, n may be 60 (a 2^60-point domain); Ldim n+1 (n monotone).

@@ -16,6 +16,12 @@ class FiniteDomain:
 
     __slots__ = ("points", "_index", "n")
 
+    def __copy__(self) -> "FiniteDomain":  # an immutable value (never changed after __init__): copies share it
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "FiniteDomain":
+        return self
+
     def __init__(self, n: int, labels: Sequence[Hashable] | None = None):
         self.n = int(n)
         if labels is None:
@@ -236,7 +242,7 @@ class _RowIndex:
         return len(self._rows)
 
 
-class FiniteClass(HypothesisClass):
+class FiniteClass(HypothesisClass, immutable=True):
     """An explicit class: rows of a 0/1 matrix are hypotheses, columns are domain points (duplicate rows removed).
     A matrix with no rows is the empty class (Ldim −1 by convention).
 
@@ -263,6 +269,8 @@ class FiniteClass(HypothesisClass):
             M, packed = M[keep], packed[keep]
             row_of = {k: i for i, k in enumerate(row_of)}
         del raw
+        M = M.view()  # read-only through the class (the class is an immutable value: copies share it)
+        M.flags.writeable = False
         self.matrix = M
         self.n_hypotheses, self.n_points = M.shape
         self.domain = FiniteDomain(self.n_points, points)

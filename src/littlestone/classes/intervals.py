@@ -657,7 +657,7 @@ class IntervalsVersionSpace(VersionSpace):
         return IntervalsVersionSpace(self._cls, state), k0 + m
 
 
-class Intervals(HypothesisClass):
+class Intervals(HypothesisClass, immutable=True):
     """Intervals [a, b] ⊆ {0,…,n−1} and the empty set (Ldim 1,2,2,3,3,4,4,4,5,… for n = 1,2,…)."""
 
     def hypothesis_types(self) -> tuple[type, ...]:

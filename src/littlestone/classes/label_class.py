@@ -8,6 +8,8 @@ shatters exactly when {x} does, and (x, 0), (x, 1) are complementary so never bo
 
 from __future__ import annotations
 
+import copy
+
 import math
 from typing import Any, Iterator, Sequence
 
@@ -111,6 +113,13 @@ class LabelClass(HypothesisClass):
             raise TypeError(f"LabelClass needs a HypothesisClass, not {type(base).__name__}")
         self.base = base
         self.name = f"label({base.name})"
+
+    def __copy__(self) -> "LabelClass":
+        return self if self.base.immutable else LabelClass(copy.copy(self.base))
+
+    def __deepcopy__(self, memo: dict) -> "LabelClass":
+        """Shared when its base class is an immutable value (HypothesisClass doc), else a copy over a copied base."""
+        return self if self.base.immutable else LabelClass(copy.deepcopy(self.base, memo))
 
     def version_space(self) -> LabelVersionSpace:
         return LabelVersionSpace(self, self.base.version_space())

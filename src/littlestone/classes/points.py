@@ -470,7 +470,7 @@ class PointsVersionSpace(VersionSpace):
 # --------------------------------------------------------------------------------------------------------------------
 
 
-class Points(HypothesisClass):
+class Points(HypothesisClass, immutable=True):
     """Point functions h_p(x) = 1[x = p] (+ the zero function) on any hashable domain; Ldim 1.
 
     ``domain=None`` means every hashable non-NaN value (64-bit ints, strings, tuples …); a finite collection, an

@@ -254,7 +254,7 @@ class PointsNegationsVersionSpace(VersionSpace):
         raise AssertionError("no split point although Ldim ≥ 1")
 
 
-class PointsAndNegations(HypothesisClass):
+class PointsAndNegations(HypothesisClass, immutable=True):
     """{e_p} ∪ {1 − e_p} over any hashable domain (GGKM21 Appendix B): Ldim 3 on an infinite domain.
 
     ``domain`` as for :class:`~littlestone.classes.points.Points` (None = all hashable values); finite domains need

@@ -350,7 +350,7 @@ class ThresholdsVersionSpace(VersionSpace):
         return keys
 
 
-class Thresholds(HypothesisClass):
+class Thresholds(HypothesisClass, immutable=True):
     """Thresholds on n ordered points: n+1 functions, Ldim ⌊log2(n+1)⌋; n may be astronomically large (2^60)."""
 
     def __init__(self, n: int):

@@ -22,6 +22,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ".baselines": ("erm_learn", "soa_learn"),
     ".discretize": ("GridDiscretizer",),
     ".grid": ("grid_stumps",),
-    ".private_selection": ("PrivateGridSearchCV",),
+    ".private_selection": ("PrivateGridSearchCV", "IdenticalCandidatesWarning"),
+    ".public_maps": ("SelectColumns",),
 }
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

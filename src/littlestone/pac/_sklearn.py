@@ -222,6 +222,9 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
     _default_grid: bool = False
     #: private estimators take their label set from the ``classes`` parameter, never from the data (issue 9 item 2)
     _private: bool = False
+    #: parameters that never change the fitted model, only what it reports (a grid varying only these trains
+    #: identical candidates: PrivateGridSearchCV warns)
+    _report_only_params: tuple[str, ...] = ()
 
     def __init__(self, hypothesis_class: HypothesisClass | str | None = None, random_state: Any = None):
         self.hypothesis_class = hypothesis_class
@@ -293,6 +296,10 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
             elif col.dtype == object:
                 col = np.array([as_python_point(v) for v in col], dtype=object)
             return col
+        if X.dtype.kind in "iu":  # integer rows: Python-int tuples in one pass (as the loop below gives them)
+            return list(map(tuple, X.tolist()))
+        if X.dtype.kind == "f" and np.all(np.isfinite(X)) and np.all(X == np.round(X)) and np.all(np.abs(X) < 2.0**63):
+            return list(map(tuple, X.astype(np.int64).tolist()))
         rows = []
         for r in X:
             rows.append(

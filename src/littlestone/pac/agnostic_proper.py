@@ -409,6 +409,8 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
     """
 
     _private = True
+    #: non-private statistics added to ``result_`` only
+    _report_only_params = ("diagnostics",)
     _default_grid = True
 
     def __init__(

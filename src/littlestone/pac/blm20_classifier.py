@@ -33,6 +33,8 @@ class BLM20Classifier(LittlestoneClassifier):
 
     _private = True
     _default_grid = True
+    #: non-private statistics added to ``result_`` only
+    _report_only_params = ("diagnostics",)
 
     def __init__(
         self,

@@ -40,6 +40,8 @@ class GenericLearnerClassifier(LittlestoneClassifier):
 
     _requires_class = False
     _private = True
+    #: the theorem sample size in ``result_`` only (generic_learn); δ is accepted and unused
+    _report_only_params = ("mode", "alpha", "beta", "delta")
 
     def __init__(
         self,

@@ -309,6 +309,8 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """
 
     _private = True
+    #: non-private statistics added to ``result_`` only
+    _report_only_params = ("diagnostics",)
     _default_grid = True
 
     def __init__(

@@ -21,8 +21,18 @@ other part). Two selectors, derivation in docs/derivations.md ("Private model se
   see (ε/3)·n_train against EM's ε·n_train/K (more iff K > 3), but it compares ~n_iter Laplace-noised scores of scale
   3/(ε n_val) where EM pays 2 ln K/(ε n_val) — else "em".
 
-The selector charges its whole claim to ``accountant`` (None: the default accountant) before any data is read; the
-candidate fits inside are covered by it and charge nothing. Fitted: ``best_estimator_``, ``best_params_``,
+The selector charges its whole claim before any data is read — to its own ``accountant``, else to the estimator's
+``accountant=`` (the user named where this estimator's spends go), else to the default accountant; two different
+accountants are refused in one line. The candidate fits inside are covered by the charge and charge nothing.
+
+``estimator`` may be a :class:`sklearn.pipeline.Pipeline` whose last step is the private estimator and whose earlier
+steps are public, data-independent maps (:mod:`littlestone.pac.public_maps`: GridDiscretizer with declared ranges, a
+declared column selection, …; a data-fitted step is refused: fitting it on private data is a release no claim
+covers); grid keys are then scikit-learn's ``step__param``. Candidates are prepared once per configuration (their
+claims are read from them, no fit); hypothesis classes are immutable values shared by every clone (HypothesisClass
+doc), so a search costs about its candidates' fits (benchmarks/bench_private_grid_search.py). A grid that varies only
+parameters which do not change the fitted model (``_report_only_params``, e.g. the generic learner's ``mode`` and
+``alpha``) trains identical candidates on fractions of the data: :class:`IdenticalCandidatesWarning` says so. Fitted: ``best_estimator_``, ``best_params_``,
 ``best_index_``, ``best_score_`` (lt19: the best run's noisy validation accuracy, part of the release; em: None),
 ``claim_`` and ``method_``. With ``diagnostics=True`` also the exact validation accuracies and the number of runs
 (not covered by the claim; never saved).
@@ -31,11 +41,13 @@ candidate fits inside are covered by it and charge nothing. Fitted: ``best_estim
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._random import as_generator
@@ -47,12 +59,43 @@ from ..privacy.mechanism import PrivacyClaim
 from ..privacy.partition import DataSplit, PartReader
 from ..privacy.subsampling import secret_generator
 from .blm20 import resolve_backend
+from .public_maps import check_public_steps
 
-__all__ = ["PrivateGridSearchCV", "lt19_is_tighter", "selection_claim", "selection_split"]
+__all__ = [
+    "IdenticalCandidatesWarning",
+    "PrivateGridSearchCV",
+    "lt19_is_tighter",
+    "selection_claim",
+    "selection_split",
+]
 
 METHODS = ("auto", "em", "lt19")
 #: parameters the selector sets on every candidate (they carry its share of the budget)
 _SET_BY_SELECTOR = ("epsilon", "accountant")
+_MISSING = object()
+
+
+class IdenticalCandidatesWarning(UserWarning):
+    """The grid varies only parameters that do not change the fitted model: its candidates are identical learners,
+    each trained on a fraction of the data (or at a fraction of ε) — fewer examples than one plain fit."""
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # arrays and the like: compared by identity
+        return False
+
+
+def varied_keys(configs: list[dict]) -> list[str]:
+    """The grid keys whose value differs between two configurations (a key missing from one counts as varied)."""
+    keys = sorted({k for c in configs for k in c})
+    first = configs[0]
+    return [k for k in keys if not all(_same(c.get(k, _MISSING), first.get(k, _MISSING)) for c in configs[1:])]
 
 
 class _Rows:
@@ -166,23 +209,84 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         self.diagnostics = diagnostics
 
     # ------------------------------------------------------------------ the plan (public quantities only)
+    def _parts(self) -> tuple[list, str, Any]:
+        """(the steps before the private estimator, the prefix of its grid keys, the private estimator)."""
+        est = self.estimator
+        if isinstance(est, Pipeline):
+            if not est.steps:
+                raise LittlestoneError("PrivateGridSearchCV got an empty Pipeline")
+            name, final = est.steps[-1]
+            return list(est.steps[:-1]), f"{name}__", final
+        return [], "", est
+
+    @staticmethod
+    def _final(candidate: Any) -> Any:
+        return candidate.steps[-1][1] if isinstance(candidate, Pipeline) else candidate
+
     def _configs(self) -> list[dict]:
         configs = list(ParameterGrid(self.param_grid))
         if not configs:
             raise LittlestoneError("param_grid gives no configuration")
         for c in configs:
-            bad = sorted(set(c) & set(_SET_BY_SELECTOR))
+            bad = sorted({k.rsplit("__", 1)[-1] for k in c} & set(_SET_BY_SELECTOR))
             if bad:
                 raise LittlestoneError(
                     f"param_grid may not set {', '.join(bad)}: the selector gives each candidate its share of epsilon"
                 )
-        params = self.estimator.get_params(deep=True)
-        if "epsilon" not in params or not callable(getattr(self.estimator, "privacy", None)):
+        pre, _, final = self._parts()
+        params = final.get_params(deep=True)
+        if "epsilon" not in params or not callable(getattr(final, "privacy", None)):
+            what = "the last step of the Pipeline" if pre or isinstance(self.estimator, Pipeline) else "the estimator"
             raise LittlestoneError(
-                f"PrivateGridSearchCV selects among private littlestone estimators (with epsilon and privacy()), "
-                f"not {type(self.estimator).__name__}"
+                f"PrivateGridSearchCV selects among private littlestone estimators (with epsilon and privacy()); "
+                f"{what} is a {type(final).__name__}"
             )
         return configs
+
+    def _accountant(self) -> Any:
+        """Where the search's one claim is charged: its own accountant, else the estimator's (module doc)."""
+        mine, theirs = self.accountant, getattr(self._parts()[2], "accountant", None)
+        if mine is not None and theirs is not None and mine is not theirs:
+            raise LittlestoneError(
+                "PrivateGridSearchCV(accountant=...) and its estimator's accountant= are different accountants: "
+                "give one of them (the search charges its one claim there)"
+            )
+        return mine if mine is not None else theirs
+
+    def _candidates(self, configs: list[dict]) -> list[Any]:
+        """One configured candidate per configuration (a clone: the classes in it are shared, not copied), its
+        steps before the private estimator checked to be public maps."""
+        out = []
+        for c in configs:
+            cand = clone(self.estimator).set_params(**c)
+            if isinstance(cand, Pipeline):
+                check_public_steps(cand.steps[:-1])
+            out.append(cand)
+        return out
+
+    def _warn_identical(self, configs: list[dict]) -> None:
+        """IdenticalCandidatesWarning when every varied grid key is one the private estimator declares report-only
+        (``_report_only_params``; parameters only, no data)."""
+        if len(configs) < 2:
+            return
+        _, prefix, final = self._parts()
+        report = {prefix + p for p in getattr(final, "_report_only_params", ())}
+        varied = varied_keys(configs)
+        if all(k in report for k in varied):
+            k = len(configs)
+            what = (
+                f"param_grid varies only {', '.join(varied)}, which change(s) what {type(final).__name__} reports, "
+                "not the model it fits"
+                if varied
+                else f"param_grid's {k} configurations are all the same"
+            )
+            warnings.warn(
+                f"{what}: the {k} candidates would be identical and each trains on a fraction of the data (a 1/{k} "
+                "chunk of the training part, or the whole of it at ε/3) — vary a parameter that changes the model "
+                "(e.g. the class, or a GridDiscretizer's bins) or fit the estimator once",
+                IdenticalCandidatesWarning,
+                stacklevel=3,
+            )
 
     def _sizes(self, n: int) -> tuple[int, int]:
         v = float(self.validation_size)
@@ -194,20 +298,21 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         return n - n_val, n_val
 
     def _method(
-        self, configs: list[dict], eps: float, n_train: int, n_val: int, n_features: int
+        self, configs: list[dict], cands: list[Any], eps: float, n_train: int, n_val: int, n_features: int
     ) -> tuple[str, list[PrivacyClaim], float]:
         if self.method not in METHODS:
             raise LittlestoneError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
         k = len(configs)
+        finals = [self._final(c) for c in cands]
 
         def claims(share: float, n_part: int) -> list[PrivacyClaim]:
             out = []
-            for c in configs:
-                cand = clone(self.estimator).set_params(**c, epsilon=share)
-                claim = cand._fit_claim(n_part) if hasattr(cand, "_fit_claim") else cand.privacy()
+            for c, final in zip(configs, finals):
+                final.set_params(epsilon=share)  # the prepared candidate carries its share (no clone, no fit)
+                claim = final._fit_claim(n_part) if hasattr(final, "_fit_claim") else final.privacy()
                 e, d = claim_pair(claim)
                 rel = claim[2] if isinstance(claim, tuple) and len(claim) > 2 else getattr(claim, "relation", "")
-                out.append(PrivacyClaim(e, d, rel or "replace-one", f"{type(cand).__name__}({c})"))
+                out.append(PrivacyClaim(e, d, rel or "replace-one", f"{type(final).__name__}({c})"))
             return out
 
         method = self.method
@@ -216,7 +321,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
             if method == "lt19":
                 return "lt19", lt, eps / 3.0
             if k > 3 and all(c.delta == 0 for c in lt):
-                log_h = max(_log_candidates(clone(self.estimator).set_params(**c), n_features) for c in configs)
+                log_h = max(_log_candidates(f, n_features) for f in finals)
                 if lt19_is_tighter(k, log_h, n_train, n_val, self._n_iter(k)):
                     return "lt19", lt, eps / 3.0
         return "em", claims(eps, n_train // k), eps
@@ -233,7 +338,7 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
 
     def _plan(
         self, n: int, n_features: int = 1
-    ) -> tuple[float, float, str, str, list[dict], float, PrivacyClaim, tuple]:
+    ) -> tuple[float, float, str, str, list[dict], float, PrivacyClaim, tuple, list[Any]]:
         eps = float(self.epsilon)
         if not (math.isfinite(eps) and eps > 0):
             raise PrivacyParameterError(f"epsilon must be a finite number > 0, got {self.epsilon!r}")
@@ -241,20 +346,23 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         n_train, n_val = self._sizes(n)
         if n_train < len(configs):
             raise LittlestoneError(f"{n_train} training examples cannot be cut into {len(configs)} chunks")
-        method, cand_claims, share = self._method(configs, eps, n_train, n_val, n_features)
+        cands = self._candidates(configs)
+        method, cand_claims, share = self._method(configs, cands, eps, n_train, n_val, n_features)
         parts = selection_split(method, len(configs), n_train, n_val)
         total = selection_claim(parts[0], method, cand_claims, eps)
         if total.epsilon > eps * (1 + 1e-9):  # a candidate whose claim exceeds the share it was given
             raise PrivacyParameterError(f"the selection composes to ε = {total.epsilon:.6g} > epsilon = {eps:g}")
-        return total.epsilon, total.delta, total.relation, method, configs, share, total, parts
+        return total.epsilon, total.delta, total.relation, method, configs, share, total, parts, cands
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any) -> "PrivateGridSearchCV":
         shape = getattr(X, "shape", None)
         n = int(shape[0]) if shape is not None else len(X)
         k_features = int(shape[1]) if shape is not None and len(shape) > 1 else 1
-        e, d, _, method, configs, share, total, (split, train, val) = self._plan(n, k_features)
-        charge_fit(self.accountant, (e, d), f"PrivateGridSearchCV ({method}, {len(configs)} configurations)")
+        e, d, _, method, configs, share, total, (split, train, val), cands = self._plan(n, k_features)
+        accountant = self._accountant()
+        self._warn_identical(configs)
+        charge_fit(accountant, (e, d), f"PrivateGridSearchCV ({method}, {len(configs)} configurations)")
         X = np.asarray(X)
         y = np.asarray(y)
         if len(y) != n:
@@ -267,12 +375,15 @@ class PrivateGridSearchCV(ClassifierMixin, BaseEstimator):
         Xv, yv = split.reader(val, "selection" if method == "em" else "score").read()
 
         def train_one(i: int, part: Any, step: str) -> Any:
-            cand = clone(self.estimator).set_params(**configs[i], epsilon=share)
-            cp = cand.get_params(deep=False)
+            # "em" trains each prepared candidate once; "lt19" may draw a configuration again: a fresh clone
+            cand = cands[i] if method == "em" else clone(cands[i])
+            final = self._final(cand)
+            cp = final.get_params(deep=False)
+            final.set_params(epsilon=share)
             if "backend" in cp:
-                cand.set_params(backend=self.backend if isinstance(self.backend, str) else noise)
+                final.set_params(backend=self.backend if isinstance(self.backend, str) else noise)
             if "random_state" in cp:
-                cand.set_params(random_state=int(rng.integers(0, 2**62)))
+                final.set_params(random_state=int(rng.integers(0, 2**62)))
             Xt, yt = part.read() if isinstance(part, PartReader) else split.reader(part, step).read()
             with contained():  # covered by the selector's charge
                 return cand.fit(Xt, yt)

@@ -324,6 +324,8 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     """
 
     _private = True
+    #: non-private statistics added to ``result_`` only
+    _report_only_params = ("diagnostics",)
     _default_grid = True
 
     def __init__(
