@@ -266,7 +266,7 @@ class GgkmLearner(str, Enum):
 
 @contextmanager
 def _within_float_range(d: str) -> Iterator[None]:
-    """GGKM21's sizes pass the floating-point range from d ≈ 32 (at the defaults): one line, exit 2."""
+    """GGKM21's sizes pass the floating-point range from d ≈ 24 (at the defaults): one line, exit 2."""
     try:
         yield
     except OverflowError:
