@@ -97,7 +97,9 @@ class LittlestoneGroup(TyperGroup):
         except Exception as e:  # an unanticipated failure: still one line, with a pointer to --debug
             if debug:
                 raise
-            if _caused_by_interrupt(e):  # e.g. Ctrl-C while a C extension was being imported
+            # e.g. Ctrl-C while a C extension was being imported, or an error of a cleanup Ctrl-C cut short (an
+            # OpenDP object freed half-way: "no compiled object")
+            if _caused_by_interrupt(e) or _progress.interrupted():
                 _error("interrupted")
                 code = EXIT_INTERRUPTED
             else:
