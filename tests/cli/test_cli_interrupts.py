@@ -67,6 +67,7 @@ def test_cli_exits_130_and_writes_nothing_when_the_interrupt_was_dropped(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     err = capfd.readouterr().err
     assert "interrupted" in err and "Exception ignored" not in err and "internal error" not in err
+    assert not _progress.interrupted()  # forgotten once the command is over: later library calls run on
     assert signal.getsignal(signal.SIGINT) is not _progress.on_sigint  # the handler is the command's only
 
 

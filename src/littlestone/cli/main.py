@@ -128,7 +128,7 @@ def _catch_ctrl_c() -> Callable[[], None]:
     the command), and such a dropped KeyboardInterrupt prints no "Exception ignored" trace. Returns the undo."""
     _progress.clear_interrupt()
     if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+        return _progress.clear_interrupt
     previous_handler = signal.signal(signal.SIGINT, _progress.on_sigint)
     previous_hook = sys.unraisablehook
 
@@ -139,7 +139,8 @@ def _catch_ctrl_c() -> Callable[[], None]:
 
     sys.unraisablehook = hook
 
-    def restore() -> None:
+    def restore() -> None:  # (the flag too: library code run after the command must not see this Ctrl-C)
+        _progress.clear_interrupt()
         sys.unraisablehook = previous_hook
         signal.signal(signal.SIGINT, previous_handler if previous_handler is not None else signal.default_int_handler)
 
