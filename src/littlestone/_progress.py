@@ -1,21 +1,55 @@
 """Progress reporting from long computations to whoever is listening (the CLI's rich bars), without threading a
 callback through every signature: library code calls :func:`report`; a caller installs a listener with
 :func:`listening`. Reports come only from the calling process (joblib workers report through their results).
-Display threads are started inside :func:`sigint_blocked`, so Ctrl-C always reaches the main thread."""
+Display threads are started inside :func:`sigint_blocked`, so Ctrl-C always reaches the main thread.
+
+Ctrl-C is also remembered (:func:`on_sigint`, the CLI's SIGINT handler, sets a flag before it raises
+KeyboardInterrupt): Python drops an exception raised while a ``__del__`` or a weakref callback runs ("Exception
+ignored in …"), so the interrupt could be lost there. :func:`report` — called by the main loop between units of work
+— and :func:`check_interrupt` raise KeyboardInterrupt again while the flag is set."""
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 from contextvars import ContextVar
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 Listener = Callable[[str, int, int], None]
 _listener: ContextVar[Listener | None] = ContextVar("littlestone_progress", default=None)
 
 
+_interrupted = threading.Event()
+
+
+def on_sigint(signum: int, frame: Any) -> None:
+    """SIGINT handler: remember the interrupt, then raise KeyboardInterrupt (raised inside a ``__del__`` or weakref
+    callback it is dropped by Python; the flag is not: the next :func:`report` or :func:`check_interrupt` raises)."""
+    _interrupted.set()
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C arrived since :func:`clear_interrupt`."""
+    return _interrupted.is_set()
+
+
+def clear_interrupt() -> None:
+    """Forget an earlier interrupt (a new command starts)."""
+    _interrupted.clear()
+
+
+def check_interrupt() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C arrived (the main loop's check between units of work)."""
+    if _interrupted.is_set():
+        raise KeyboardInterrupt
+
+
 def report(stage: str, done: int, total: int) -> None:
-    """Tell the listener (if any) that ``done`` of ``total`` steps of ``stage`` are finished."""
+    """Tell the listener (if any) that ``done`` of ``total`` steps of ``stage`` are finished; raises
+    KeyboardInterrupt first if Ctrl-C arrived (:func:`check_interrupt`)."""
+    check_interrupt()
     listener = _listener.get()
     if listener is not None:
         listener(stage, int(done), int(total))

@@ -79,10 +79,14 @@ def with_cluster(command: Any) -> Any:
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from ..parallel import using_cluster
+        from ..parallel import close_clusters, using_cluster
 
-        with using_cluster(kwargs.get("cluster")):
-            return command(*args, **kwargs)
+        try:
+            with using_cluster(kwargs.get("cluster")):
+                return command(*args, **kwargs)
+        finally:  # the command's clients and local clusters closed, their worker processes stopped and reaped,
+            # now — not at the interpreter's exit, where a half torn-down process may leave them defunct
+            close_clusters()
 
     return run
 
@@ -372,6 +376,8 @@ def tracking(description: str) -> Iterator[None]:
             if stage not in tasks:
                 tasks[stage] = bars.add_task(f"  {stage}", total=total)
             bars.update(tasks[stage], completed=done, total=total)
+            if total and done >= total:  # a finished stage leaves the display (no stale "80/80" after it)
+                bars.remove_task(tasks.pop(stage))
 
         with _progress.listening(listener):
             yield

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from typing import Any, Optional
 
@@ -151,6 +153,10 @@ LWY25_AGNOSTIC_EPILOG = """Examples:
   littlestone bounds lwy25-agnostic --class thresholds:16 --T 100000 --epsilon 1 --delta 1e-6"""
 
 
+#: the horizon up to which `bounds lwy25-agnostic` answers in seconds (its MWEM iteration search grows with T)
+LWY25_AGNOSTIC_MAX_T = 10**11
+
+
 @bounds_app.command("lwy25-agnostic", epilog=LWY25_AGNOSTIC_EPILOG)
 def lwy25_agnostic_cmd(
     hclass: Optional[str] = typer.Option(
@@ -164,7 +170,9 @@ def lwy25_agnostic_cmd(
     d_star: Optional[int] = typer.Option(None, "--d-star", min=0, help="Dual Littlestone dimension d*."),
     d_vc: Optional[int] = typer.Option(None, "--d-vc", min=0, help="VC dimension d_V."),
     d_vc_star: Optional[int] = typer.Option(None, "--d-vc-star", min=0, help="Dual VC dimension d_V*."),
-    T: int = typer.Option(..., "--T", help="Time horizon T (known in advance)."),
+    T: int = typer.Option(
+        ..., "--T", min=1, max=LWY25_AGNOSTIC_MAX_T, help="Time horizon T ≤ 10^11 (known in advance)."
+    ),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     delta: float = typer.Option(1e-6, "--delta", help="Privacy δ ∈ (0,1)."),
     alpha: float = typer.Option(0.1, "--alpha", help="Sanitizer accuracy α ∈ (0,1)."),
@@ -256,6 +264,17 @@ class GgkmLearner(str, Enum):
     improper = "improper"
 
 
+@contextmanager
+def _within_float_range(d: str) -> Iterator[None]:
+    """GGKM21's sizes pass the floating-point range from d ≈ 24 (at the defaults): one line, exit 2."""
+    try:
+        yield
+    except OverflowError:
+        raise LittlestoneError(
+            f"GGKM21's sample sizes at d = {d} exceed the floating-point range (about 1.8e308); give a smaller --d"
+        ) from None
+
+
 @bounds_app.command("ggkm21", epilog=GGKM21_EPILOG)
 def ggkm21(
     d: int = typer.Option(..., "--d", min=1, help="Littlestone dimension d ≥ 1 of the class."),
@@ -272,8 +291,9 @@ def ggkm21(
 
     fn = g.theorem64 if learner is GgkmLearner.proper else g.theorem57
     head = f"d = {d}, α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}"
-    add = fn(d, alpha, epsilon, delta, beta)
-    rel = fn(d, alpha, epsilon, delta, beta, convergence="relative")
+    with _within_float_range(str(d)):
+        add = fn(d, alpha, epsilon, delta, beta)
+        rel = fn(d, alpha, epsilon, delta, beta, convergence="relative")
     print_report(f"{add.title}: {head}", add)
     print_report(f"{rel.title} — LWY25 Theorem D.2 variant (Lemma D.1): {head}", rel)
 
@@ -310,7 +330,8 @@ def compare(
         from ..io import check_output_file
 
         check_output_file(plot)
-    rows = g.compare_blm20(ds, alpha, epsilon, delta, beta)
+    with _within_float_range(d):
+        rows = g.compare_blm20(ds, alpha, epsilon, delta, beta)
     table = Table(
         title=f"total examples: α = {alpha:g}, ε = {epsilon:g}, δ = {delta:g}, β = {beta:g}", title_justify="left"
     )
@@ -435,42 +456,59 @@ AT_EPILOG = """Examples:
   littlestone bounds intervals-at --N 2^16 --T 1000000 --epsilon 1"""
 
 
-def _domain_size(text: str, infinite: bool) -> float:
-    """N as an integer, 2^k, or (points only) inf."""
+#: documented domain limits: PointsAT's points are 64-bit integers (N ≤ 2^63, as in a class spec; ``inf`` for the
+#: infinite ``points``); IntervalsAT runs on intervals over N ≤ 2^62 points (docs/private_online.md)
+POINTS_AT_MAX_BITS, INTERVALS_AT_MAX_BITS = 63, 62
+
+
+def _domain_size(text: str, infinite: bool, max_bits: int) -> float:
+    """N as an integer or 2^k at most 2^max_bits, or (points only) inf; anything else refused in one line."""
     t = text.strip().lower()
-    try:
-        if infinite and t in ("inf", "infinite"):
-            return math.inf
-        n = 2 ** int(t[2:]) if t.startswith("2^") else int(t)
-    except ValueError:
-        n = 0
+    what = f"a positive integer or 2^k up to 2^{max_bits}{' (or inf)' if infinite else ''}"
+    if infinite and t in ("inf", "infinite"):
+        return math.inf
+    n = 0
+    if t.startswith("2^") and t[2:].isdigit():
+        k = int(t[2:])
+        n = 2**k if k <= max_bits else 1 << (max_bits + 1)  # never compute 2^(10^9)
+    elif t.isdigit():
+        n = int(t) if len(t.lstrip("0")) <= 20 else 1 << (max_bits + 1)
     if n < 1:
-        raise LittlestoneError(f"--N {text!r}: give a positive integer or 2^k{' (or inf)' if infinite else ''}")
+        raise LittlestoneError(f"--N {text!r}: give {what}")
+    if n > 1 << max_bits:
+        raise LittlestoneError(f"--N {text}: beyond the documented limit 2^{max_bits}; give {what}")
     return n
 
 
 @bounds_app.command("points-at", epilog=AT_EPILOG)
 def points_at(
-    N: str = typer.Option(..., "--N", help="Domain size: an integer, 2^k, or inf (the 64-bit integers)."),
+    N: str = typer.Option(..., "--N", help="Domain size: an integer or 2^k ≤ 2^63, or inf (the 64-bit integers)."),
     T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
     selection: str = typer.Option("exponential", "--selection", help="exponential (pure ε-DP) or histogram (δ > 0)."),
-    delta: float = typer.Option(0.0, "--delta", help="Privacy δ of the histogram selection."),
+    delta: Optional[float] = typer.Option(
+        None, "--delta", help="Privacy δ > 0 of the histogram selection (the exponential one is pure ε-DP: no δ)."
+    ),
     at: str = typer.Option("step", "--at", help="The segments' AboveThreshold: step (default), monotone, standard."),
 ) -> None:
     """PointsAT (points on huge domains, adaptive adversaries): thresholds, ε split and the mistake bound
     (docs/derivations.md, "PointsAT and IntervalsAT")."""
     from ..bounds.points_intervals_at import points_at_bound
 
-    rep = points_at_bound(_domain_size(N, True), T, epsilon, beta, selection=selection, delta=delta, at=at)
+    if delta is not None and selection == "exponential":
+        raise LittlestoneError(
+            "--delta applies to --selection histogram only: the exponential selection is pure ε-DP (no δ)"
+        )
+    size = _domain_size(N, True, POINTS_AT_MAX_BITS)
+    rep = points_at_bound(size, T, epsilon, beta, selection=selection, delta=0.0 if delta is None else delta, at=at)
     _rows_table(f"PointsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
     console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 
 
 @bounds_app.command("intervals-at", epilog=AT_EPILOG)
 def intervals_at(
-    N: str = typer.Option(..., "--N", help="Domain size: an integer or 2^k (points 0..N−1)."),
+    N: str = typer.Option(..., "--N", help="Domain size: an integer or 2^k ≤ 2^62 (points 0..N−1)."),
     T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0."),
     beta: float = typer.Option(0.1, "--beta", help="Failure probability β ∈ (0,1)."),
@@ -479,7 +517,7 @@ def intervals_at(
     """IntervalsAT (intervals, adaptive adversaries, pure ε-DP): both phases' thresholds and the mistake bound."""
     from ..bounds.points_intervals_at import intervals_at_bound
 
-    rep = intervals_at_bound(int(_domain_size(N, False)), T, epsilon, beta, at=at)
+    rep = intervals_at_bound(int(_domain_size(N, False, INTERVALS_AT_MAX_BITS)), T, epsilon, beta, at=at)
     _rows_table(f"IntervalsAT: N = {N}, T = {T}, ε = {epsilon:g}, β = {beta:g}", [(q, v, "") for q, v in rep.lines()])
     console.print(f"mistake bound: {rep.mistake_bound}", markup=False)
 
@@ -513,22 +551,24 @@ def listat(
 ) -> None:
     """ListAT (App. F.2): theory τ and mistake bound (k − 1)·⌈τ + A_ρ + A_ν⌉ over k listed hypotheses."""
     from ..bounds.segment_learners import listat_bound
+    from ..private_online.list_at import MAX_LIST, list_hypotheses
 
     if (k is None) == (hclass is None):
         raise LittlestoneError("give exactly one of --k and --class")
-    if hclass is not None:
-        size = load_class(hclass).version_space().size()
-        if not float(size).is_integer():
-            raise LittlestoneError(f"{hclass} is infinite: ListAT needs a finite class")
-        k = int(size)
+    if hclass is not None:  # the class ListAT itself would list, refused for ListAT's reason
+        k = len(list_hypotheses(load_class(hclass)))
     assert k is not None
+    if k > MAX_LIST:
+        raise LittlestoneError(f"--k {k:,}: ListAT lists at most {MAX_LIST:,} hypotheses; for thresholds use bisectat")
     rep = listat_bound(k, T, epsilon, beta, at=at)
     _segment_report(f"ListAT: k = {k:,}, T = {T}, ε = {epsilon:g}, β = {beta:g}", rep)
 
 
 @bounds_app.command("bisectat", epilog=SEGMENT_EPILOG)
 def bisectat(
-    n: Optional[int] = typer.Option(None, "--n", min=1, help="Domain size n (thresholds over n points: n + 1)."),
+    n: Optional[int] = typer.Option(
+        None, "--n", min=1, max=2**63, help="Domain size n ≤ 2^63 (thresholds over n points: n + 1)."
+    ),
     hclass: Optional[str] = typer.Option(None, "--class", "-c", help="A thresholds class spec, e.g. thresholds:2^60."),
     T: int = typer.Option(..., "--T", min=1, help="Horizon T (rounds)."),
     epsilon: float = typer.Option(1.0, "--epsilon", "-e", help="Privacy ε > 0 (pure ε-DP)."),

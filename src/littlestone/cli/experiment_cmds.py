@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import LittlestoneError
+from .. import _progress
 from ..io import check_output_dir, staged_directory
 from ._common import (
     BACKEND_OPTION,
@@ -144,6 +145,7 @@ def experiment(
     note_seed_under_secure(seed, kwargs.get("backend"))
     with staged_directory(out, "the results") as staging, tracking(f"running experiment {name}"):
         result = fn(seed=seed, jobs=jobs, out_dir=staging, **kwargs)
+        _progress.check_interrupt()  # a Ctrl-C Python dropped: the staged files are not moved in
     _print_result(name, result, lambda p: _relocated(p, staging, out))
 
 
@@ -218,6 +220,7 @@ def demo(
         path = demo_module.run_demo(
             out_dir=staging, fast=fast, seed=seed, jobs=jobs, backend=backend.value, console=console, online=online
         )
+        _progress.check_interrupt()  # a Ctrl-C Python dropped (raised in a __del__): nothing is moved in
     path = _relocated(path, staging, out)
     console.print(f"report written to [bold]{escape(str(path.resolve()))}[/]")
 

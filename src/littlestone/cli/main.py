@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 import typer
 from rich.text import Text
 from typer.core import TyperGroup
 
+from .. import _progress
 from ..errors import LittlestoneError
 from ._common import err_console, take_notes
 
@@ -42,6 +44,7 @@ class LittlestoneGroup(TyperGroup):
         code = EXIT_OK
         caught: list[warnings.WarningMessage] = []
         take_notes()  # (notes of an earlier command in this process are not this one's)
+        restore = _catch_ctrl_c()
         try:
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -53,6 +56,8 @@ class LittlestoneGroup(TyperGroup):
                         **extra,
                     )
                 code = rv if isinstance(rv, int) and not isinstance(rv, bool) else EXIT_OK
+                if _progress.interrupted():  # a Ctrl-C Python dropped (raised in a __del__): still an interrupt
+                    code = EXIT_INTERRUPTED
                 if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into Exit(130)
                     _error("interrupted")
             except Exception as e:  # click's usage errors here; everything else goes to the handlers below
@@ -92,7 +97,9 @@ class LittlestoneGroup(TyperGroup):
         except Exception as e:  # an unanticipated failure: still one line, with a pointer to --debug
             if debug:
                 raise
-            if _caused_by_interrupt(e):  # e.g. Ctrl-C while a C extension was being imported
+            # e.g. Ctrl-C while a C extension was being imported, or an error of a cleanup Ctrl-C cut short (an
+            # OpenDP object freed half-way: "no compiled object")
+            if _caused_by_interrupt(e) or _progress.interrupted():
                 _error("interrupted")
                 code = EXIT_INTERRUPTED
             else:
@@ -100,6 +107,7 @@ class LittlestoneGroup(TyperGroup):
                     f"internal error: {type(e).__name__}: {_one_line(str(e))} (rerun with --debug for the traceback)"
                 )
                 code = EXIT_FAILED
+        restore()
         if standalone_mode:
             # the command is over (its outputs are in place or cleaned up): a Ctrl-C from now on, e.g. during the
             # interpreter's shutdown, must not turn a finished run into a death by SIGINT
@@ -112,6 +120,31 @@ class LittlestoneGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code)
+
+
+def _catch_ctrl_c() -> Callable[[], None]:
+    """For the command's run: Ctrl-C is remembered as well as raised (``_progress.on_sigint``; the main loop checks
+    the flag between units of work, so an interrupt Python drops inside a ``__del__`` or weakref callback still stops
+    the command), and such a dropped KeyboardInterrupt prints no "Exception ignored" trace. Returns the undo."""
+    _progress.clear_interrupt()
+    if threading.current_thread() is not threading.main_thread():
+        return _progress.clear_interrupt
+    previous_handler = signal.signal(signal.SIGINT, _progress.on_sigint)
+    previous_hook = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _progress.interrupted():
+            return  # remembered: the command stops at its next check
+        previous_hook(unraisable)
+
+    sys.unraisablehook = hook
+
+    def restore() -> None:  # (the flag too: library code run after the command must not see this Ctrl-C)
+        _progress.clear_interrupt()
+        sys.unraisablehook = previous_hook
+        signal.signal(signal.SIGINT, previous_handler if previous_handler is not None else signal.default_int_handler)
+
+    return restore
 
 
 def _click_kind(e: BaseException) -> str | None:

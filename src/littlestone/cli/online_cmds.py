@@ -377,8 +377,8 @@ def play(
             _gl21_adaptive_notes(T, epsilon, delta)
         if book is not None:  # every game is a run on the data: runs × the learner's claim, before any is played
             how = {"backend": "secure"} if backend == BackendKind.secure else {"backend": "seeded", "seed": 0}
-            e, d = claim_of(cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen, **how).privacy())
-            book.charge("play", f"play --learner {learner.value} (T = {T}, {runs} game(s))", runs * e, runs * d)
+            e, dl = claim_of(cls(H, T=T, epsilon=epsilon, delta=delta, beta=beta, setting=chosen, **how).privacy())
+            book.charge("play", f"play --learner {learner.value} (T = {T}, {runs} game(s))", runs * e, runs * dl)
             console.print(escape(book.summary()))
     learner_seeds = spawn_seeds(None if seed is None else seed + 1, runs)
     made = iter(range(runs))

@@ -534,12 +534,13 @@ def _second_part(
     return res, _plot_histogram(res, data, out / "g_histogram.png", eps_h)
 
 
-def _advance(bar: Any, task: Any, done: int, total: int) -> None:
-    """The demo's own bar (on a terminal) and the library's progress reports (plain lines when piped)."""
+def _advance(bar: Any, task: Any, stage: str, done: int, total: int) -> None:
+    """The demo's own bar (on a terminal) and the library's progress reports (plain lines when piped; a Ctrl-C that
+    Python dropped is raised here, between units of work)."""
     from .. import _progress
 
-    bar.update(task, completed=done)
-    _progress.report("train/test splits", done, total)
+    bar.update(task, completed=done, total=total)
+    _progress.report(stage, done, total)
 
 
 def run_demo(
@@ -591,7 +592,9 @@ def run_demo(
             vc = int(vc_dim(data.hclass))
         bar.remove_task(step)
         seeds = spawn_seeds(seed, cfg.repeats + 1)
-        task = bar.add_task("train/test splits (every learner, every ε), shattered tree", total=cfg.repeats + 1)
+        # the units counted: the splits and the tree, one task each (the table has cfg.repeats splits)
+        stage = f"train/test splits ({cfg.repeats}, every learner, every ε) and the shattered tree"
+        task = bar.add_task(stage, total=cfg.repeats + 1)
         plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[: cfg.repeats])]
         # what the tasks of both stages need, imported once here and inherited by forked workers (the learners for
         # the splits, matplotlib for the three pictures): a worker that imported it itself would leave the next
@@ -606,10 +609,11 @@ def run_demo(
             [None, *plan],
             n_jobs=jobs,
             chunksize=1,
-            progress=lambda done, total: _advance(bar, task, done, total),
+            progress=lambda done, total: _advance(bar, task, stage, done, total),
         )
         bar.remove_task(task)
-        bar.add_task("plots, BLM20 diagnostic run, report", total=None)
+        after = "plots, BLM20 diagnostic run"
+        after_task = bar.add_task(after, total=2)
         from ..online import SOA, TreeAdversary, play
 
         game = play(SOA(data.hclass), TreeAdversary(data.hclass), 2 * d + 6, seed=0)
@@ -623,6 +627,7 @@ def run_demo(
             ["accuracy", "histogram"],
             n_jobs=jobs,
             chunksize=1,
+            progress=lambda done, total: _advance(bar, after_task, after, done, total),
         )
         result = DemoResult(
             cfg,
@@ -643,11 +648,24 @@ def run_demo(
         if online:
             from .online_demo import run_online
 
-            bar.add_task("online section: private online learners on a stream", total=None)
+            from .online_demo import LEARNER_NAMES
+
+            online_stage = "online section: learners played on the stream, figures"
+            online_task = bar.add_task(online_stage, total=len(LEARNER_NAMES) + 1)
             stream = data if (cfg.features, cfg.bins) == ((27,), 4) else load_data(4, (27,))
             rounds = online_rounds if online_rounds is not None else (2_000 if fast else 10_000)
-            result.online = run_online(stream, work, T=rounds, backend=backend, seed=seeds[-1].spawn(1)[0])
+            result.online = run_online(
+                stream,
+                work,
+                T=rounds,
+                backend=backend,
+                seed=seeds[-1].spawn(1)[0],
+                progress=lambda done, total: _advance(bar, online_task, online_stage, done, total),
+            )
+        writing = bar.add_task("writing the report", total=1)
+        _advance(bar, writing, "writing the report", 0, 1)  # (raises a Ctrl-C Python dropped: no report written)
         path = write_demo_report(out, result)
+        _advance(bar, writing, "writing the report", 1, 1)
     if console is not None:
         print_summary(console, result)
     return path

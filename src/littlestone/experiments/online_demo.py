@@ -19,11 +19,13 @@ GL21) run here outside their theorems' assumptions: their privacy holds on every
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
+from .. import _progress
 from .._random import spawn_seeds
 
 #: the learners of the section, in the order of the table: name → (private?, factory(H, T, ε, δ, backend, seed))
@@ -140,9 +142,12 @@ def run_online(
     delta: float = 1e-6,
     backend: str = "secure",
     seed: Any = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> OnlineDemoResult:
     """Play every learner on one stream of T examples drawn from ``data`` (the demo's :class:`DemoData`, one
-    feature); write ``online_mistakes.png`` and ``online_regret.png``; return the table rows."""
+    feature); write ``online_mistakes.png`` and ``online_regret.png``; return the table rows. ``progress(done,
+    total)`` is called before the first learner, after each one and after the figures (the default reports the stage to
+    ``littlestone._progress``)."""
     import time
 
     from .._labels import encode_declared
@@ -164,7 +169,11 @@ def run_online(
     best_cum = per_h.min(axis=1)  # the best threshold in hindsight up to each round
     best_t = int(np.argmin(per_h[-1]))
     rows, curves = [], {}
-    for name, s in zip(LEARNER_NAMES, s_learners):
+    if progress is None:
+        progress = partial(_progress.report, "online section: learners played on the stream, figures")
+    units = len(LEARNER_NAMES) + 1  # every learner's game, then the two figures
+    progress(0, units)
+    for i, (name, s) in enumerate(zip(LEARNER_NAMES, s_learners)):
         preds, lrn = _learners(H, T, epsilon, delta, backend)[name](s, X, y, cols)
         cum = np.cumsum(preds != y)
         curves[name] = cum
@@ -184,7 +193,9 @@ def run_online(
                 "setting": getattr(lrn, "setting", "") or "",
             }
         )
+        progress(i + 1, units)
     mistakes_png, regret_png = _plot(curves, best_cum, T, Path(out_dir), epsilon, delta)
+    progress(units, units)
     return OnlineDemoResult(
         T,
         epsilon,

@@ -31,6 +31,12 @@ from ..errors import BudgetExceededError, LittlestoneError, PrivacyParameterErro
 from .budget import Charge, PrivacyBudget
 from .params import _as_float, check_delta
 
+#: a refused fit inside scikit-learn's model selection becomes NaN scores (error_score=nan) unless told otherwise
+_SKLEARN_ADVICE = (
+    " (in cross_val_score or GridSearchCV pass error_score='raise': by default scikit-learn turns this refusal "
+    "into NaN scores)"
+)
+
 __all__ = ["BudgetAccountant", "charge_fit", "claim_pair", "contained", "kov_composition"]
 
 
@@ -135,6 +141,7 @@ class BudgetAccountant(PrivacyBudget):
             raise BudgetExceededError(
                 f"{what} needs (epsilon={eps:.6g}, delta={dlt:.3g}) but the accountant has only "
                 f"(epsilon={rem_e:.6g}, delta={rem_d:.3g}) left of (epsilon={self.epsilon:.6g}, delta={self.delta:.3g})"
+                + (_SKLEARN_ADVICE if ".fit" in what else "")
             )
         return True
 
