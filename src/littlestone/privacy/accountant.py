@@ -36,7 +36,7 @@ from ..errors import BudgetExceededError, LittlestoneError, PrivacyParameterErro
 from .budget import Charge, PrivacyBudget
 from .params import _as_float, check_delta
 
-__all__ = ["BudgetAccountant", "charge_fit", "claim_pair", "contained", "kov_composition"]
+__all__ = ["BudgetAccountant", "charge_fit", "check_fit", "claim_pair", "contained", "kov_composition"]
 
 
 def kov_composition(parts: list[tuple[float, float]], slack: float) -> tuple[float, float]:
@@ -270,6 +270,15 @@ def contained() -> Iterator[None]:
         yield
     finally:
         _CONTAINED.reset(token)
+
+
+def check_fit(accountant: Any, claim: Any, what: str) -> None:
+    """Refuse (BudgetExceededError) a claim that does not fit ``accountant`` (None = the default), recording nothing:
+    the budget is checked first, then the public sizes, then :func:`charge_fit` records (nothing inside
+    :func:`contained`)."""
+    if not _CONTAINED.get():
+        e, d = claim_pair(claim)
+        BudgetAccountant.load_default(accountant).check(e, d, what)
 
 
 def charge_fit(accountant: Any, claim: Any, what: str) -> BudgetAccountant | None:

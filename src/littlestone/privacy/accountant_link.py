@@ -278,3 +278,18 @@ def resolve_accountant(obj: Any, accountant_attr: str = "accountant") -> BudgetA
         return acc
     link = getattr(obj, "__dict__", {}).get("_default_link")
     return None if link is None else link.accountant()
+
+
+class ChargedPerGame:
+    """Mixin of online learners charged their whole claim once, at their first round (``_charged``): a copy
+    (``copy.copy``, ``copy.deepcopy``, pickle) of a learner that has started is another game, so it is charged the
+    whole claim again at its next round — two games never run under one charge (a copy refused by its accountant
+    cannot play). A fresh clone (river's ``clone``, ``sklearn.clone``) is an unstarted learner and is charged at its
+    first round as usual. Pickled with ``accountant=None`` it names the pickling process's default accountant
+    (:func:`state_with_link`)."""
+
+    def __getstate__(self) -> dict:
+        state = dict(super().__getstate__() or {})  # type: ignore[misc]
+        if state.get("_charged"):
+            state["_charged"] = False
+        return state_with_link(state)
