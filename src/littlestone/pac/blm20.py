@@ -226,6 +226,9 @@ def blm20_sizes(
 ) -> tuple[int, Any]:
     """(d, sizes) of M on ``given`` examples; InsufficientSampleError when they are too few — public quantities only,
     checked before any charge (a refusal for a public reason spends nothing)."""
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0.0 < float(v) < 1.0:
+            raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
     if d is None:
         d = int(hclass.ldim())
         if d < 1:
@@ -301,9 +304,6 @@ def blm20_learn(
         raise LittlestoneError(f"checkpoint_cleanup must be True or False, got {checkpoint_cleanup!r}")
     if checkpoint_cleanup and checkpoint is None:
         raise LittlestoneError("checkpoint_cleanup=True needs checkpoint=DIR")
-    for name, v in (("alpha", alpha), ("beta", beta)):
-        if not 0.0 < float(v) < 1.0:
-            raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
         raise PrivacyParameterError(
             f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
