@@ -219,3 +219,21 @@ def test_a_copied_or_pickled_online_learner_that_has_started_is_charged_again():
         resumed.predict_one()
         resumed.learn_one(np.array([0.1, 0.2, 0.3, 0.4]))
     assert len(acc.ledger) == 1
+
+
+def test_an_estimator_pickled_by_a_process_that_has_exited_charges_the_default_here(tmp_path):
+    """joblib.dump in one program, load and fit in another: the dead owner's default is gone, this one's is used."""
+    import subprocess
+
+    path = tmp_path / "est.pkl"
+    code = (
+        "import pickle, sys\nfrom littlestone.pac import GenericLearnerClassifier\n"
+        "open(sys.argv[1], 'wb').write(pickle.dumps(GenericLearnerClassifier('thresholds:16', epsilon=0.3)))\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=120)
+    est = pickle.loads(path.read_bytes())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with BudgetAccountant(1.0) as acc:
+            est.fit(X, Y)
+    assert [c.epsilon for c in acc.ledger] == [0.3]

@@ -17,8 +17,10 @@ estimator into each worker. A copy of the accountant there would charge a budget
 
 What it guarantees: charges made in worker processes on the same machine reach the owner's accountant and are
 refused there past its budget (each refusal raised in the worker, as a BudgetExceededError with the owner's one-line
-message). While the owner process runs; a link to an owner that has exited or cannot be reached raises a one-line
-LittlestoneError when it charges — never a silent fresh budget. ``sklearn.clone`` of an estimator drops the link
+message), while the owner process runs. A link to a given accountant whose owner has exited or cannot be reached
+raises a one-line LittlestoneError when it charges — never a silent fresh budget. A link to the default of an owner
+that has exited (an estimator saved with joblib and loaded later) is this process's default, as for any estimator
+built here: the owner's default budget ended with it. ``sklearn.clone`` of an estimator drops the link
 (a clone is built from its parameters: ``accountant=None`` is then this process's default). The key travels inside
 the pickle: whoever holds a pickle with a link may charge that accountant and read its spends (never any data) while
 the owner runs. It is not a budget shared between separate programs: the CLI's ``--ledger`` file is that.
@@ -163,21 +165,23 @@ class LinkedAccountant(BudgetAccountant):
     def __init__(self, link: tuple):  # no budget here: the state lives in the owner
         self._link = link
         self._conn: Any = None
+        self._conn_pid = os.getpid()
         self._conn_lock = threading.Lock()
 
     def _ask(self, op: str, name: str, *args: Any) -> Any:
         pid, address, key, target = self._link
         with self._conn_lock:
             try:
-                if self._conn is None:
-                    self._conn = Client(address, authkey=key)
+                if self._conn is None or self._conn_pid != os.getpid():  # a forked child opens its own connection
+                    self._conn, self._conn_pid = Client(address, authkey=key), os.getpid()
                 self._conn.send((op, target, name, args))
                 answer = self._conn.recv()
             except (OSError, EOFError, AuthenticationError) as exc:
                 self._conn = None
                 raise LittlestoneError(
-                    f"the BudgetAccountant of process {pid} (this worker's parent) cannot be reached "
-                    f"({type(exc).__name__}): a linked accountant works while that process runs"
+                    f"the BudgetAccountant of process {pid}, which this object was pickled from, cannot be reached "
+                    f"({type(exc).__name__}): a pickled accountant is a link to the live one, valid while that "
+                    "process runs (give this process's own accountant=, or sklearn.clone the estimator)"
                 ) from None
         if answer[0] == "ok":
             return answer[1]
@@ -233,6 +237,17 @@ class LinkedAccountant(BudgetAccountant):
         )
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists (a reused id counts as alive: the link then refuses to connect)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but is another user's (PermissionError), or the platform cannot tell
+        return True
+    return True
+
+
 class DefaultLink:
     """ "The default accountant of the process that made me": there, :func:`BudgetAccountant.default`; in a process
     that unpickled me, the owner's default (through a :class:`LinkedAccountant`). Copies are the same link."""
@@ -243,8 +258,8 @@ class DefaultLink:
         self.link = link
 
     def accountant(self) -> BudgetAccountant:
-        if self.link is None or self.link[0] == os.getpid():
-            return BudgetAccountant.default()
+        if self.link is None or self.link[0] == os.getpid() or not _alive(self.link[0]):
+            return BudgetAccountant.default()  # here, or the owner has exited: its default budget is gone with it
         return _linked(self.link)
 
     def __reduce__(self) -> Any:
