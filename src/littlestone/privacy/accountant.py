@@ -29,11 +29,10 @@ import contextvars
 import math
 import numbers
 import threading
-from fractions import Fraction
 from typing import Any, ClassVar, Iterator
 
 from ..errors import BudgetExceededError, LittlestoneError, PrivacyParameterError
-from .budget import Charge, PrivacyBudget
+from .budget import _ONE, Charge, PrivacyBudget, exact
 from .params import _as_float, check_delta
 
 __all__ = ["BudgetAccountant", "charge_fit", "check_fit", "claim_pair", "contained", "kov_composition"]
@@ -178,11 +177,11 @@ class BudgetAccountant(PrivacyBudget):
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise PrivacyParameterError(f"k must be an integer >= 1, got {k!r}")
         with self._lock:
-            d_left = max(Fraction(self.delta) - self._delta_exact, Fraction(0)) / k
+            d_left = max(exact(self.delta) - self._delta_exact, 0) / (k * _ONE)  # int / int: correctly rounded
             if math.isinf(self.epsilon):
-                return (math.inf, float(d_left))
+                return (math.inf, d_left)
             if self.slack == 0:
-                return (float(max(Fraction(self.epsilon) - self._eps_exact, Fraction(0)) / k), float(d_left))
+                return (max(exact(self.epsilon) - self._eps_exact, 0) / (k * _ONE), d_left)
             d = max(self.delta - self.spent[1], 0.0) / k  # δ of each of k spends
             lo, hi = 0.0, self.epsilon
 

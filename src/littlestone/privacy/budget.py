@@ -3,7 +3,8 @@ the better of basic and advanced composition).
 
 Check and record are one step under a lock (a charge from another thread waits, then sees this one), and basic
 composition is summed exactly: every ε_i and δ_i is a float, i.e. an exact binary fraction, and the sums Σε_i, Σδ_i
-are kept as :class:`fractions.Fraction`, so no rounding of the sum can let a charge through. The comparison with the
+are kept exactly, as integers in units of 2⁻¹⁰⁷⁴ (every finite double is an integer multiple of it), so no rounding of
+the sum can let a charge through. The comparison with the
 budget allows one relative tolerance, :data:`REL_TOL` = 2⁻⁵² (one unit in the last place of the budget), never an
 absolute one: a budget is a real number rounded to a float, and k shares of it each rounded to the nearest float
 (ε = 1 split as 10 × 0.1, whose float is 0.1 + 5.6·10⁻¹⁸) add up to at most ε(1 + 2⁻⁵³). So 10 × 0.1 fits in
@@ -18,24 +19,40 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ..errors import BudgetExceededError, PrivacyParameterError
 from .params import _as_float, check_delta
 
-#: relative tolerance of every budget comparison: one unit in the last place of the budget (module doc)
-REL_TOL = Fraction(1, 2**52)
+#: relative tolerance of every budget comparison: 2⁻⁵², one unit in the last place of the budget (module doc)
+REL_TOL_BITS = 52
+#: exact sums are integers in units of 2⁻¹⁰⁷⁴, the smallest positive double
+_UNIT_BITS = 1074
+_ONE = 1 << _UNIT_BITS
 
 
-def within(value: Fraction | float, limit: float) -> bool:
-    """``value`` ≤ ``limit``·(1 + 2⁻⁵²), compared exactly (an infinite limit holds everything finite; a non-finite
-    value fits nothing finite)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return value == math.inf and math.isinf(limit)  # NaN fits nothing
+def exact(x: float) -> int:
+    """A finite float as an exact integer number of units 2⁻¹⁰⁷⁴."""
+    n, d = float(x).as_integer_ratio()  # d = 2^k with k ≤ 1074
+    return n << (_UNIT_BITS + 1 - d.bit_length())
+
+
+def to_float(v: int | float) -> float:
+    """An exact sum (int, units 2⁻¹⁰⁷⁴) or a float, as the nearest float (int / int is correctly rounded)."""
+    return v / _ONE if isinstance(v, int) else float(v)
+
+
+def within(value: int | float, limit: float) -> bool:
+    """``value`` (an exact sum, or a float) ≤ ``limit``·(1 + 2⁻⁵²), compared exactly (an infinite limit holds everything
+    finite; a non-finite value fits nothing finite)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return value == math.inf and math.isinf(limit)  # NaN fits nothing
+        value = exact(value)
     if math.isinf(limit):
         return True
-    return Fraction(value) <= Fraction(limit) * (1 + REL_TOL)
+    lim = exact(limit)
+    return value <= lim + (lim >> REL_TOL_BITS)  # the floor: never above (1 + 2⁻⁵²)·limit
 
 
 @dataclass(frozen=True)
@@ -93,8 +110,8 @@ class PrivacyBudget:
             self.delta_prime = None
         self._lock = threading.RLock()
         self._ledger: list[Charge] = []
-        self._eps_exact = Fraction(0)  # Σε_i, exact
-        self._delta_exact = Fraction(0)  # Σδ_i, exact
+        self._eps_exact = 0  # Σε_i, exact (units 2⁻¹⁰⁷⁴)
+        self._delta_exact = 0  # Σδ_i, exact (units 2⁻¹⁰⁷⁴)
         self._eps_sq = 0.0
         self._eps_drift = 0.0
         self._delta_keep = 1.0  # ∏(1 − δ_i)
@@ -102,9 +119,9 @@ class PrivacyBudget:
     # ------------------------------------------------------------------ composition
     def _after(self, e: float = 0.0, d: float = 0.0, k: int = 1) -> list[tuple[Any, Any]]:
         """Bounds on (ε, δ) of the recorded spends plus ``k`` spends of (e, d): basic composition first (exact
-        Fractions), then the float-computed bound of the budget's advanced rule, if any."""
-        eps_sum = self._eps_exact + k * Fraction(e)
-        out: list[tuple[Any, Any]] = [(eps_sum, self._delta_exact + k * Fraction(d))]
+        integers), then the float-computed bound of the budget's advanced rule, if any."""
+        eps_sum = self._eps_exact + k * exact(e)
+        out: list[tuple[Any, Any]] = [(eps_sum, self._delta_exact + k * exact(d))]
         if eps_sum > 0:
             out.extend(self._advanced(e, d, k))
         return out
@@ -115,7 +132,7 @@ class PrivacyBudget:
         assert self.delta_prime is not None
         sq = self._eps_sq + k * e * e
         drift = self._eps_drift + k * self._step_drift(e)
-        delta = float(self._delta_exact + k * Fraction(d)) + self.delta_prime
+        delta = to_float(self._delta_exact + k * exact(d)) + self.delta_prime
         return [(math.sqrt(2.0 * math.log(1.0 / self.delta_prime) * sq) + drift, delta)]
 
     def _step_drift(self, eps: float) -> float:
@@ -126,9 +143,9 @@ class PrivacyBudget:
         return within(eps, self.epsilon) and within(delta, self.delta)
 
     def _best(self, bounds: list[tuple[Any, Any]]) -> tuple[float, float]:
-        fitting = [b for b in bounds if self._fits(*b)]
-        e, d = min(fitting or bounds, key=lambda b: (b[0], b[1]))
-        return float(e), float(d)
+        as_floats = [(to_float(e), to_float(d)) for e, d in bounds]
+        fitting = [f for f, b in zip(as_floats, bounds) if self._fits(*b)]
+        return min(fitting or as_floats)
 
     def can_afford(self, epsilon: float, delta: float = 0.0) -> bool:
         """Whether a charge of (epsilon, delta) fits in what remains (under the budget's composition rule)."""
@@ -139,8 +156,8 @@ class PrivacyBudget:
         """Append a charge (the caller holds the lock and has checked it)."""
         entry = Charge(eps, dlt, what)
         self._ledger.append(entry)
-        self._eps_exact += Fraction(eps)
-        self._delta_exact += Fraction(dlt)
+        self._eps_exact += exact(eps)
+        self._delta_exact += exact(dlt)
         self._eps_sq += eps * eps
         self._eps_drift += self._step_drift(eps)
         self._delta_keep *= 1.0 - dlt
