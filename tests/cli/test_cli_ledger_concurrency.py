@@ -55,3 +55,46 @@ def test_six_concurrent_runs_never_overspend_and_the_ledger_records_exactly_the_
     book = json.loads(ledger.read_text())
     assert [c["epsilon"] for c in book["claims"]] == [0.01] + [0.3] * len(ok)
     assert book["spent"]["epsilon"] == pytest.approx(0.01 + 0.3 * len(ok)) and book["spent"]["epsilon"] <= 1.0
+
+
+def _charge_slowly(ledger: str, barrier, results) -> None:
+    """One call: open the ledger, then charge it with a write that takes 0.2 s (a wide race window)."""
+    import time
+
+    import littlestone.cli.ledger as L
+    from littlestone.errors import BudgetExceededError
+
+    write = L.atomic_write_json
+
+    def slow_write(*a, **k):
+        time.sleep(0.2)
+        return write(*a, **k)
+
+    L.atomic_write_json = slow_write
+    book = L.open_ledger(Path(ledger), None, TRAIN)
+    barrier.wait()
+    try:
+        book.charge("learn", "learn --learner generic (ε = 0.3)", 0.3, 0.0)
+        results.put(0)
+    except BudgetExceededError:
+        results.put(2)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_lock_spans_read_check_write_even_with_a_slow_write(tmp_path):
+    import multiprocessing as mp
+
+    from littlestone.cli.ledger import open_ledger
+
+    ledger = tmp_path / "R.json"
+    open_ledger(ledger, "1", TRAIN).charge("learn", "first", 0.01, 0.0)
+    ctx = mp.get_context("fork")
+    barrier, results = ctx.Barrier(6), ctx.Queue()
+    procs = [ctx.Process(target=_charge_slowly, args=(str(ledger), barrier, results)) for _ in range(6)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    codes = sorted(results.get(timeout=10) for _ in procs)
+    assert codes == [0, 0, 0, 2, 2, 2]
+    assert [c["epsilon"] for c in json.loads(ledger.read_text())["claims"]] == [0.01, 0.3, 0.3, 0.3]
