@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -110,7 +114,7 @@ def test_ledger_is_written_atomically(run, train_csv, tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         book.charge("learn", "x", 0.1, 0.0)
     assert ledger.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["ledger.json", "m.json", "train.csv"]
+        ["ledger.json", "ledger.json.lock", "m.json", "train.csv"]  # the lock file stays (removing it would race)
     )
 
 
@@ -127,3 +131,91 @@ def test_play_data_charges_runs_times_the_claim(run, tmp_path):
     assert r.exit_code == 2 and "needs (epsilon=4" in r.output
     r = run("play", "--class", "thresholds:4", "--adversary", "fixed", "--data", seq, "--ledger", ledger)
     assert r.exit_code == 2 and "non-private" in r.output
+
+
+# ------------------------------------------------------------------------------- loading refusals (issue 32 item 8)
+
+
+def _book(tmp_path, train_csv, run):
+    ledger = tmp_path / "ledger.json"
+    assert (
+        _learn(run, train_csv, ledger, tmp_path, "--ledger-budget", "2", "-e", "0.5", "--backend", "seeded").exit_code
+        == 0
+    )
+    return ledger
+
+
+def _refused(run, train_csv, ledger, tmp_path, *words):
+    r = _learn(run, train_csv, ledger, tmp_path, "-e", "0.1", "--backend", "seeded")
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    for w in words:
+        assert w in r.output, r.output
+    return r
+
+
+@pytest.mark.parametrize(
+    "edit,words",
+    [
+        (lambda b: b["budget"].update(epsilon=1e400), ["must be finite"]),
+        (lambda b: b["budget"].update(epsilon="2"), ["JSON number"]),
+        (lambda b: b["claims"][0].update(epsilon="1e-300"), ["claim 1's epsilon must be a JSON number"]),
+        (lambda b: b["claims"][0].update(epsilon=-0.5), ["must be >= 0"]),
+        (lambda b: b["claims"][0].update(epsilon=float("nan")), ["must be finite"]),
+        (lambda b: b["claims"][0].update(delta=True), ["JSON number"]),
+        (lambda b: b["claims"][0].update(delta=1.5), ["delta must lie in [0, 1)"]),
+        (lambda b: b["claims"][0].update(epsilon=1e-300), ["recorded total differs"]),  # edited down
+        (lambda b: b.update(claims={"a": 1}), ["claims is not a list"]),
+        (lambda b: b.update(data_sha256=7), ["SHA-256"]),
+    ],
+)
+def test_malformed_ledgers_are_refused_when_loading(run, train_csv, tmp_path, edit, words):
+    ledger = _book(tmp_path, train_csv, run)
+    book = json.loads(ledger.read_text())
+    edit(book)
+    ledger.write_text(json.dumps(book).replace("Infinity", "1e400"))  # 1e400 as written in the file
+    _refused(run, train_csv, ledger, tmp_path, "is not a usable ledger", *words)
+
+
+def test_a_deeply_nested_ledger_is_one_line_exit_2(run, train_csv, tmp_path):
+    ledger = tmp_path / "deep.json"
+    ledger.write_text("[" * 100_000 + "]" * 100_000)
+    _refused(run, train_csv, ledger, tmp_path, "nested too deeply")
+
+
+def test_special_files_are_named_for_what_they_are(run, train_csv, tmp_path):
+    d = tmp_path / "dir.json"
+    d.mkdir()
+    _refused(run, train_csv, d, tmp_path, "is a directory, not a regular file")
+    if os.path.exists("/dev/null"):
+        _refused(run, train_csv, Path("/dev/null"), tmp_path, "is a character device, not a regular file")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_ledger_is_refused_without_blocking(train_csv, tmp_path):
+    fifo = tmp_path / "ledger.fifo"
+    os.mkfifo(fifo)
+    code = (
+        "import sys; from littlestone.cli.ledger import open_ledger\n"
+        "try:\n    open_ledger(sys.argv[1], None, sys.argv[2])\n"
+        "except Exception as e:\n    print(e); sys.exit(2)\n"
+    )
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run([sys.executable, "-c", code, str(fifo), str(train_csv)], capture_output=True, text=True,
+                       timeout=120, env=env)  # fmt: skip
+    assert r.returncode == 2 and "is a FIFO, not a regular file" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_fit_refused_for_too_few_rows_charges_nothing(run, train_csv, tmp_path):
+    """blm20 at Theorem 1's sizes on 300 rows: InsufficientSampleError (exit 2) and the ledger records nothing."""
+    ledger = tmp_path / "I.json"
+    r = run("learn", train_csv, "-c", "thresholds:100", "--classes", "ham,spam", "-l", "blm20", "-o",
+            tmp_path / "m.json", "--ledger", ledger, "--ledger-budget", "5,1e-3")  # fmt: skip
+    assert r.exit_code == 2 and "needs" in r.output and "examples" in r.output, r.output
+    assert not ledger.exists() or json.loads(ledger.read_text())["claims"] == []
+    from littlestone.cli.ledger import open_ledger
+
+    open_ledger(ledger, "5,1e-3", train_csv).charge("learn", "x", 0.5, 0.0)
+    r = run("learn", train_csv, "-c", "thresholds:100", "--classes", "ham,spam", "-l", "blm20", "-o",
+            tmp_path / "m.json", "--ledger", ledger)  # fmt: skip
+    assert r.exit_code == 2 and [c["epsilon"] for c in json.loads(ledger.read_text())["claims"]] == [0.5]

@@ -39,6 +39,7 @@ from ..classes import HypothesisClass, LabelClass
 from ..errors import LittlestoneError
 from ..experts.base import check_horizon, sample_rows
 from ..online.base import OnlineLearner
+from ..privacy.accountant_link import ChargedPerGame, resolve_accountant
 from ..privacy import DataSplit, PrivacyClaim, check_epsilon
 from ..sanitizers.dyadic import sanitizer_claim
 from ..sanitizers.mwem import MWEM
@@ -167,7 +168,7 @@ class BatchSplit:
         return PrivacyClaim(c.epsilon, c.delta, c.relation, what, tuple(run_claims))  # one part per run
 
 
-class PrivateAlgorithm3Base(OnlineLearner):
+class PrivateAlgorithm3Base(ChargedPerGame, OnlineLearner):
     """What both Algorithm 3 learners share: the declared label pair (``labels=(0, 1)`` by default; None reads it
     from the data, with a PrivacyLeakWarning), the exact mistake count as a diagnostic (``diagnostics=True`` only,
     never in repr), and the batch split."""
@@ -248,7 +249,7 @@ class PrivateAlgorithm3Base(OnlineLearner):
         if not self._charged:
             from ..privacy.accountant import charge_fit
 
-            charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+            charge_fit(resolve_accountant(self), self.privacy(), f"{type(self).__name__} (T={self.horizon})")
             self._charged = True
 
     def _fit_sanitizer(self, fit: Any, *args: Any) -> None:

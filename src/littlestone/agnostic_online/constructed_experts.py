@@ -51,6 +51,7 @@ from ..classes import FiniteClass, HypothesisClass, majority_xor_class
 from ..errors import LittlestoneError
 from ..experts import BatchedPrivateHedge, ExpertsRun, Hedge, PrivateHedge, TreeAggregationHedge
 from ..experts.base import check_horizon
+from ..privacy.accountant_link import ChargedPerGame, resolve_accountant
 from ..privacy import PrivacyClaim, check_delta, check_epsilon, compose
 from ..sanitizers.dyadic import DyadicSanitizer
 from ..sanitizers.mwem import MWEM
@@ -377,7 +378,7 @@ def _default_alpha(n: int) -> float:
     return min(0.9, 1.0 / math.sqrt(n))
 
 
-class ConstructedExpertsLearner(CloneFromParams):
+class ConstructedExpertsLearner(ChargedPerGame, CloneFromParams):
     """(2ε, 2δ)-DP agnostic online learner of LWY25 Thm E.10 + Thm 4.4 for small finite classes, river-style.
 
     ``predict_one(x)`` in round t sees x_t only then; ``learn_one(x, y)`` reveals y_t: the OPE learner gets the
@@ -568,7 +569,7 @@ class ConstructedExpertsLearner(CloneFromParams):
             if self.private:
                 from ..privacy.accountant import charge_fit
 
-                charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+                charge_fit(resolve_accountant(self), self.privacy(), f"{type(self).__name__} (T={self.horizon})")
             self._charged = True
         from ..privacy.accountant import contained
 

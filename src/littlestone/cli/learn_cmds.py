@@ -328,16 +328,15 @@ def learn(
                 f"--param {key}", _parse_value(value.strip()), valid[key], count=key in COUNT_PARAMS
             )
         est.set_params(**extra)
-    claim = _ledger_claim(book, est, learner.value)  # refused here, before the data is parsed
+    _ledger_claim(book, est, learner.value)  # refused here, before the data is parsed (checked again when charged)
     with working(f"reading {data}"):
         table = read_csv(data)
     names, label_col = split_columns(table, label, features)
     table.check_no_nan(label_col, "label")
     X = table.columns(names)
     y = table.column(label_col)
-    if book is not None:
-        e, d = claim if claim is not None else claim_of(est._fit_claim(len(y)))  # a claim that depends on n
-        book.charge("learn", f"learn --learner {learner.value} (ε = {epsilon:g})", e, d)
+    if book is not None:  # the fit charges the ledger (file lock, re-read, check, write) after its public checks
+        est.set_params(accountant=book.accountant_for("learn", f"learn --learner {learner.value} (ε = {epsilon:g})"))
     if learner not in (LearnerKind.soa, LearnerKind.erm):
         note_seed_under_secure(seed, backend)
     from .. import _progress

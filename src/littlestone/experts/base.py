@@ -29,6 +29,7 @@ import numpy as np
 from .._random import SeedLike, as_generator
 from ..errors import LittlestoneError
 from ..online.river_compat import CloneFromParams
+from ..privacy.accountant_link import ChargedPerGame, resolve_accountant
 from ..privacy.exponential import inverse_cdf_rows as sample_rows  # noqa: F401 (the one two-level sampler)
 from ..privacy.mechanism import PrivacyClaim  # the one claim type (ε, δ, relation); re-exported here
 
@@ -107,7 +108,7 @@ class ExpertsRun:
         return self.expected_loss - self.best_loss
 
 
-class ExpertsLearner(CloneFromParams, ABC):
+class ExpertsLearner(ChargedPerGame, CloneFromParams, ABC):
     """Common machinery: horizon, round counter, sampling rng from the caller's seed. A private learner reads its
     data only through mechanism objects; its exact cumulative losses stay in ``_cumulative``."""
 
@@ -165,7 +166,7 @@ class ExpertsLearner(CloneFromParams, ABC):
         if self.private:
             from ..privacy.accountant import charge_fit
 
-            charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.horizon})")
+            charge_fit(resolve_accountant(self), self.privacy(), f"{type(self).__name__} (T={self.horizon})")
         self._charged = True
 
     def learn_one(self, loss: Any) -> None:

@@ -398,7 +398,8 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         claim does not fit. Non-private estimators charge nothing."""
         if not self._private:
             return None
-        from ..privacy.accountant import charge_fit, claim_pair
+        from ..privacy.accountant import charge_fit, check_fit, claim_pair
+        from ..privacy.accountant_link import resolve_accountant
 
         shape = getattr(X, "shape", None)
         if shape is None and not hasattr(X, "__len__"):  # an array-like exposing neither: as NumPy converts it
@@ -407,8 +408,25 @@ class LittlestoneClassifier(ClassifierMixin, BaseEstimator):
         if self._default_grid and self.hypothesis_class is None and shape is not None and len(shape) == 2:
             self.n_features_in_ = int(shape[1])  # the public grid class's size (validate_data sets it again)
         pair = claim_pair(self._fit_claim(n_rows))
-        charge_fit(getattr(self, "accountant", None), pair, f"{type(self).__name__}.fit on {n_rows:,} examples")
+        acc, what = resolve_accountant(self), f"{type(self).__name__}.fit on {n_rows:,} examples"
+        check_fit(acc, pair, what)  # over budget: refused at once
+        self._check_public_sizes(n_rows)  # too few rows for the sizes: refused, and nothing charged
+        charge_fit(acc, pair, what)  # check and record, atomically
         return pair
+
+    def _check_public_sizes(self, n_rows: int) -> None:
+        """Refuse, before the charge, a fit the public sizes already rule out (InsufficientSampleError); learners
+        that have such a check override this (default: nothing)."""
+
+    def __getstate__(self) -> dict:
+        """Pickled (a joblib worker): ``accountant=None`` names the parent's default accountant, a given accountant
+        is a link to it (:mod:`littlestone.privacy.accountant_link`): the worker's fit charges the parent's."""
+        state = super().__getstate__()
+        if not self._private:
+            return state
+        from ..privacy.accountant_link import state_with_link
+
+        return state_with_link(state)
 
     def _encode_labels(self, y: np.ndarray) -> tuple[np.ndarray, LabelCoding]:
         """Non-private baselines infer the label pair from y. Private estimators use ``classes`` (the declared

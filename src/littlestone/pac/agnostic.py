@@ -30,7 +30,7 @@ from ..privacy import (
     secret_generator,
     subsampled,
 )
-from ..privacy.accountant import contained
+from ..privacy.accountant import charge_fit, contained
 from ..privacy.budget import Charge
 from ..privacy.partition import DataSplit
 from ._sklearn import LittlestoneClassifier
@@ -185,6 +185,7 @@ def agnostic_learn(
     seed: SeedLike = None,
     n_jobs: int = 1,
     max_labelings: int = MAX_LABELINGS,
+    accountant: Any = None,
 ) -> AgnosticResult:
     """Corollary 2's agnostic (ε, δ)-DP learner via the reconstructed transformation (module doc) [REC].
 
@@ -194,7 +195,9 @@ def agnostic_learn(
     public. ``max_labelings`` caps the realizable labelings of S0; it is checked BEFORE any data is read against the
     Sauer–Shelah bound Σ_{i≤vc} C(r, i), r = min(N0, |domain|), with vc = ``vc`` (default: the Littlestone
     dimension, an upper bound on the VC dimension), so the refusal never depends on the data. (A ``vc`` below the
-    class's true VC dimension voids this and can make the enumeration raise on data.)"""
+    class's true VC dimension voids this and can make the enumeration raise on data.) ``accountant``: charged the
+    amplified claim after the public checks, before any example is read (None: the default accountant; nothing
+    inside an estimator's fit)."""
     epsilon, delta = _check_privacy(epsilon, delta)
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < float(v) < 1.0:
@@ -225,6 +228,7 @@ def agnostic_learn(
     amplified = split.amplify(S0, steps, what=AMPLIFIED)
     claim = split.compose({STEPS: amplified}, what=AMPLIFIED)
     PrivacyBudget(epsilon, delta).charge(claim)  # the composed claim must fit the request, checked before any data
+    charge_fit(accountant, claim, "agnostic_learn (BLM20 Cor. 2)")  # before any example is read
     XS, ys = split.reader(S0, STEPS).rows()  # the records of the secret subsample, nothing else
     pts = [as_python_point(x) for x in XS]
     distinct = sorted(set(pts), key=lambda p: (str(type(p)), p))

@@ -37,6 +37,7 @@ from ..bounds.ggkm21 import ProperPlan, polypriproplearn_plan, uniform_size
 from ..classes.base import Hypothesis, HypothesisClass
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import ExponentialMechanism, PrivacyBudget, PrivacyClaim, secret_generator
+from ..privacy.accountant import charge_fit, contained
 from ..privacy.backends import Backend
 from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
@@ -285,6 +286,18 @@ class AgnosticResult(PrivateFitResult):
         )
 
 
+def require_agnostic_examples(F: HypothesisClass, d: int, plan: AgnosticPlan, given: int) -> None:
+    """InsufficientSampleError when ``given`` examples are fewer than the plan needs (public sizes only, checked
+    before any charge)."""
+    if given < plan.n:
+        how = "the theory sizes" if plan.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"the agnostic learner on {F.name} (d={d}) needs {plan.n:,} examples for {how} (|I| = {plan.m:,} "
+            f"relabelled examples, {plan.n_draws:,} inner draws); got {given:,}. Give more data or set n= and the "
+            "inner sizes (n_inner=, m=, K=, n_generic=): privacy holds for every setting that passes the checks."
+        )
+
+
 def agnostic_learn(
     hclass: HypothesisClass,
     source: ExampleSource,
@@ -300,8 +313,11 @@ def agnostic_learn(
     n_jobs: int = 1,
     inner_sizes: dict | None = None,
     diagnostics: bool = False,
+    accountant: Any = None,
 ) -> AgnosticResult:
-    """Run Algorithm 4 on the first n examples of a source (any labels: the agnostic setting).
+    """Run Algorithm 4 on the first n examples of a source (any labels: the agnostic setting). ``accountant``: charged
+    the whole claim after the public checks, before any example is read (None: the default accountant; nothing
+    inside an estimator's fit).
 
     Randomness: the subsample I and A′'s resampling are SECRET: on the secure backend they come from the OS CSPRNG
     (:func:`~littlestone.privacy.secret_generator`), never from ``seed`` (saved with a model); on the seeded backend
@@ -330,13 +346,7 @@ def agnostic_learn(
         inner_sizes=inner_sizes,
     )
     given = len(source)
-    if given < plan.n:
-        how = "the theory sizes" if plan.theory else "the sizes you chose"
-        raise InsufficientSampleError(
-            f"the agnostic learner on {F.name} (d={d}) needs {plan.n:,} examples for {how} (|I| = {plan.m:,} "
-            f"relabelled examples, {plan.n_draws:,} inner draws); got {given:,}. Give more data or set n= and the "
-            "inner sizes (n_inner=, m=, K=, n_generic=): privacy holds for every setting that passes the checks."
-        )
+    require_agnostic_examples(F, d, plan, given)
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     secret = secret_generator(noise, rng)  # secret on the secure backend, reproducible on the seeded one
@@ -347,6 +357,7 @@ def agnostic_learn(
     split.joint((SELECT_H0, INNER), agnostic_claim(plan, select, inner_claim))
     claim = split.compose({}, what="agnostic PolyPriPropLearn (LWY25 Alg. 4)")
     PrivacyBudget(epsilon, delta * (1 + 1e-9)).charge(claim)  # the claim must fit the request, before any data
+    charge_fit(accountant, claim, "agnostic_learn (LWY25 Alg. 4)")  # before any example is read
     X, y = split.reader(S, SELECT_H0).read()
     idx = F.domain.indices(X)
     y = np.asarray(y, dtype=np.int8)
@@ -373,19 +384,20 @@ def agnostic_learn(
     cols = xI[draws]
     Xd = cols.astype(np.int64) if F.domain._index is None else [F.domain.points[int(c)] for c in cols]
     yd = F.matrix[h0, xI[draws]].astype(np.int8)
-    inner = polypriproplearn(
-        F,
-        ArraySource(Xd, yd),
-        epsilon=plan.eps_a,
-        delta=plan.delta_a,
-        alpha=plan.alpha_step,
-        beta=plan.beta_step,
-        d=d,
-        backend=noise,
-        seed=rng,
-        n_jobs=n_jobs,
-        plan=plan.inner,
-    )
+    with contained():  # A′'s claim is a part of the one charged above
+        inner = polypriproplearn(
+            F,
+            ArraySource(Xd, yd),
+            epsilon=plan.eps_a,
+            delta=plan.delta_a,
+            alpha=plan.alpha_step,
+            beta=plan.beta_step,
+            d=d,
+            backend=noise,
+            seed=rng,
+            n_jobs=n_jobs,
+            plan=plan.inner,
+        )
     if (inner.epsilon, inner.delta) != inner_claim.pair:  # the run composed what the claim was computed from
         raise AssertionError("the inner PolyPriPropLearn ran with another claim than Claim D.5 was computed from")
     diag = {"n_patterns": int(len(R)), "wall_time": time.perf_counter() - t0} if diagnostics else None
@@ -478,6 +490,11 @@ class AgnosticPolyPriPropLearnClassifier(LittlestoneClassifier):
             n=self.n,
             inner_sizes=self._inner_sizes(),
         )
+
+    def _check_public_sizes(self, n_rows: int) -> None:
+        """InsufficientSampleError from the public sizes, before the charge (nothing spent on such a refusal)."""
+        F = explicit_class(self._the_class(), "the agnostic learner")
+        require_agnostic_examples(F, resolve_d(F, self.ldim, "the agnostic GGKM21 learner"), self._plan(), n_rows)
 
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, AgnosticResult]:
         from .fallback_warning import check_agnostic_polypriprop_fit

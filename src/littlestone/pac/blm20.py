@@ -209,6 +209,62 @@ def backend_is_discrete(backend: Any) -> bool | None:
     raise PrivacyParameterError(f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}")
 
 
+def blm20_sizes(
+    hclass: HypothesisClass,
+    given: int,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    beta: float,
+    d: int | None = None,
+    n_batches: int | None = None,
+    aux_size: int | None = None,
+    cap: int | None = None,
+    n_generic: int | None = None,
+    eta: float | None = None,
+) -> tuple[int, Any]:
+    """(d, sizes) of M on ``given`` examples; InsufficientSampleError when they are too few — public quantities only,
+    checked before any charge (a refusal for a public reason spends nothing)."""
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0.0 < float(v) < 1.0:
+            raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
+    if d is None:
+        d = int(hclass.ldim())
+        if d < 1:
+            raise LittlestoneError(
+                f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1 "
+                "(a class with d ≤ 0 has at most one function: nothing to learn)"
+            )
+    else:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+            raise LittlestoneError(
+                f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, got {d!r}"
+            )
+        d = int(d)
+    sizes = plan_sizes(
+        d,
+        epsilon=epsilon,
+        delta=delta,
+        alpha=alpha,
+        beta=beta,
+        n_batches=n_batches,
+        aux_size=aux_size,
+        cap=cap,
+        n_generic=n_generic,
+        eta=eta,
+    )
+    if given < sizes.total:
+        how = "Theorem 1 at these (α, β, ε, δ)" if sizes.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"BLM20 on {hclass.name} (d={d}) needs {sizes.total:,} examples for {how}: k={sizes.n_batches:,} batches "
+            f"of m={sizes.batch_size:,} for G plus n′={sizes.n_generic:,} for the generic learner; got {given:,}. "
+            "Give more data, or override the sizes (n_batches=, aux_size=, cap=, n_generic=): privacy holds for "
+            "every setting, the accuracy guarantee only at the theory sizes."
+        )
+    return d, sizes
+
+
 def blm20_learn(
     hclass: HypothesisClass,
     source: ExampleSource,
@@ -248,34 +304,20 @@ def blm20_learn(
         raise LittlestoneError(f"checkpoint_cleanup must be True or False, got {checkpoint_cleanup!r}")
     if checkpoint_cleanup and checkpoint is None:
         raise LittlestoneError("checkpoint_cleanup=True needs checkpoint=DIR")
-    for name, v in (("alpha", alpha), ("beta", beta)):
-        if not 0.0 < float(v) < 1.0:
-            raise LittlestoneError(f"{name} must lie in (0, 1), got {v!r}")
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
         raise PrivacyParameterError(
             f"backend must be 'secure', 'seeded' or a littlestone.privacy Backend, not {backend!r}"
         )
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise LittlestoneError(f"n_jobs must be a nonzero integer (1 = serial, -1 = all cores), got {n_jobs!r}")
-    if d is None:
-        d = int(hclass.ldim())
-        if d < 1:
-            raise LittlestoneError(
-                f"{hclass.name} has Littlestone dimension {d}; BLM20 needs d ≥ 1 "
-                "(a class with d ≤ 0 has at most one function: nothing to learn)"
-            )
-    else:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
-            raise LittlestoneError(
-                f"ldim (the Littlestone dimension used for the sizes) must be an integer ≥ 1, got {d!r}"
-            )
-        d = int(d)
-    sizes = plan_sizes(
-        d,
+    d, sizes = blm20_sizes(
+        hclass,
+        len(source),
         epsilon=epsilon,
         delta=delta,
         alpha=alpha,
         beta=beta,
+        d=d,
         n_batches=n_batches,
         aux_size=aux_size,
         cap=cap,
@@ -283,14 +325,6 @@ def blm20_learn(
         eta=eta,
     )
     given = len(source)
-    if given < sizes.total:
-        how = "Theorem 1 at these (α, β, ε, δ)" if sizes.theory else "the sizes you chose"
-        raise InsufficientSampleError(
-            f"BLM20 on {hclass.name} (d={d}) needs {sizes.total:,} examples for {how}: k={sizes.n_batches:,} batches "
-            f"of m={sizes.batch_size:,} for G plus n′={sizes.n_generic:,} for the generic learner; got {given:,}. "
-            "Give more data, or override the sizes (n_batches=, aux_size=, cap=, n_generic=): privacy holds for "
-            "every setting, the accuracy guarantee only at the theory sizes."
-        )
     rng = as_generator(seed)
     g_seed = int(rng.integers(0, 2**63 - 1))
     noise = resolve_backend(backend, rng)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..classes.base import Hypothesis, HypothesisClass
 from ._sklearn import LittlestoneClassifier
-from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy
+from .blm20 import BLM20Result, _check_privacy, backend_is_discrete, blm20_learn, blm20_privacy, blm20_sizes
 from .fallback_warning import check_blm20_fit
 from .sources import ArraySource, ExampleSource, ValidatedSource
 
@@ -85,6 +85,24 @@ class BLM20Classifier(LittlestoneClassifier):
         epsilon, delta = _check_privacy(self.epsilon, self.delta)
         claim = blm20_privacy(epsilon, delta, discrete=backend_is_discrete(self.backend))
         return claim.epsilon, claim.delta, claim.relation
+
+    def _check_public_sizes(self, n_rows: int) -> None:
+        """InsufficientSampleError from the public sizes, before the charge (nothing spent on such a refusal)."""
+        epsilon, delta = _check_privacy(self.epsilon, self.delta)
+        blm20_sizes(
+            self._the_class(),
+            n_rows,
+            epsilon=epsilon,
+            delta=delta,
+            alpha=self.alpha,
+            beta=self.beta,
+            d=self.ldim,
+            n_batches=self.n_batches,
+            aux_size=self.aux_size,
+            cap=self.cap,
+            n_generic=self.n_generic,
+            eta=self.eta,
+        )
 
     def _learn(self, hclass: HypothesisClass, source: ExampleSource, rng: Any) -> tuple[Hypothesis, BLM20Result]:
         res = blm20_learn(

@@ -28,6 +28,7 @@ from ..classes.empirical import empirical_errors_from_batches
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..validation import check_delta, check_epsilon
 from ..privacy import BOTTOM, PrivacyBudget, PrivacyClaim, SparseSelection
+from ..privacy.accountant import charge_fit
 from ..privacy.partition import DataSplit, Part
 from ..privacy.backends import Backend
 from ._sklearn import LittlestoneClassifier
@@ -175,6 +176,19 @@ def resolve_d(hclass: HypothesisClass, d: Any, who: str) -> int:
     return int(d)
 
 
+def require_examples(hclass: HypothesisClass, d: int, plan: PolyPriLearnPlan, given: int, start: int = 0) -> None:
+    """InsufficientSampleError when ``given`` examples (from ``start``) are fewer than the plan needs: public sizes
+    only, checked before any charge (a refusal for a public reason spends nothing)."""
+    if given < start + plan.total:
+        how = "Theorem 5.7 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"PolyPriLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: m={plan.m:,} datasets "
+            f"of n={plan.n:,}" + (f" after the first {start:,}" if start else "") + f"; got {given - start:,}. "
+            "Give more data, or override the sizes (n=, m=, K=): privacy holds for every setting, the accuracy "
+            "guarantee only at the theory sizes."
+        )
+
+
 def polyprilearn(
     hclass: HypothesisClass,
     source: ExampleSource,
@@ -197,8 +211,11 @@ def polyprilearn(
     diagnostics: bool = False,
     start: int = 0,
     plan: PolyPriLearnPlan | None = None,
+    accountant: Any = None,
 ) -> PolyPriLearnResult:
-    """Run Algorithm 2 on examples [start, start + m·n) of a source of validated points and 0/1 labels."""
+    """Run Algorithm 2 on examples [start, start + m·n) of a source of validated points and 0/1 labels.
+    ``accountant``: charged the claim after the public checks, before any example is read (None: the default
+    accountant; nothing inside an estimator's fit or a learner that composed this claim into its own)."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
@@ -213,15 +230,7 @@ def polyprilearn(
             d, alpha, epsilon, delta, beta, K_req=K_req, n=n, m=m, K=K, A=A, eta=eta, convergence=convergence
         )
     given = len(source)
-    need = start + plan.total
-    if given < need:
-        how = "Theorem 5.7 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
-        raise InsufficientSampleError(
-            f"PolyPriLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: m={plan.m:,} datasets "
-            f"of n={plan.n:,}" + (f" after the first {start:,}" if start else "") + f"; got {given - start:,}. "
-            "Give more data, or override the sizes (n=, m=, K=): privacy holds for every setting, the accuracy "
-            "guarantee only at the theory sizes."
-        )
+    require_examples(hclass, d, plan, given, start)
     schedule = ReduceTreeSchedule.theory(d, plan.A, plan.K, eta=plan.eta)
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
@@ -230,6 +239,7 @@ def polyprilearn(
     selection = polyprilearn_mechanism(epsilon, delta, plan)
     claim = polyprilearn_claim(split, selection)
     budget.charge(claim)  # the split's composition must fit the request (an overlap of datasets would not)
+    charge_fit(accountant, claim, "polyprilearn")  # before any dataset is read (inside an estimator: nothing)
     tasks = [(hclass, split.reader(part, SELECTION), schedule) for part in datasets]  # dataset i: part i only
     runs: list[DatasetRun] = map_datasets(run_dataset, tasks, n_jobs=n_jobs)
     lists = [r.hypotheses for r in runs]
@@ -397,6 +407,11 @@ class PolyPriLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, Any]:
         self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_public_sizes(self, n_rows: int) -> None:
+        """InsufficientSampleError from the public sizes, before the charge (nothing spent on such a refusal)."""
+        hclass = self._the_class()
+        require_examples(hclass, resolve_d(hclass, self.ldim, "PolyPriLearn"), self._plan(), n_rows)
 
     def _check_fallback(self, n: int) -> None:
         """FallbackLikelyWarning when the public sizes make ⊥ near certain (issue 28; no data read)."""

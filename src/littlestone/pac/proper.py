@@ -29,6 +29,7 @@ from ..classes.finite import FiniteClass
 from ..classes.points import Points, ZERO
 from ..errors import InsufficientSampleError, LittlestoneError, PrivacyParameterError
 from ..privacy import ExponentialMechanism, PrivacyBudget, PrivacyClaim
+from ..privacy.accountant import charge_fit, contained
 from ..privacy.backends import Backend
 from ..privacy.partition import DataSplit, Part
 from ._sklearn import LittlestoneClassifier
@@ -200,6 +201,19 @@ class ProperResult(PrivateFitResult):
         return "\n".join(lines)
 
 
+def require_proper_examples(hclass: HypothesisClass, d: int, plan: ProperPlan, given: int) -> None:
+    """InsufficientSampleError when ``given`` examples are fewer than the plan needs (public sizes only, checked
+    before any charge)."""
+    if given < plan.total:
+        how = "Theorem 6.4 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
+        raise InsufficientSampleError(
+            f"PolyPriPropLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: "
+            f"m={plan.inner.m:,} datasets of n={plan.inner.n:,} for PolyPriLearn plus n′={plan.n_generic:,} for the "
+            f"generic learner; got {given:,}. Give more data, or override the sizes (n=, m=, K=, n_generic=): "
+            "privacy holds for every setting, the accuracy guarantee only at the theory sizes."
+        )
+
+
 def polypriproplearn(
     hclass: HypothesisClass,
     source: ExampleSource,
@@ -222,8 +236,11 @@ def polypriproplearn(
     diagnostics: bool = False,
     minimax: Any = None,
     plan: ProperPlan | None = None,
+    accountant: Any = None,
 ) -> ProperResult:
-    """Run Algorithm 3 on a source: PolyPriLearn on the first m·n examples, the generic learner on the next n′."""
+    """Run Algorithm 3 on a source: PolyPriLearn on the first m·n examples, the generic learner on the next n′.
+    ``accountant``: charged the whole claim after the public checks, before any example is read (None: the default
+    accountant; nothing inside an estimator's fit or a learner that composed this claim into its own)."""
     t0 = time.perf_counter()
     epsilon, delta = check_privacy(epsilon, delta)
     if not isinstance(backend, Backend) and backend not in ("secure", "seeded"):
@@ -249,14 +266,7 @@ def polypriproplearn(
             eta=eta,
         )
     given = len(source)
-    if given < plan.total:
-        how = "Theorem 6.4 at these (α, β, ε, δ)" if plan.theory else "the sizes you chose"
-        raise InsufficientSampleError(
-            f"PolyPriPropLearn on {hclass.name} (d={d}) needs {plan.total:,} examples for {how}: "
-            f"m={plan.inner.m:,} datasets of n={plan.inner.n:,} for PolyPriLearn plus n′={plan.n_generic:,} for the "
-            f"generic learner; got {given:,}. Give more data, or override the sizes (n=, m=, K=, n_generic=): "
-            "privacy holds for every setting, the accuracy guarantee only at the theory sizes."
-        )
+    require_proper_examples(hclass, d, plan, given)
     rng = as_generator(seed)
     noise = resolve_backend(backend, rng)
     split, s1, s2 = proper_split(plan, given, source)  # from here on, data only through the split's readers
@@ -266,19 +276,21 @@ def polypriproplearn(
     )
     claim = proper_claim(split, inner_claim, generic)
     PrivacyBudget(epsilon, delta).charge(claim)  # the split's composition must fit the request, before any data
-    inner = polyprilearn(
-        hclass,
-        split.reader(s1, POLYPRILEARN),  # PolyPriLearn sees S₁ only (its own split: its m datasets inside S₁)
-        epsilon=epsilon,
-        delta=delta,
-        d=d,
-        backend=noise,
-        seed=rng,
-        n_jobs=n_jobs,
-        diagnostics=diagnostics,
-        start=s1.start,
-        plan=plan.inner,
-    )
+    charge_fit(accountant, claim, "polypriproplearn")  # before any example is read (inside an estimator: nothing)
+    with contained():  # PolyPriLearn's claim is a part of the one charged above
+        inner = polyprilearn(
+            hclass,
+            split.reader(s1, POLYPRILEARN),  # PolyPriLearn sees S₁ only (its own split: its m datasets inside S₁)
+            epsilon=epsilon,
+            delta=delta,
+            d=d,
+            backend=noise,
+            seed=rng,
+            n_jobs=n_jobs,
+            diagnostics=diagnostics,
+            start=s1.start,
+            plan=plan.inner,
+        )
     budget = PrivacyBudget(epsilon, 0.0)
     mm = None
     if inner.bottom:
@@ -424,6 +436,11 @@ class PolyPriPropLearnClassifier(SourceFitMixin, LittlestoneClassifier):
     def _fit01(self, points: Any, y01: np.ndarray, rng: np.random.Generator) -> tuple[Hypothesis, ProperResult]:
         self._check_fallback(len(y01))
         return self._learn(self.hclass_, ArraySource(points, y01), rng)
+
+    def _check_public_sizes(self, n_rows: int) -> None:
+        """InsufficientSampleError from the public sizes, before the charge (nothing spent on such a refusal)."""
+        hclass = self._the_class()
+        require_proper_examples(hclass, resolve_d(hclass, self.ldim, "PolyPriPropLearn"), self._plan(), n_rows)
 
     def _check_fallback(self, n: int) -> None:
         """FallbackLikelyWarning when the public sizes make the inner ⊥ near certain (issue 28; no data read)."""

@@ -14,9 +14,12 @@ Composition (docs/derivations.md, "The budget accountant"):
   sequence (ε_i, δ_i) fixed in advance (the mechanisms may be adaptive; their parameters may not): with parameters
   chosen adaptively use ``slack=0``.
 
-The accountant survives scikit-learn's ``clone`` and ``copy.deepcopy`` by identity (GridSearchCV and cross_val_score
-charge the one accountant the user passed), and refuses to be pickled (a copy in a worker process would lose its
-charges): use ``n_jobs=1`` or joblib's threading backend with an accountant.
+Check and record are one step under a lock, so concurrent threads never overspend; sums are exact (budget.py: a
+relative tolerance of one unit in the last place of the budget, no absolute one). The accountant survives
+scikit-learn's ``clone`` and ``copy.deepcopy`` by identity (GridSearchCV and cross_val_score charge the one
+accountant the user passed), and a pickle of it is a link to it, not a copy (:mod:`.accountant_link`): a fit in a
+worker process (``n_jobs=2``, joblib's loky or multiprocessing backends) is checked and recorded by the parent's
+accountant, under its lock — the explicit ``accountant=`` or, for ``accountant=None``, the parent's default.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ import contextlib
 import contextvars
 import math
 import numbers
+import threading
 from typing import Any, ClassVar, Iterator
 
 from ..errors import BudgetExceededError, LittlestoneError, PrivacyParameterError
-from .budget import Charge, PrivacyBudget
+from .budget import _ONE, Charge, PrivacyBudget, exact
 from .params import _as_float, check_delta
 
 #: a refused fit inside scikit-learn's model selection becomes NaN scores (error_score=nan) unless told otherwise
@@ -37,7 +41,7 @@ _SKLEARN_ADVICE = (
     "into NaN scores)"
 )
 
-__all__ = ["BudgetAccountant", "charge_fit", "claim_pair", "contained", "kov_composition"]
+__all__ = ["BudgetAccountant", "charge_fit", "check_fit", "claim_pair", "contained", "kov_composition"]
 
 
 def kov_composition(parts: list[tuple[float, float]], slack: float) -> tuple[float, float]:
@@ -77,6 +81,9 @@ class BudgetAccountant(PrivacyBudget):
     (ε, δ) spent, :meth:`remaining` what is left (for ``k`` equal further spends), :meth:`spend` records a spend,
     :meth:`check` refuses one that would not fit, ``ledger`` lists every spend with what made it. Use
     ``accountant=`` on an estimator, or make one the default (:meth:`set_default`, or ``with accountant:``).
+    Check and record are one step under a lock (threads), sums are exact (:mod:`littlestone.privacy.budget`), and a
+    pickle of an accountant is a link to this one (:mod:`littlestone.privacy.accountant_link`: worker processes
+    charge it).
     """
 
     _default: ClassVar["BudgetAccountant | None"] = None
@@ -103,46 +110,38 @@ class BudgetAccountant(PrivacyBudget):
         self._unlimited = tracker  # (inf, 1): records every spend, refuses none
         self.slack = slk
         self.composition = "basic" if slk == 0 else "advanced (KOV17 Thm 3.5)"
-        self._delta_keep = 1.0  # ∏(1 − δ_i)
 
     # ------------------------------------------------------------------ composition
-    def _bounds(self, eps_sum: float, delta_sum: float, eps_sq: float, drift: float) -> list[tuple[float, float]]:
-        out = [(eps_sum, delta_sum)]
-        if self.slack > 0 and eps_sum > 0:
-            keep = self._keep_for(delta_sum)
-            adv = drift + math.sqrt(2.0 * eps_sq * math.log(1.0 / self.slack))
-            adv = min(adv, drift + math.sqrt(2.0 * eps_sq * math.log(math.e + math.sqrt(eps_sq) / self.slack)))
-            out.append((adv, 1.0 - (1.0 - self.slack) * keep))
-        return out
+    def _step_drift(self, eps: float) -> float:
+        return eps * math.tanh(eps / 2.0)
 
-    def _keep_for(self, delta_sum: float) -> float:
-        """∏(1 − δ_i) of the spends so far plus a pending one (its δ is delta_sum − the recorded sum)."""
-        pending = delta_sum - self._delta_spent
-        return self._delta_keep * (1.0 - max(pending, 0.0))
+    def _advanced(self, e: float, d: float, k: int) -> list[tuple[float, float]]:
+        """KOV17 Thm 3.5 for the recorded spends plus k of (e, d), computed in floats (module doc)."""
+        if self.slack == 0:
+            return []
+        sq = self._eps_sq + k * e * e
+        drift = self._eps_drift + k * self._step_drift(e)
+        keep = self._delta_keep * (1.0 - d) ** k
+        adv = drift + math.sqrt(2.0 * sq * math.log(1.0 / self.slack))
+        adv = min(adv, drift + math.sqrt(2.0 * sq * math.log(math.e + math.sqrt(sq) / self.slack)))
+        return [(adv, 1.0 - (1.0 - self.slack) * keep)]
 
-    def can_afford(self, epsilon: float, delta: float = 0.0) -> bool:
-        e = float(epsilon)
-        drift = self._eps_drift + e * math.tanh(e / 2.0)
-        bounds = self._bounds(self._eps_spent + e, self._delta_spent + delta, self._eps_sq + e * e, drift)
-        return any(self._fits(*b) for b in bounds)
-
-    def _fits(self, eps: float, delta: float) -> bool:
-        if self._unlimited:
-            return True
-        return eps <= self.epsilon * (1 + 1e-9) + 1e-15 and delta <= self.delta * (1 + 1e-9) + 1e-300
+    def _fits(self, eps: Any, delta: Any) -> bool:
+        return self._unlimited or super()._fits(eps, delta)
 
     # ------------------------------------------------------------------ diffprivlib's API
     def check(self, epsilon: float, delta: float = 0.0, what: str = "this spend") -> bool:
         """True if (epsilon, delta) fits in what remains; else BudgetExceededError (one line: the spend, the
         remainder)."""
         eps, dlt = self._checked(epsilon, delta)
-        if not self.can_afford(eps, dlt):
-            rem_e, rem_d = self.remaining()
-            raise BudgetExceededError(
-                f"{what} needs (epsilon={eps:.6g}, delta={dlt:.3g}) but the accountant has only "
-                f"(epsilon={rem_e:.6g}, delta={rem_d:.3g}) left of (epsilon={self.epsilon:.6g}, delta={self.delta:.3g})"
-                + (_SKLEARN_ADVICE if ".fit" in what else "")
-            )
+        with self._lock:
+            if not self.can_afford(eps, dlt):
+                rem_e, rem_d = self.remaining()
+                raise BudgetExceededError(
+                    f"{what} needs (epsilon={eps:.12g}, delta={dlt:.3g}) but the accountant has only "
+                    f"(epsilon={rem_e:.12g}, delta={rem_d:.3g}) left of (epsilon={self.epsilon:.6g}, "
+                    f"delta={self.delta:.3g})" + (_SKLEARN_ADVICE if ".fit" in what else "")
+                )
         return True
 
     def spend(self, epsilon: float, delta: float = 0.0, what: str = "unnamed spend") -> "BudgetAccountant":
@@ -151,28 +150,24 @@ class BudgetAccountant(PrivacyBudget):
         return self
 
     def charge(self, epsilon: Any, delta: float = 0.0, what: str = "unnamed mechanism") -> Charge:
+        """Check and record one spend atomically (a concurrent charge waits for this one); a mechanism, claim or
+        learner is charged its claim."""
         if isinstance(epsilon, bool) or not isinstance(
             epsilon, numbers.Real
         ):  # a mechanism / claim / learner: charge its claim
             what = what if what != "unnamed mechanism" else getattr(epsilon, "what", "") or type(epsilon).__name__
             epsilon, delta = claim_pair(epsilon)
         eps, dlt = self._checked(epsilon, delta)
-        self.check(eps, dlt, what)
-        entry = Charge(eps, dlt, what)
-        self._ledger.append(entry)
-        self._eps_spent += eps
-        self._delta_spent += dlt
-        self._delta_keep *= 1.0 - dlt
-        self._eps_sq += eps * eps
-        self._eps_drift += eps * math.tanh(eps / 2.0)
-        return entry
+        with self._lock:
+            self.check(eps, dlt, what)
+            return self._record(eps, dlt, what)
 
     @staticmethod
     def _checked(epsilon: Any, delta: Any) -> tuple[float, float]:
         eps = _as_float(epsilon, "spent epsilon")
         if not 0 <= eps < math.inf:
             raise PrivacyParameterError(f"spent epsilon must be finite and >= 0, got {epsilon!r}")
-        return eps + 0.0, check_delta(delta, "spent delta")
+        return eps + 0.0, check_delta(delta, "spent delta") + 0.0
 
     def total(self) -> tuple[float, float]:
         """The (ε, δ) spent so far under the accountant's composition (= :attr:`spent`)."""
@@ -181,41 +176,40 @@ class BudgetAccountant(PrivacyBudget):
     @property
     def spent_budget(self) -> list[tuple[float, float]]:
         """Every spend as (ε, δ), in order (diffprivlib's name; :attr:`ledger` also says what spent it)."""
-        return [(c.epsilon, c.delta) for c in self._ledger]
+        return [(c.epsilon, c.delta) for c in self.ledger]
 
     def remaining(self, k: int = 1) -> tuple[float, float]:  # type: ignore[override]
         """The largest (ε, δ) that ``k`` further equal spends may each have and still fit (k = 1: what is left)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise PrivacyParameterError(f"k must be an integer >= 1, got {k!r}")
-        spent_e, spent_d = self.spent
-        if math.isinf(self.epsilon):
-            return (math.inf, max(self.delta - spent_d, 0.0) / k)
-        if self.slack == 0:
-            return (max(self.epsilon - spent_e, 0.0) / k, max(self.delta - spent_d, 0.0) / k)
-        d = max(self.delta - spent_d, 0.0) / k  # δ of each of k spends under basic composition
-        lo, hi = 0.0, self.epsilon
+        with self._lock:
+            d_left = max(exact(self.delta) - self._delta_exact, 0) / (k * _ONE)  # int / int: correctly rounded
+            if math.isinf(self.epsilon):
+                return (math.inf, d_left)
+            if self.slack == 0:
+                return (max(exact(self.epsilon) - self._eps_exact, 0) / (k * _ONE), d_left)
+            d = max(self.delta - self.spent[1], 0.0) / k  # δ of each of k spends
+            lo, hi = 0.0, self.epsilon
 
-        def fits(e: float) -> bool:
-            sq = self._eps_sq + k * e * e
-            drift = self._eps_drift + k * e * math.tanh(e / 2.0)
-            bounds = self._bounds(self._eps_spent + k * e, self._delta_spent + k * d, sq, drift)
-            return any(self._fits(*b) for b in bounds)
+            def fits(e: float) -> bool:
+                return any(self._fits(*b) for b in self._after(e, d, k))
 
-        if not fits(0.0):
-            return (0.0, 0.0)
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if fits(mid) else (lo, mid)
-        return (lo, d)
+            if not fits(0.0):
+                return (0.0, 0.0)
+            for _ in range(100):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+            return (lo, d)
 
     # ------------------------------------------------------------------ the default accountant
     @classmethod
     def default(cls) -> "BudgetAccountant":
         """The default accountant (an infinite tracker, created on first use): every private fit, learner and
-        sanitizer given ``accountant=None`` is charged here."""
-        if BudgetAccountant._default is None:
-            BudgetAccountant._default = BudgetAccountant(math.inf, 1.0)
-        return BudgetAccountant._default
+        sanitizer given ``accountant=None`` is charged here (in a worker process: its parent's default)."""
+        with _DEFAULT_LOCK:
+            if BudgetAccountant._default is None:
+                BudgetAccountant._default = BudgetAccountant(math.inf, 1.0)
+            return BudgetAccountant._default
 
     def set_default(self) -> "BudgetAccountant":
         """Make this accountant the default; returns it."""
@@ -232,11 +226,12 @@ class BudgetAccountant(PrivacyBudget):
         return accountant
 
     def __enter__(self) -> "BudgetAccountant":
-        self._previous_default = BudgetAccountant._default
+        self.__dict__.setdefault("_previous_defaults", []).append(BudgetAccountant._default)
         return self.set_default()
 
     def __exit__(self, *exc: Any) -> None:
-        BudgetAccountant._default = self.__dict__.pop("_previous_default", None)
+        stack = self.__dict__.get("_previous_defaults") or [None]
+        BudgetAccountant._default = stack.pop()
 
     # ------------------------------------------------------------------ shared, never copied
     def __sklearn_clone__(self) -> "BudgetAccountant":
@@ -249,18 +244,22 @@ class BudgetAccountant(PrivacyBudget):
         return self
 
     def __reduce__(self) -> Any:
-        raise LittlestoneError(
-            "a BudgetAccountant cannot be sent to another process or saved with pickle (its copy would lose the "
-            "charges made there): use n_jobs=1 or joblib's threading backend with an accountant"
-        )
+        """A pickle is a link to this accountant, not a copy: unpickled in another process it charges this one
+        (:mod:`littlestone.privacy.accountant_link`); unpickled here it is this object."""
+        from .accountant_link import link_to, open_link
+
+        return (open_link, (link_to(self),))
 
     def __repr__(self) -> str:
         e, d = self.spent
         how = "" if self.slack == 0 else f", slack={self.slack:g}"
         return (
             f"BudgetAccountant(epsilon={self.epsilon:g}, delta={self.delta:g}{how}; spent=({e:.6g}, {d:.3g}), "
-            f"{len(self._ledger)} spends)"
+            f"{len(self.ledger)} spends)"
         )
+
+
+_DEFAULT_LOCK = threading.Lock()
 
 
 #: set while a learner that was charged for its whole claim runs parts it built itself (their claims are in it)
@@ -276,6 +275,15 @@ def contained() -> Iterator[None]:
         yield
     finally:
         _CONTAINED.reset(token)
+
+
+def check_fit(accountant: Any, claim: Any, what: str) -> None:
+    """Refuse (BudgetExceededError) a claim that does not fit ``accountant`` (None = the default), recording nothing:
+    the budget is checked first, then the public sizes, then :func:`charge_fit` records (nothing inside
+    :func:`contained`)."""
+    if not _CONTAINED.get():
+        e, d = claim_pair(claim)
+        BudgetAccountant.load_default(accountant).check(e, d, what)
 
 
 def charge_fit(accountant: Any, claim: Any, what: str) -> BudgetAccountant | None:

@@ -56,6 +56,7 @@ from ..errors import DomainError, LabelError, LittlestoneError
 from ..online.base import as_version_space
 from ..online.river_compat import CloneFromParams, feature_value, label01
 from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
+from ..privacy.accountant_link import ChargedPerGame, resolve_accountant
 from ..privacy.mechanism import Mechanism, PrivacyClaim, claim_of, compose
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
 
@@ -387,7 +388,7 @@ def _int_range(H: HypothesisClass) -> tuple[int, int] | None:
     return None
 
 
-class PrivateOnlineLearner(CloneFromParams, ABC):
+class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
     """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
 
     Subclasses implement :meth:`_released` (h_t), :meth:`_learn01` (round t with a validated point and 0/1 label),
@@ -582,7 +583,7 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         the first example is read; BudgetExceededError (nothing read, nothing spent) if it does not fit."""
         from ..privacy.accountant import charge_fit
 
-        charge_fit(self.accountant, self.privacy(), f"{type(self).__name__} (T={self.T})")
+        charge_fit(resolve_accountant(self), self.privacy(), f"{type(self).__name__} (T={self.T})")
         self._charged = True
 
     def learn_one(self, x: Any, y: Any) -> None:
