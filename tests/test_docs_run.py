@@ -18,6 +18,12 @@ Conventions (for whoever writes docs):
   block that needs a cluster, a browser, …: skipped with the reason) or ``<!-- docs-test: slow -->`` (runs only in
   the slow set: ``make test-slow``). ``audit``, ``demo`` and ``experiment`` console lines (not ``--list``) are slow
   too. A block whose import of an optional extra fails (river, distributed) is skipped naming the extra.
+* **Printed output.** A ```text block marked ``<!-- docs-test: output -->`` on the line before its fence is what
+  the nearest ```python block above it prints (its ``print`` calls, not the values of bare expressions): its
+  non-blank lines, stripped, must equal the printed non-blank lines one for one, in order. ``…`` inside a line
+  matches anything (a figure that depends on the noise); a line that is ``…`` alone stands for any number of lines.
+  It runs (and is checked) whenever its Python block runs. A paragraph right after a python block that says what
+  it prints ("It prints …", "prints `…`", "… prints:") must be followed by one (the indented or inline figures it used to show were never checked).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ LONG_VERBS = {"audit", "demo", "experiment"}
 OPTIONAL_MODULES = {"river", "distributed", "dask", "playwright"}
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[A-Za-z]*)[ \t]*$")
-_MARKER = re.compile(r"<!--\s*docs-test:\s*(?P<kind>skip|slow)\b\s*(?P<reason>.*?)\s*-->")
+_MARKER = re.compile(r"<!--\s*docs-test:\s*(?P<kind>skip|slow|output)\b\s*(?P<reason>.*?)\s*-->")
 _EXPECT = re.compile(r"#\s*->\s*(?P<want>.+?)\s*$")
 
 
@@ -54,11 +60,17 @@ class Block:
     code: str
     skip: str | None = None
     slow: bool = False
+    output: bool = False  # a ```text block holding what the python block above it prints
     shown: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
+        return f"{_rel(self.path)}:{self.line}"
+
+
+def _rel(path: Path) -> str:
+    """``path`` relative to the repository (a page written elsewhere, as the mutation tests do: its name)."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
 def documented_files() -> list[Path]:
@@ -88,6 +100,8 @@ def blocks(path: Path) -> list[Block]:
         if mk:
             if mk.group("kind") == "skip":
                 block.skip = mk.group("reason") or "marked skip"
+            elif mk.group("kind") == "output":
+                block.output = True
             else:
                 block.slow = True
         out.append(block)
@@ -110,13 +124,27 @@ def _matches(want: str, got: str) -> bool:
     return re.fullmatch(pattern, got, re.S) is not None or (want == got)
 
 
-def _run_python(block: Block, namespace: dict) -> int:
+def _output_matches(shown: str, printed: str) -> bool:
+    """The printed-output convention: the shown non-blank lines equal the printed ones in order, ``…`` inside a line
+    matching anything and a line of ``…`` alone any number of lines."""
+
+    def line(want: str) -> str:
+        return ".*".join(re.escape(part) for part in want.split("…"))
+
+    want = [ln.strip() for ln in shown.splitlines() if ln.strip()]
+    got = [ln.strip() for ln in printed.splitlines() if ln.strip()]
+    pattern = "".join(r"(?:[^\n]*\n)*" if w == "…" else line(w) + r"\n" for w in want)
+    return re.fullmatch(pattern, "".join(g + "\n" for g in got)) is not None
+
+
+def _run_python(block: Block, namespace: dict, printed: io.StringIO | None = None) -> int:
     """Run ``block`` statement by statement in ``namespace``; check every ``# -> EXPECTED``. Returns how many
-    stated figures it checked."""
+    stated figures it checked; what the block prints is also written to ``printed``."""
     tree = ast.parse(block.code, filename=block.where)
     src = block.code.splitlines()
     offset = block.line  # tracebacks name the doc's own line numbers
-    filename = str(block.path.relative_to(ROOT))
+    filename = _rel(block.path)
+    printed = printed if printed is not None else io.StringIO()
     checked = 0
     for stmt in tree.body:
         want = None
@@ -137,6 +165,7 @@ def _run_python(block: Block, namespace: dict) -> int:
                 print(value)
             else:
                 exec(compile(ast.Module([node], type_ignores=[]), filename, "exec"), namespace)
+                printed.write(out.getvalue())
         if want is not None and not want.startswith("e.g."):
             got = out.getvalue()
             assert _matches(want, got), f"{filename}:{node.lineno}: stated {want!r}, got {got.strip()!r}"
@@ -153,17 +182,28 @@ def _run_python_file(path: Path, tmp_path: Path, monkeypatch, slow: bool) -> tup
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__docs__"}
     checked, skipped = 0, []
+    last: tuple[Block, str] | None = None  # the last python block that ran and what it printed
     for block in blocks(path):
+        if block.output:
+            if last is not None:
+                assert _output_matches(block.code, last[1]), (
+                    f"{block.where}: the output shown is not what {last[0].where} printed:\n{last[1]}"
+                )
+                checked += 1
+            continue
         if block.lang != "python":
             continue
+        last = None
         if block.skip:
             skipped.append(f"{block.where}: {block.skip}")
             continue
         if block.slow and not slow:
             skipped.append(f"{block.where}: slow")
             continue
+        printed = io.StringIO()
         try:
-            checked += _run_python(block, namespace)
+            checked += _run_python(block, namespace, printed)
+            last = (block, printed.getvalue())
         except ModuleNotFoundError as e:
             if (e.name or "").split(".")[0] not in OPTIONAL_MODULES:
                 raise
@@ -208,6 +248,69 @@ def test_the_figure_convention():
         "Threshold(…,) (1.0, 0.0) ['benign' 'malignant']", "Threshold(37,) (0.5, 0.0) ['benign' 'malignant']"
     )
     assert _matches("≈ 0.9 — each fit ε-DP", "0.93\n") and not _matches("≈ 0.9", "0.8\n")
+
+
+def _output_blocks(path: Path) -> list[Block]:
+    return [b for b in blocks(path) if b.output]
+
+
+def _output_problems(path: Path) -> list[str]:
+    """Where ``path`` breaks the printed-output convention: an output block that is not a ```text block below a
+    python block, or a paragraph right after a python block saying it "prints" with no output block next."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    bs, problems = blocks(path), []
+    for i, b in enumerate(bs):
+        if b.output and (b.lang != "text" or not any(o.lang == "python" for o in bs[:i])):
+            problems.append(f"{b.where}: an output block is a ```text block below a python block")
+        if b.lang != "python":
+            continue
+        after = "\n".join(lines[b.line + len(b.code.splitlines()) + 1 :]).strip().split("\n\n")[0]  # past the fence
+        says = re.match(r"(?i)(?:it |this |that |the (?:block|code|snippet) )?prints\b", after)
+        if says or (after.endswith(":") and re.search(r"\bprints\b", after)):
+            if not (i + 1 < len(bs) and bs[i + 1].output):
+                problems.append(f"{b.where}: the text says it prints; show it in an output block")
+    return problems
+
+
+def test_the_printed_output_is_checked(tmp_path):
+    """The convention is in use where a page shows what a block prints (sklearn.md's private grid search,
+    private_online.md's feature grid) and every page keeps it; a page that states printed figures in prose is
+    caught."""
+    where = {_rel(p) for p in documented_files() if _output_blocks(p)}
+    assert {"docs/sklearn.md", "docs/private_online.md"} <= where, where
+    assert [q for p in documented_files() for q in _output_problems(p)] == []
+    old = tmp_path / "old.md"  # private_online.md's feature-grid passage as it was
+    old.write_text("```python\nprint((12, 15, 4), 'constant 1')\n```\n\nprints `(12, 15, 4) constant 1`.\n")
+    assert _output_problems(old) == ["old.md:1: the text says it prints; show it in an output block"]
+
+
+@pytest.mark.parametrize(
+    ("page", "figure", "changed"),
+    [("private_online.md", "(12, 15, 4) constant 1", "(12, 15, 5) constant 1"), ("sklearn.md", "0.825;", "0.826;")],
+)
+def test_a_changed_printed_figure_turns_red(page, figure, changed, tmp_path, monkeypatch):
+    """Mutation: the page as it is passes; one printed figure changed in its output block fails."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    block = next(b for b in _output_blocks(DOCS / page) if figure in b.code)
+    lines = text.splitlines(keepends=True)
+    # the page cut down to its output block: the python blocks above it run, nothing below
+    cut = "".join(lines[: block.line + len(block.code.splitlines()) + 1])
+    for name, doc in [("same", cut), ("changed", cut.replace(figure, changed))]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / page).write_text(doc, encoding="utf-8")
+    _run_python_file(tmp_path / "same" / page, tmp_path / "run_same", monkeypatch, slow=False)
+    with pytest.raises(AssertionError, match="the output shown is not what"):
+        _run_python_file(tmp_path / "changed" / page, tmp_path / "run_changed", monkeypatch, slow=False)
+
+
+def test_the_output_convention():
+    printed = "a 1\nb 2\n\nc 3\n"
+    assert _output_matches("a 1\nb 2\nc 3", printed) and _output_matches("  a …\n\nb 2\nc 3\n", printed)
+    assert _output_matches("a 1\n…\nc 3", printed) and _output_matches("…\nc 3", printed)
+    assert not _output_matches("a 1\nb 3\nc 3", printed)  # a changed figure
+    assert not _output_matches("a 1\nc 3", printed)  # a missing line
+    assert not _output_matches("a 1\nb 2", printed)  # an extra printed line
+    assert not _output_matches("a 1\nb 2\nc 3\nd 4", printed)
 
 
 def test_skipped_blocks_say_why():

@@ -108,12 +108,22 @@ def map_ordered(
     cluster: Any = None,
     progress: Any = None,
     chunksize: int | None = None,
+    units: Sequence[int] | None = None,
 ) -> list:
     """``[fn(item) for item in items]`` on the chosen backend, for work that needs no randomness (or carries its own
-    seeds in ``items``)."""
+    seeds in ``items``). ``units``: what each item counts for in the progress reports (default 1 each; 0 leaves an
+    item out of the count, e.g. a picture drawn alongside the units a stage names)."""
     items = list(items)
     return _run(
-        fn, items, None, n_jobs=n_jobs, backend=backend, cluster=cluster, progress=progress, chunksize=chunksize
+        fn,
+        items,
+        None,
+        n_jobs=n_jobs,
+        backend=backend,
+        cluster=cluster,
+        progress=progress,
+        chunksize=chunksize,
+        units=units,
     )
 
 
@@ -233,13 +243,17 @@ def _run(
     cluster: Any,
     progress: Any,
     chunksize: int | None,
+    units: Sequence[int] | None = None,
 ) -> list:
     if not callable(fn):
         raise LittlestoneError(f"fn must be callable, not {fn!r}")
     n_jobs = _check_jobs(n_jobs)
     backend, cluster = _choose_backend(backend, n_jobs, cluster)
     total = len(items)
-    report = _reporter(progress, total)
+    weight = [1] * total if units is None else [int(u) for u in units]
+    if len(weight) != total or any(u < 0 for u in weight):
+        raise LittlestoneError(f"units must give a count ≥ 0 for each of the {total} items, got {units!r}")
+    report = _reporter(progress, sum(weight))
     wants_progress = progress is not None and (not isinstance(progress, str) or _progress.active())
     if backend == "sequential":
         n_chunks = PROGRESS_CHUNKS if wants_progress else 1
@@ -267,7 +281,7 @@ def _run(
         if len(part) != b - a:
             raise LittlestoneError(f"a chunk of tasks {a}..{b - 1} returned {len(part)} results")
         results[a:b] = part
-        done += b - a
+        done += sum(weight[a:b])
         report(done)
     return results
 

@@ -3,6 +3,8 @@ frames of the Ldim solver against the solver without them."""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -70,3 +72,17 @@ def test_clear_caches_drops_the_solver_memo():
     H.version_space().soa()
     H.clear_caches()
     assert not solver_for(H).bounds and not H._soa_cache
+
+
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_an_unpickled_class_is_read_only_too(protocol):
+    """A FiniteClass is an immutable value (copies share it): a pickled one (a worker's copy, a cached one) comes
+    back with the same read-only matrix, the same masks and the same answers."""
+    H = FiniteClass([[0, 0, 1], [0, 1, 1], [1, 1, 1]], points=["a", "b", "c"], name="chain")
+    ldim(H)  # a warm solver travels too
+    G = pickle.loads(pickle.dumps(H, protocol=protocol))
+    assert not H.matrix.flags.writeable and not G.matrix.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        G.matrix[0, 0] = 1
+    assert np.array_equal(G.matrix, H.matrix) and G.col_masks == H.col_masks and G.name == "chain"
+    assert ldim(G) == ldim(H) == 1 and G.version_space().restrict("b", 1).size() == 2

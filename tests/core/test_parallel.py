@@ -142,6 +142,14 @@ def test_results_in_task_order_and_progress_reported():
     assert calls[0] == (0, 10) and calls[-1] == (10, 10) and len(calls) == 1 + 4  # ⌈10 / 3⌉ chunks
 
 
+def test_progress_counts_units():
+    """``units``: an item counts for its units (0: left out of the count, as the demo's tree beside its splits)."""
+    calls = []
+    got = map_ordered(square, range(5), progress=lambda d, t: calls.append((d, t)), chunksize=1, units=[0, 1, 1, 2, 1])
+    assert got == [i * i for i in range(5)]
+    assert calls == [(0, 5), (0, 5), (1, 5), (2, 5), (4, 5), (5, 5)]
+
+
 def test_nested_calls_run_sequentially_inside_tasks(client):
     want = map_seeded(nested, range(4), seed=3)
     assert map_seeded(nested, range(4), seed=3, n_jobs=2, backend="fork") == want
@@ -173,6 +181,8 @@ def test_empty_input():
         ({"cluster": "udp://x"}, "tcp://host:port"),
         ({"chunksize": 0}, "chunksize"),
         ({"progress": 3}, "progress"),
+        ({"units": [1, 1]}, "units"),
+        ({"units": [1, -1, 1]}, "units"),
     ],
 )
 def test_bad_arguments_named(kwargs, message, monkeypatch):

@@ -283,6 +283,15 @@ class FiniteClass(HypothesisClass, immutable=True):
         self._soa_cache: dict[int, VectorHypothesis] = {}
         self._soa_cache_limit = max(16, (self.CACHE_BYTES // 4) // (self.n_points + 200))
 
+    def __setstate__(self, state: Any) -> None:
+        """Unpickling: NumPy brings the matrix back writeable; the class is an immutable value, so it is read-only
+        again, as after ``__init__``."""
+        dict_state, slot_state = state if isinstance(state, tuple) else (state, None)
+        self.__dict__.update(dict_state or {})
+        for name, value in (slot_state or {}).items():
+            setattr(self, name, value)
+        self.matrix.flags.writeable = False
+
     def memo_bytes(self) -> int:
         """Bytes the Ldim solver's own memo may use (1/2 of :attr:`CACHE_BYTES`; its frames add ≤ 1/3 of that)."""
         return self.CACHE_BYTES // 2

@@ -592,9 +592,9 @@ def run_demo(
             vc = int(vc_dim(data.hclass))
         bar.remove_task(step)
         seeds = spawn_seeds(seed, cfg.repeats + 1)
-        # the units counted: the splits and the tree, one task each (the table has cfg.repeats splits)
-        stage = f"train/test splits ({cfg.repeats}, every learner, every ε) and the shattered tree"
-        task = bar.add_task(stage, total=cfg.repeats + 1)
+        # the units counted: the splits only, as many as the table has (the tree, drawn alongside, counts for none)
+        stage = f"train/test splits ({cfg.repeats}, every learner, every ε; the shattered tree alongside)"
+        task = bar.add_task(stage, total=cfg.repeats)
         plan: list[Any] = [(s, i < cfg.blm20_repeats) for i, s in enumerate(seeds[: cfg.repeats])]
         # what the tasks of both stages need, imported once here and inherited by forked workers (the learners for
         # the splits, matplotlib for the three pictures): a worker that imported it itself would leave the next
@@ -610,6 +610,7 @@ def run_demo(
             n_jobs=jobs,
             chunksize=1,
             progress=lambda done, total: _advance(bar, task, stage, done, total),
+            units=[0] + [1] * cfg.repeats,
         )
         bar.remove_task(task)
         after = "plots, BLM20 diagnostic run"
