@@ -334,8 +334,9 @@ class SeededBackend(Backend):
         """Laplace(0, scale) as scale·E·S, E ~ Exp(1) (NumPy's ziggurat ``standard_exponential``) and S a uniform
         random sign, independent: |Z| ~ Exp(scale) and sign(Z) a fair coin independent of it, which is the Laplace law
         (density e^{−|z|/b}/(2b) = ½·e^{−|z|/b}/b on each half-line). The signs are packed 64 to a raw 64-bit word of
-        the same generator. ≈ 0.2–0.4× the cost of ``rng.laplace`` (inverse CDF, one log per draw) from a few hundred
-        draws on (benchmarks/bench_seeded_laplace.py)."""
+        the same generator. ≈ 0.33–0.4× the CPU cost of ``rng.laplace`` (inverse CDF, one log per draw) per draw from
+        a few thousand draws per call (the segments' AboveThreshold batches of 4,096); a call of 64 draws or fewer
+        pays a fixed ~2 µs more (benchmarks/bench_seeded_laplace.py)."""
         b = check_scale(scale)
         if size is None:
             e = self.rng.standard_exponential()
