@@ -296,3 +296,38 @@ def test_first_top_law_matches_a_simulation():
         assert abs(law.sum() - 1) < 1e-9
         assert chi2_pvalue(t, law) > 1e-4
         assert chi2_pvalue(t, first_top_law(tau, b_rho / 2, b_nu / 2, h)) < 1e-12
+
+
+# ------------------------------------------------------------------------------------------ parameters (mutation killers)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_pure_dp_learners_keep_the_delta_given(case):
+    """δ is accepted (0 ≤ δ < 1) and reported as given; the claim's δ is the mechanisms' (0 for pure ε-DP)."""
+    base = case.make(0)
+    L = type(base)(base.hypothesis_class, T=base.T, epsilon=base.epsilon, delta=0.6, backend="seeded", seed=0)
+    assert L.delta == 0.6
+    assert L.privacy().delta == 0.0 and L.privacy().epsilon == L.epsilon
+
+
+@pytest.mark.parametrize("n", [7, 15, 16])
+def test_bisectat_theory_parameters_are_the_calculators(n):
+    """N = n + 1 candidate thresholds (a power of 2 at n = 7, 15, where ⌊log₂ N⌋ and ⌊log₂(N − 1)⌋ differ): the theory
+    τ, split and mistake bound are ``bisectat_bound(N)``'s."""
+    from littlestone.bounds.segment_learners import bisect_split, bisectat_bound
+
+    L = BisectAT(Thresholds(n), T=10_000, epsilon=1.0, setting="theory", backend="seeded", seed=0)
+    N = n + 1
+    assert math.isclose(L.epsilon_at, bisect_split(N, 10_000, 1.0, 0.1))
+    bound = bisectat_bound(N, 10_000, 1.0, 0.1, epsilon_at=L.epsilon_at)
+    assert math.isclose(L.tau, bound.tau)
+    assert L.mistake_bound() == bound.mistakes
+
+
+def test_pointsat_uniform_point_stays_in_the_domain():
+    """The point drawn for the selection's "rest of the domain" cell is uniform over the domain minus the excluded
+    points — never one past either end."""
+    L = PointsAT(Points(3), T=100, epsilon=1.0, backend="seeded", seed=0)
+    draws = [L._uniform_outside({0}) for _ in range(300)]
+    assert set(draws) == {1, 2}
+    assert 100 < draws.count(1) < 200
