@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 KERNELS := $(VENV)/.kernels
 KERNEL_SRC := src/littlestone/pac/_kernels.py src/littlestone/pac/_kernels_build.py src/littlestone/_aot.py
 
-.PHONY: demo test test-slow lint bench clean venv mutation
+.PHONY: demo test test-slow lint bench clean venv mutation mutation-learners
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ MUTATION_TESTS := tests/privacy tests/audit tests/private_online tests/experts t
 mutation: $(KERNELS)
 	$(BIN)/python tools/mutate.py $(MUTATION_TARGETS) --tests $(MUTATION_TESTS) --jobs 2 \
 		--justify tools/mutation_justified.json --out mutation.json
+
+# the practical private online learners only, with the tests that reach them (issue 34 item 4; ~15 min at --jobs 1)
+LEARNER_MODULES := $(addprefix src/littlestone/private_online/,list_at.py bisect_at.py points_at.py intervals_at.py segments.py)
+mutation-learners: $(KERNELS)
+	nice -n 10 $(BIN)/python tools/mutate.py $(LEARNER_MODULES) --tests tests/private_online --jobs 1 --timeout 300 \
+		--justify tools/mutation_justified.json --out mutation_learners.json
 
 bench: $(KERNELS)
 	$(BIN)/python benchmarks/run_all.py

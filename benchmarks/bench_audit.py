@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from littlestone.audit import audit_mechanism, builtin_audits
-from littlestone.audit.broken import broken_audits
+from littlestone.audit import broken_audits
 from littlestone.audit.toy import RandomizedResponse
 from littlestone.privacy import SeededBackend
 

@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from littlestone.audit.broken import broken_audits, list_broken_audits, run_broken_audit
-from littlestone.audit.builtin import builtin_audits
+from littlestone.audit import broken_audits, builtin_audits, list_broken_audits, run_broken_audit
 from littlestone.errors import LittlestoneError
 
 FAST_RUNS = {"above_threshold_noise_redrawn": 600_000}

@@ -4,8 +4,7 @@ not bind the data is caught, and the honest audit itself fails when the library'
 
 from dataclasses import replace
 
-from littlestone.audit.builtin import builtin_audits
-from littlestone.audit.broken import run_broken_audit
+from littlestone.audit import builtin_audits, run_broken_audit
 from littlestone.audit.checkpoint_reuse import CheckpointReuse, neighbouring_pair, public_dataset
 from littlestone.pac import checkpoint as ckpt
 from littlestone.privacy import make_backend

@@ -35,7 +35,9 @@ from littlestone.privacy import (
     report_noisy_max,
     sparse_selection,
     stable_histogram,
+    stable_histogram_threshold,
 )
+from littlestone.privacy.backends import seeded_laplace
 
 ITEMS = ["a"] * 30 + ["b"] * 12 + ["c"]
 
@@ -120,21 +122,28 @@ def test_wrappers_give_the_objects_outputs_for_the_same_seed():
 
 
 def test_outputs_pinned_from_before_the_refactor():
-    """Values recorded with the module functions before the classes held the implementation (seed 7)."""
-    assert laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist() == [
-        3.5758733649492145,
-        7.163914010180719,
-    ]
+    """Values recorded with the module functions before the classes held the implementation (seed 7); the Laplace
+    draws re-derived from the seeded backend's sampler (issue 34: b·Exp(1)·sign, the first two Laplace(2) draws of
+    seed 7 are z below; the values before it were 3 + 0.5759, 4 + 3.1639 with NumPy's inverse-CDF Laplace)."""
+    z = seeded_laplace(np.random.default_rng(7), 2.0, 2)
+    assert (
+        laplace_mechanism([3.0, 4.0], 1.0, 0.5, backend=SeededBackend(7)).tolist()
+        == (np.array([3.0, 4.0]) + z).tolist()
+    )
+    assert z.tolist() == [-1.415058511583843, -2.05040669658981]
     assert exponential_mechanism([0.0, 1.0, 2.0, 1.5], 1.0, backend=SeededBackend(7)) == 3
+    # the histogram draws one Laplace(2) per distinct item (a, b, c: three draws, so other signs than z's)
+    h = seeded_laplace(np.random.default_rng(7), 2.0, 3)
     assert sorted(stable_histogram(ITEMS, 1.0, 0.01, backend=SeededBackend(7)).items()) == [
-        ("a", 30.575873364949214),
-        ("b", 15.163914010180719),
+        ("a", 30 + h[0]),
+        ("b", 12 + h[1]),
     ]
+    assert 1 + h[2] < stable_histogram_threshold(1.0, 0.01) < 12 + h[1]  # c suppressed
     assert sorted(
         bounded_histogram(["a"] * 60 + ["b"] * 12 + ["c"], 1.0, 0.01, backend=SeededBackend(7), discrete=True).items()
     ) == [("a", 61), ("b", 16)]
     bm = BinaryMechanism(8, 1.0, backend=SeededBackend(7))
-    assert [bm.step(x) for x in [1, 0, 1]] == [2.151746729898429, 4.606976765749033, 8.813216211908927]
+    assert [bm.step(x) for x in [1, 0, 1]] == [-1.830117023167686, -1.3013310253994548, 1.972863604133551]  # issue 34
 
 
 def test_ledger_labels_unchanged():

@@ -12,8 +12,7 @@ from littlestone.audit.adaptive_game import (
     released_hypotheses,
     special_first_then_mistakes,
 )
-from littlestone.audit.broken import broken_audits
-from littlestone.audit.builtin import builtin_audits
+from littlestone.audit import broken_audits, builtin_audits
 from littlestone.classes.thresholds import Thresholds
 from littlestone.private_online import LWY25, AnytimeGL21, GL21Setting, LWY25Setting
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from littlestone.audit.broken import run_broken_audit
+from littlestone.audit import run_broken_audit
 from littlestone.bounds.points_intervals_at import intervals_at_bound, intervals_at_practical, points_at_bound
 from littlestone.classes import Intervals, Points, Thresholds
 from littlestone.classes.points import FiniteSet

@@ -1,7 +1,7 @@
 """Deliberately broken twins of the privacy mechanisms: each is a subclass of the honest mechanism that overrides
 ``__call__`` with one classic bug and keeps the honest claim (``privacy()`` is inherited), and must be caught by its
 audit (ε_lb > claimed ε) — the evidence that the audits have power. Each twin shares its honest audit's set-up
-(:meth:`~littlestone.audit.builtin.BuiltinAudit.twin`, declared in :mod:`littlestone.audit.registry`)."""
+(:meth:`~littlestone.audit.spec.BuiltinAudit.twin`, declared in :mod:`littlestone.audit.registry`)."""
 
 from __future__ import annotations
 
@@ -31,8 +31,7 @@ from ..privacy import (
     subsample,
     tree_levels,
 )
-from .auditor import AuditReport
-from .builtin import AgnosticRefusal, BuiltinAudit, CountLaplace, DeclaredLabelCoding, _finite_thresholds
+from .builtin import AgnosticRefusal, CountLaplace, DeclaredLabelCoding, _finite_thresholds
 
 
 class HalfNoiseCountLaplace(CountLaplace):
@@ -260,27 +259,3 @@ class LabelingsCapOnData(AgnosticRefusal):
         except LittlestoneError:
             return "refused"
         return "ran"
-
-
-# ------------------------------------------------------------------------------------------ the public API
-
-
-def broken_audits() -> dict[str, BuiltinAudit]:
-    """Name -> audit of a deliberately broken twin (expected verdict: VIOLATION): the twins of the one registry."""
-    from .registry import select
-
-    return select(broken=True)
-
-
-def list_broken_audits() -> list[str]:
-    return list(broken_audits())
-
-
-def run_broken_audit(
-    name: str, *, runs: int | None = None, seed: Any = None, jobs: int = 1, confidence: float = 1 - 1e-6
-) -> AuditReport:
-    """Audit a broken twin (seeded backend); a report with ``passed == False`` means the bug was caught."""
-    audits = broken_audits()
-    if name not in audits:
-        raise LittlestoneError(f"unknown broken twin {name!r} (available: {', '.join(audits)})")
-    return audits[name].run(runs=runs, seed=seed, jobs=jobs, confidence=confidence)

@@ -3,7 +3,7 @@ runs, backend). The claim is read from the mechanism (``mechanism.privacy()``, f
 on); a broken twin is the same set-up with a subclass of the mechanism that overrides ``__call__`` and keeps the
 claim (:meth:`BuiltinAudit.twin`). The audits and twins are declared together in :mod:`littlestone.audit.registry`.
 
-This module holds the audit type, the small adapter mechanisms audits need around the primitives of
+This module re-exports the audit type (:mod:`.spec`) and holds the small adapter mechanisms audits need around the primitives of
 :mod:`littlestone.privacy` (a count released by the Laplace mechanism, end-to-end learners), the features of
 releases and the neighbouring pairs.
 """
@@ -12,74 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import LittlestoneError
 from ..privacy import ExponentialMechanism, LaplaceMechanism, Mechanism, PrivacyClaim
-from .auditor import AuditReport, audit_mechanism
-
-
-@dataclass(frozen=True)
-class BuiltinAudit:
-    """A mechanism object, an adversarial neighbouring pair (D, D′) and how to audit it; the claim is the mechanism's."""
-
-    name: str
-    description: str
-    mechanism: Mechanism
-    D: Any
-    D_prime: Any
-    featurize: Callable[[Any], Any] | None = None
-    runs: int = 10_000
-    randomness: str = "seeded"
-    vectorized: bool = False
-    events: Sequence[Any] | None = None
-    extra: dict = field(default_factory=dict)
-    #: a deliberately broken twin (expected verdict: caught), in the one registry (littlestone.audit.registry)
-    broken: bool = False
-    #: for a twin: the name of the honest audit whose set-up and claim it shares
-    twin_of: str | None = None
-
-    def claim(self, kind: str = "seeded") -> PrivacyClaim:
-        """The claim audited on backend ``kind`` ("seeded" or "secure"): the mechanism's, fixed for that backend."""
-        return self.mechanism.resolve(kind == "secure").privacy()
-
-    def twin(self, name: str, description: str, mechanism: Mechanism, **changes: Any) -> "BuiltinAudit":
-        """A broken twin: this audit's set-up (datasets, features, runs, backend) unless ``changes`` say otherwise,
-        run with ``mechanism`` — a subclass of this audit's mechanism class that overrides ``__call__`` only."""
-        return dataclasses.replace(
-            self, name=name, description=description, mechanism=mechanism, broken=True, twin_of=self.name, **changes
-        )
-
-    def run(
-        self,
-        *,
-        runs: int | None = None,
-        seed: Any = None,
-        jobs: int = 1,
-        randomness: str | None = None,
-        confidence: float = 1 - 1e-6,
-    ) -> AuditReport:
-        """Audit with δ = the claimed δ; ``.passed`` says whether ε_lb ≤ the claimed ε. An audit of floating-point
-        safety (``extra["secure_only"]``) always runs on the secure backend, whatever ``randomness`` says."""
-        kind = self.randomness if randomness is None or self.extra.get("secure_only") else randomness
-        return audit_mechanism(
-            self.mechanism,
-            self.D,
-            self.D_prime,
-            runs=self.runs if runs is None else runs,
-            seed=seed,
-            jobs=jobs,
-            confidence=confidence,
-            events=self.events,
-            featurize=self.featurize,
-            randomness=kind,
-            vectorized=self.vectorized,
-            name=self.name,
-        )
+from .spec import BuiltinAudit, Declared  # noqa: F401  (re-exported: audit modules import them from here)
 
 
 # ------------------------------------------------------------------------------------------ adapter mechanisms
@@ -246,38 +186,3 @@ def moved_record(first: Any, first_count: int, second: Any, second_count: int) -
         [first] * first_count + [second] * second_count,
         [first] * (first_count - 1) + [second] * (second_count + 1),
     )
-
-
-# ------------------------------------------------------------------------------------------ the public API
-
-
-def builtin_audits() -> dict[str, BuiltinAudit]:
-    """Name -> BuiltinAudit for every mechanism of littlestone.privacy (the real audits of the one registry)."""
-    from .registry import select
-
-    return select(broken=False)
-
-
-def list_builtin_audits() -> list[str]:
-    """Names of the built-in audits (one or more adversarial pairs per mechanism of littlestone.privacy)."""
-    return list(builtin_audits())
-
-
-def get_builtin_audit(name: str) -> BuiltinAudit:
-    audits = builtin_audits()
-    if name not in audits:
-        raise LittlestoneError(f"unknown built-in audit {name!r} (available: {', '.join(audits)})")
-    return audits[name]
-
-
-def run_builtin_audit(
-    name: str,
-    *,
-    runs: int | None = None,
-    seed: Any = None,
-    jobs: int = 1,
-    randomness: str | None = None,
-    confidence: float = 1 - 1e-6,
-) -> AuditReport:
-    """Run one built-in audit on the seeded backend (``randomness="secure"`` for OpenDP's samplers)."""
-    return get_builtin_audit(name).run(runs=runs, seed=seed, jobs=jobs, randomness=randomness, confidence=confidence)

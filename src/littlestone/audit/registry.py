@@ -1,17 +1,24 @@
 """The one audit registry: every built-in audit and its broken twins, declared together (issue 10 item 1).
 
-An entry is a :class:`~littlestone.audit.builtin.BuiltinAudit`: a mechanism object (its claim is read from it), an
+An entry is a :class:`~littlestone.audit.spec.BuiltinAudit`: a mechanism object (its claim is read from it), an
 adversarial neighbouring pair and the audit's set-up. Each set-up is written once: a twin is
 ``honest.twin(name, description, broken_mechanism, **changes)`` — the honest audit's datasets, features, runs and
 backend unless ``changes`` say otherwise, run with a subclass of the honest mechanism that overrides ``__call__``
 and keeps the claim (``broken=True``, ``twin_of`` = the honest audit's name); the audit must catch it.
 ``builtin_audits()`` and ``broken_audits()`` are views of this registry.
+
+Registration runs one way (issue 34 item 6): this module imports the audit modules and collects their
+(honest, twins) pairs; no audit module imports this one (the types they need live in :mod:`.spec`, re-exported by
+:mod:`.builtin`), so the package's import graph has no cycle (tests/audit/test_audit_import_graph.py). To add audits,
+write ``audit/<topic>.py`` with ``def <topic>_audits() -> list[Declared]`` and add two lines at the end of
+:func:`_declared`: ``from .<topic> import <topic>_audits`` and ``out.extend(<topic>_audits())``.
 """
 
 from __future__ import annotations
 
 import math
 from functools import partial
+from typing import Any
 
 from ..errors import LittlestoneError
 from ..privacy import (
@@ -47,10 +54,10 @@ from .builtin import (
     shifted_streams,
     tied_scores_one_boosted,
 )
+from .auditor import AuditReport
+from .spec import Declared
 
 _REGISTRY: dict[str, BuiltinAudit] = {}
-
-Declared = tuple[BuiltinAudit, list[BuiltinAudit]]
 
 
 def _declared() -> list[Declared]:
@@ -533,3 +540,55 @@ def all_audits() -> dict[str, BuiltinAudit]:
 def select(*, broken: bool) -> dict[str, BuiltinAudit]:
     """The real audits (``broken=False``) or the broken twins (``broken=True``), in registration order."""
     return {n: a for n, a in all_audits().items() if a.broken == broken}
+
+
+# ------------------------------------------------------------------------------------------ the public API
+
+
+def builtin_audits() -> dict[str, BuiltinAudit]:
+    """Name -> BuiltinAudit for every mechanism of littlestone.privacy (the real audits of the one registry)."""
+    return select(broken=False)
+
+
+def list_builtin_audits() -> list[str]:
+    """Names of the built-in audits (one or more adversarial pairs per mechanism of littlestone.privacy)."""
+    return list(builtin_audits())
+
+
+def get_builtin_audit(name: str) -> BuiltinAudit:
+    audits = builtin_audits()
+    if name not in audits:
+        raise LittlestoneError(f"unknown built-in audit {name!r} (available: {', '.join(audits)})")
+    return audits[name]
+
+
+def run_builtin_audit(
+    name: str,
+    *,
+    runs: int | None = None,
+    seed: Any = None,
+    jobs: int = 1,
+    randomness: str | None = None,
+    confidence: float = 1 - 1e-6,
+) -> AuditReport:
+    """Run one built-in audit on the seeded backend (``randomness="secure"`` for OpenDP's samplers)."""
+    return get_builtin_audit(name).run(runs=runs, seed=seed, jobs=jobs, randomness=randomness, confidence=confidence)
+
+
+def broken_audits() -> dict[str, BuiltinAudit]:
+    """Name -> audit of a deliberately broken twin (expected verdict: VIOLATION): the twins of the one registry."""
+    return select(broken=True)
+
+
+def list_broken_audits() -> list[str]:
+    return list(broken_audits())
+
+
+def run_broken_audit(
+    name: str, *, runs: int | None = None, seed: Any = None, jobs: int = 1, confidence: float = 1 - 1e-6
+) -> AuditReport:
+    """Audit a broken twin (seeded backend); a report with ``passed == False`` means the bug was caught."""
+    audits = broken_audits()
+    if name not in audits:
+        raise LittlestoneError(f"unknown broken twin {name!r} (available: {', '.join(audits)})")
+    return audits[name].run(runs=runs, seed=seed, jobs=jobs, confidence=confidence)

@@ -298,6 +298,27 @@ class SecureBackend(Backend):
 
 # --------------------------------------------------------------------------------------------- NumPy backend
 
+_SHIFTS = np.arange(64, dtype=np.uint64)
+_SIGN_BIT = np.uint64(1 << 63)
+_SIGN_CHUNK = 1 << 14  # signs applied in chunks of this many draws (a multiple of 64): the masks stay in cache
+
+
+def seeded_laplace(rng: np.random.Generator, b: float, n: int) -> np.ndarray:
+    """n i.i.d. Laplace(0, b) draws from ``rng`` as b·Exp(1)·(random sign): ``standard_exponential(n)`` for the
+    magnitudes, then ⌈n/64⌉ raw 64-bit words of the same generator for the signs (bit 63 − i of word j signs draw
+    64j + i, set into the IEEE sign bit of the non-negative magnitude), then the scaling. Not floating-point safe (a
+    seeded experiment sampler). The stream does not depend on the chunking (magnitudes first, then all the words)."""
+    e = rng.standard_exponential(n)
+    words = rng.bit_generator.random_raw((n + 63) >> 6)
+    bits = e.view(np.uint64)
+    for start in range(0, n, _SIGN_CHUNK):
+        stop = min(n, start + _SIGN_CHUNK)
+        signs = (words[start >> 6 : (stop + 63) >> 6, None] << _SHIFTS).ravel()[: stop - start]
+        signs &= _SIGN_BIT
+        bits[start:stop] |= signs
+        e[start:stop] *= b
+    return e
+
 
 class SeededBackend(Backend):
     """NumPy samplers from one caller-given seed: reproducible and fast, NOT floating-point safe (experiments, audits)."""
@@ -310,7 +331,17 @@ class SeededBackend(Backend):
         self.rng: np.random.Generator = as_generator(seed)
 
     def laplace(self, scale: float, size: Size = None) -> Any:
-        return self.rng.laplace(0.0, check_scale(scale), size)
+        """Laplace(0, scale) as scale·E·S, E ~ Exp(1) (NumPy's ziggurat ``standard_exponential``) and S a uniform
+        random sign, independent: |Z| ~ Exp(scale) and sign(Z) a fair coin independent of it, which is the Laplace law
+        (density e^{−|z|/b}/(2b) = ½·e^{−|z|/b}/b on each half-line). The signs are packed 64 to a raw 64-bit word of
+        the same generator. ≈ 0.33–0.4× the CPU cost of ``rng.laplace`` (inverse CDF, one log per draw) per draw from
+        a few thousand draws per call (the segments' AboveThreshold batches of 4,096); a call of 64 draws or fewer
+        pays a fixed ~2 µs more (benchmarks/bench_seeded_laplace.py)."""
+        b = check_scale(scale)
+        if size is None:
+            e = self.rng.standard_exponential()
+            return -b * e if self.rng.bit_generator.random_raw() & 1 else b * e
+        return seeded_laplace(self.rng, b, _count(size)).reshape(size)
 
     def discrete_laplace(self, scale: float, size: Size = None) -> Any:
         b = check_scale(scale)

@@ -159,7 +159,8 @@ def _mechanism_classes() -> list[type]:
 
 @contextlib.contextmanager
 def record_mechanisms() -> Iterator[list[tuple[str, str]]]:
-    """Record (mechanism class, output) for every Mechanism call inside the block."""
+    """Record (mechanism class, output) for every Mechanism call inside the block, and every answer of an interactive
+    :class:`~littlestone.privacy.AboveThreshold` (``test`` / ``first_above``)."""
     log: list[tuple[str, str]] = []
     patched = []
     for cls in _mechanism_classes():
@@ -172,12 +173,25 @@ def record_mechanisms() -> Iterator[list[tuple[str, str]]]:
             return out
 
         cls.__call__ = wrapper  # type: ignore[method-assign]
-        patched.append((cls, original))
+        patched.append((cls, "__call__", original))
+    # the interactive AboveThreshold's answers are mechanism outputs too (⊤ times decide segment learners' releases)
+    from ..privacy.above_threshold import AboveThreshold
+
+    for name in ("test", "first_above"):
+        original = AboveThreshold.__dict__[name]
+
+        def answer(self: Any, *args: Any, __original: Any = original, __name: str = name, **kwargs: Any) -> Any:
+            out = __original(self, *args, **kwargs)
+            log.append((f"{type(self).__name__}.{__name}", _text(out)))
+            return out
+
+        setattr(AboveThreshold, name, answer)
+        patched.append((AboveThreshold, name, original))
     try:
         yield log
     finally:
-        for cls, original in patched:
-            cls.__call__ = original  # type: ignore[method-assign]
+        for cls, name, original in patched:
+            setattr(cls, name, original)
 
 
 @contextlib.contextmanager
