@@ -267,7 +267,9 @@ class SegmentedEM(PrivateOnlineLearner):
         scores = -np.asarray(mistakes, dtype=float)
         # a segment that reached its public end although long enough for the stay test to have fired on a hypothesis
         # erring always (n ≥ 2τ_j/(1 − ρ_j), public): the kept hypothesis gets a public extra weight
-        incumbent = self.uses_stay_test and not top and n * (1.0 - self.rho) >= 2.0 * self._tau_j
+        incumbent = (
+            self.uses_stay_test and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
+        )
         if incumbent:
             sizes = list(sizes) + [1]
             bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
