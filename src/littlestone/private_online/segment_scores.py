@@ -205,7 +205,7 @@ class FiniteScores(SegmentScores):
         if col is None:
             if len(self._columns) > 1 << 16:
                 self._columns.clear()
-            col = self._columns[p] = np.fromiter((h(p) for h in self.hypotheses), np.int8, len(self.hypotheses))
+            col = self._columns[p] = np.fromiter((h(p) for h in self.hypotheses), np.float64, len(self.hypotheses))
         return col
 
     def cells(
