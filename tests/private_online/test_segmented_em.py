@@ -130,7 +130,7 @@ def test_stay_test_ends_a_segment_where_the_hypothesis_errs():
     while L.state()["tops"] == 0:
         L.learn_one(x, 0)
         rounds += 1
-    # ρ₁ = ½: ⊤ once the mistakes pass rounds/2 + τ_j, τ_j = max(τ, 2(ln|H| + 2)/ε_EM) ≈ 75, up to the noise
+    # ρ₁ = ½: ⊤ once the mistakes pass rounds/2 + τ_j, τ_j = max(τ, 2(ln|H| + 1)/ε_EM) ≈ 69, up to the noise
     assert 100 < rounds < 400
     assert L.hypothesis().t > x  # the selection moved past the points labelled 0
     assert L.state()["segment_mistakes"] == 0 and L.state()["segments"] == 2

@@ -8,7 +8,7 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
   segment) − ⌈b·(τ_j − τ)⌉, where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is
-  expected to keep and τ_j = max(τ, 2(ln R_j + 2)/ε_EM) raises the threshold to what the selection over R_j
+  expected to keep and τ_j = max(τ, 2(ln R_j + 1)/ε_EM) raises the threshold to what the selection over R_j
   candidates needs to tell the best from the rest (:func:`selection_tau`; R_j public: the class, or the window). A ⊤
   ends the segment: h_j errs noticeably more often than ρ_j (a drifting stream, or an adversary playing where h_j
   is wrong). τ = ln T/ε_AT by default.
@@ -89,7 +89,7 @@ def default_tau(epsilon_at: float, T: int) -> float:
 
 
 #: t of the exponential mechanism's utility 2(ln R + t)/ε: the selection misses the segment's best by more w.p. ≤ e^{−t}
-SELECTION_SLACK = 2.0
+SELECTION_SLACK = 1.0
 
 
 def selection_tau(epsilon_select: float, range_size: int) -> float:
