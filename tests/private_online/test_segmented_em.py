@@ -264,3 +264,23 @@ def test_finite_class_scores_with_a_point_repeated_many_times():
     L.run(X, y)  # segments of up to 1,500 copies of one point: the scores stay exact (no small-integer overflow)
     sizes, mistakes, _ = L.scores.cells(X[:500], y[:500])
     assert np.array_equal(mistakes, 500.0 * (1 - H.matrix[:, 5]))
+
+
+def test_point_cells_cover_the_domain_once_with_exact_scores():
+    from littlestone.classes.points import ZERO, FiniteSet
+    from littlestone.private_online.segment_scores import PointScores
+
+    sc = PointScores(Points(range(6)))
+    x, y = np.array([1, 1, 4]), np.array([1, 0, 1])
+    sizes, mist, decode = sc.cells(x, y)
+    assert sum(sizes) == 7 == sc.range_size()  # six points and the zero function, each once
+
+    def brute(h):
+        return sum(int(h(int(a)) != int(b)) for a, b in zip(x, y))
+
+    rng = np.random.default_rng(0)
+    assert [decode(j, rng) for j in range(3)] == [FiniteSet((1,)), FiniteSet((4,)), ZERO]
+    assert [mist[j] for j in range(3)] == [brute(FiniteSet((1,))), brute(FiniteSet((4,))), brute(ZERO)]
+    rest = {decode(3, rng).points[0] for _ in range(300)}
+    assert rest == {0, 2, 3, 5} and sizes[3] == 4
+    assert all(brute(FiniteSet((p,))) == mist[3] for p in rest)
