@@ -284,3 +284,14 @@ def test_point_cells_cover_the_domain_once_with_exact_scores():
     rest = {decode(3, rng).points[0] for _ in range(300)}
     assert rest == {0, 2, 3, 5} and sizes[3] == 4
     assert all(brute(FiniteSet((p,))) == mist[3] for p in rest)
+
+
+@pytest.mark.parametrize("cls", [SegmentedEM, EpochEM])
+def test_clone_is_a_fresh_learner_with_the_same_parameters(cls):
+    H = Thresholds(2**10)
+    L = cls(H, T=500, epsilon=0.5, first=32, backend="seeded", seed=2)
+    X, y = _stream(H, 300, 0.1, 0)
+    L.run(X, y)
+    C = L.clone()
+    assert type(C) is cls and C.t == 0 and C.epsilon == 0.5 and C.first == 32 and C.window == L.window
+    assert C.window is (cls is SegmentedEM)

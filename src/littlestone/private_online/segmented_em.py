@@ -117,7 +117,7 @@ class SegmentedEM(PrivateOnlineLearner):
     "theory": the τ, error level and no window of the i.i.d. regret bound,
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; True by default), ``margin`` (added to ρ), ``at``
+    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
     ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
     ``accountant``.
 
@@ -131,6 +131,8 @@ class SegmentedEM(PrivateOnlineLearner):
     agnostic = True
     #: False for the epochs-only variant (:class:`~littlestone.private_online.EpochEM`): no stay test, no ρ
     uses_stay_test = True
+    #: the thresholds' public window unless ``window=`` says otherwise
+    default_window = True
 
     def __init__(
         self,
@@ -144,7 +146,7 @@ class SegmentedEM(PrivateOnlineLearner):
         split: Sequence[float] = DEFAULT_SPLIT,
         tau: float | None = None,
         first: int = DEFAULT_FIRST,
-        window: bool = True,
+        window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
         at: str = "step",
         backend: Any = "secure",
@@ -176,6 +178,8 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"margin must be a number in [0, 1), not {margin!r}")
         self.margin = float(margin)
         self.theory = self.setting_ == "theory"
+        if window is None:
+            window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
         self.at = check_at_kind(at)
         self.split = self._split(split)
