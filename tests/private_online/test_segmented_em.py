@@ -217,7 +217,7 @@ def test_bad_input_is_one_clear_error():
     ):
         with pytest.raises(LittlestoneError, match=msg):
             SegmentedEM(H, T=10, epsilon=1.0, backend="seeded", seed=0, **kw)
-    with pytest.raises(LittlestoneError, match="closed form"):
+    with pytest.raises(LittlestoneError, match="no closed form for intervals"):
         SegmentedEM(Intervals(4000), T=10, epsilon=1.0, backend="seeded", seed=0)
 
 
