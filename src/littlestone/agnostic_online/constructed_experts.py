@@ -393,6 +393,8 @@ class ConstructedExpertsLearner(ChargedPerGame, CloneFromParams):
     ``diagnostics=True`` (else NaN).
     """
 
+    agnostic = True  # a regret guarantee on noisy streams
+
     def __init__(
         self,
         hypothesis_class: HypothesisClass,
