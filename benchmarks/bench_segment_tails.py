@@ -51,7 +51,6 @@ EPS, BETA = 1.0, 0.1
 #: (class, learner) cells; a learner spec is name or name:setting
 CELLS = (
     ("thresholds:2^60", "bisect"),
-    ("thresholds:2^60", "bisect-signfree"),
     ("thresholds:2", "bisect"),
     ("thresholds:4", "bisect"),
     ("thresholds:8", "bisect"),
@@ -373,8 +372,21 @@ def main(argv: list[str] | None = None) -> None:
     cmd = "PYTHONPATH=src nice -n 10 python benchmarks/bench_segment_tails.py " + " ".join(argv or sys.argv[1:])
     Path(a.out).write_text(table(after, before, T, a.seeds, a.gap, cmd))
     with open(Path(a.out).with_suffix(".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["checkout", "class", "learner", "adversary", "T", "seed", "status",
-                                          "mistakes", "bound", "wall_s"])
+        w = csv.DictWriter(
+            f,
+            fieldnames=[
+                "checkout",
+                "class",
+                "learner",
+                "adversary",
+                "T",
+                "seed",
+                "status",
+                "mistakes",
+                "bound",
+                "wall_s",
+            ],
+        )
         w.writeheader()
         for name, rows in (("before", before or []), ("after", after)):
             for r in rows:

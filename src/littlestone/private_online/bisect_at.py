@@ -163,7 +163,9 @@ class BisectAT(PrivateOnlineLearner):
         L = bisect_wrong_segments(n_cand)
         if stay_margin is None:
             margin = 0.0 if setting == "theory" else practical_margin(self.epsilon_sign, L)
-        elif isinstance(stay_margin, (int, float)) and not isinstance(stay_margin, bool) and 0 <= stay_margin < math.inf:
+        elif (
+            isinstance(stay_margin, (int, float)) and not isinstance(stay_margin, bool) and 0 <= stay_margin < math.inf
+        ):
             margin = float(stay_margin)
         else:
             raise LittlestoneError(f"stay_margin must be a number ≥ 0 or None, not {stay_margin!r}")
@@ -318,4 +320,12 @@ class BisectAT(PrivateOnlineLearner):
         return {"segment_mistakes": self._seg.count, "segment_positive_mistakes": self._ones}
 
 
-__all__ = ["BisectAT", "practical_margin", "practical_split", "stay_odds", "practical_tau", "stay_or_move", "threshold_candidates"]
+__all__ = [
+    "BisectAT",
+    "practical_margin",
+    "practical_split",
+    "stay_odds",
+    "practical_tau",
+    "stay_or_move",
+    "threshold_candidates",
+]

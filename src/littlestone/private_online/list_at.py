@@ -187,9 +187,7 @@ class ListAT(PrivateOnlineLearner):
 
     @property
     def setting(self) -> str:
-        check = (
-            f", stay check ε={self.epsilon_check:.4g} M={self.stay_margin:.4g}" if self.check_mechanism else ""
-        )
+        check = f", stay check ε={self.epsilon_check:.4g} M={self.stay_margin:.4g}" if self.check_mechanism else ""
         return f"{self.setting_}(τ={self.tau:.4g}, ε_AT={self.epsilon_at:.4g}{check}, {self.at} AboveThreshold)"
 
     # ------------------------------------------------------------------------------------------- protocol
@@ -270,4 +268,13 @@ class ListAT(PrivateOnlineLearner):
         return {"segment_mistakes": self._seg.count}
 
 
-__all__ = ["CHECK_ODDS", "MAX_LIST", "RHO_MARGIN", "ListAT", "list_hypotheses", "practical_check", "practical_tau", "stays_on"]
+__all__ = [
+    "CHECK_ODDS",
+    "MAX_LIST",
+    "RHO_MARGIN",
+    "ListAT",
+    "list_hypotheses",
+    "practical_check",
+    "practical_tau",
+    "stays_on",
+]
