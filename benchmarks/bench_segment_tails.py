@@ -51,6 +51,7 @@ EPS, BETA = 1.0, 0.1
 #: (class, learner) cells; a learner spec is name or name:setting
 CELLS = (
     ("thresholds:2^60", "bisect"),
+    ("thresholds:2^60", "bisect-signfree"),
     ("thresholds:2", "bisect"),
     ("thresholds:4", "bisect"),
     ("thresholds:8", "bisect"),
@@ -209,7 +210,8 @@ def same(h: Any, g: Any) -> bool:
     return h is g or h == g
 
 
-def game(learner: Any, adv: _Plans, T: int) -> int:
+def game(learner: Any, adv: _Plans, T: int, final: list | None = None) -> int:
+    """The mistakes of one game of T rounds; ``final`` (a list) receives the learner object the game ended with."""
     t = mistakes = 0
     h = learner.hypothesis()
     while t < T:
@@ -249,6 +251,8 @@ def game(learner: Any, adv: _Plans, T: int) -> int:
                 h = g
                 adv.changed()
                 break
+    if final is not None:
+        final.append(learner)
     return mistakes
 
 

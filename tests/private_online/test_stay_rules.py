@@ -79,7 +79,7 @@ def test_intervals_stay_candidate_score():
     I = IntervalsAT(Intervals(2**10), T=1000, epsilon=1.0, backend="seeded", seed=0)
     assert len(I.move_scores()) == 6 and I.move_scores()[-1] == pytest.approx(I.params.stay_score)
     I._count, I._kinds[:] = 10, [10, 0, 0, 0, 0]
-    assert I.move_scores()[-1] == pytest.approx(I.params.stay_score - 5.0)
+    assert I.move_scores()[-1] == pytest.approx(I.params.stay_score - 10.0)
     T = IntervalsAT(Intervals(2**10), T=1000, epsilon=1.0, backend="seeded", seed=0, setting="theory")
     assert len(T.move_scores()) == 5  # the theory setting's selection is the proved one
 

@@ -29,7 +29,7 @@ from ..privacy.params import check_delta, check_epsilon, check_positive_int, che
 from .segment_learners import AT_SCALES
 
 #: IntervalsAT's practical "stay" candidate: a move at a ⊤ with count ≈ 0 has probability ≤ 1/STAY_ODDS
-STAY_ODDS = 16.0
+STAY_ODDS = 1024.0
 
 #: the point segment's failure share is β′/POINT_GUARD (a larger τ_p; issue 34)
 POINT_GUARD = 100.0
@@ -266,8 +266,11 @@ class IntervalsATPractical:
     4·ln(16(S+1)/β); phase 1's A₁ = 4·ln(4(N − 1)/β) as in theory (one selection, no union). Each phase runs the
     max form τ = max(M/ε_a, A/ε_s) = (M + A)/ε with ε_a = εM/(M + A) (as BisectAT's; issue 34: the sum form
     (√A + √M)²/ε made every segment pay both margins). Phase 2's move selection has a sixth candidate, "stay"
-    (keep [a, b], start a new segment), with score κ − c/2 (c the segment's count; sensitivity ½ ≤ 1), κ =
-    ``stay_score`` = (2/ε_s2)·ln(5K), K = 16: at a ⊤ with little evidence (c ≈ 0) a move has probability ≤ 1/K.
+    (keep [a, b], start a new segment), with score κ − c (c the segment's count; sensitivity 1), κ = ``stay_score``
+    = (2/ε_s2)·ln(5K), K = 1024: at a ⊤ with little evidence (c ≈ 0) a move — possibly "m wrong", which costs a whole
+    phase 1 and both searches — has probability ≤ 1/K; at a ⊤ with c ≥ κ the right move's score ≥ c/2 beats the
+    stay's κ − c ≤ 0. "m wrong" (back to phase 1: the costliest move) scores its count minus ``m_wrong_handicap`` =
+    (2/ε_s2)·ln 16 (a public constant: sensitivity unchanged), so a low-count segment picks it 16× less often.
     Privacy holds for every τ and κ; the mistake bound is the theory setting's."""
 
     eps_at1: float
@@ -277,6 +280,7 @@ class IntervalsATPractical:
     eps_select2: float
     tau2: float
     stay_score: float = 0.0
+    m_wrong_handicap: float = 0.0
 
 
 def intervals_at_practical(
@@ -296,6 +300,7 @@ def intervals_at_practical(
         e_a = epsilon * margin / (margin + A)  # max(M/ε_a, A/ε_s) is smallest where the two are equal
         out += [e_a, epsilon - e_a, (margin + A) / epsilon]
     out.append(2.0 / out[4] * math.log(5.0 * STAY_ODDS))
+    out.append(2.0 / out[4] * math.log(16.0))
     return IntervalsATPractical(*out)
 
 

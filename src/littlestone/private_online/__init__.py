@@ -9,6 +9,7 @@ intervals_at.py IntervalsAT: intervals (a private point inside the target, then 
 segments.py   segments ended by an AboveThreshold on the running mistake count (the disjoint-segment lemma, F.1)
 list_at.py    ListAT: any listable finite class, pure ε-DP, adaptive adversaries (App. F.2)
 bisect_at.py  BisectAT: thresholds on any domain (2^60), pure ε-DP, adaptive adversaries (App. F.3)
+signfree_bisect_at.py  SignFreeBisectAT: BisectAT with two one-sided AboveThresholds instead of the noisy sign
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
@@ -19,11 +20,13 @@ from .points_at import PointsAT
 from .intervals_at import IntervalsAT
 from .list_at import ListAT
 from .bisect_at import BisectAT
+from .signfree_bisect_at import SignFreeBisectAT
 
 __all__ = [
     "AnytimeGL21",
     "AnytimeLWY25",
     "BisectAT",
+    "SignFreeBisectAT",
     "ListAT",
     "BOT",
     "BaseLearner",

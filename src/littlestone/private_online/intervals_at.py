@@ -192,11 +192,13 @@ class IntervalsAT(PrivateOnlineLearner):
 
     def move_scores(self) -> np.ndarray:
         """The move selection's scores: the segment's mistakes of each kind and, with a stay score κ > 0 (practical
-        setting), "stay" at κ − c/2 (c the segment's count): every score moves by ≤ 1 when one round is replaced."""
+        setting), "stay" at κ − c (c the segment's count), and "m wrong" lowered by a public handicap: every score
+        moves by ≤ 1 when one round is replaced."""
         scores = self._kinds.astype(float)
         kappa = getattr(self.params, "stay_score", 0.0)
         if kappa > 0:
-            scores = np.append(scores, kappa - self._count / 2.0)
+            scores[4] -= self.params.m_wrong_handicap  # "m wrong" restarts everything: it needs more evidence
+            scores = np.append(scores, kappa - float(self._count))
         return scores
 
     def _move(self, move: int) -> None:
