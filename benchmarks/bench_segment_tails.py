@@ -79,7 +79,7 @@ def build_learner(spec: str, H: Any, T: int, seed: int) -> Any:
     name, _, setting = spec.partition(":")
     kw: dict[str, Any] = {"T": T, "epsilon": EPS, "beta": BETA, "backend": "seeded", "seed": seed}
     if setting:
-        kw["setting"] = setting
+        kw["setting"] = float(setting) if setting.replace(".", "", 1).isdigit() else setting
     if name == "bisect-signfree":
         if not hasattr(po, "SignFreeBisectAT"):
             raise LookupError("no SignFreeBisectAT in this checkout")
@@ -372,6 +372,7 @@ def main(argv: list[str] | None = None) -> None:
         args += ["--cells", ",".join(f"{c}={s}" for c, s in cells)]
         subprocess.run(args, env=env, check=True)
         before = json.loads(tmp.read_text())
+        tmp.unlink()  # the CSV keeps both checkouts' rows
     after = run_all(cells, advs, T, a.seeds, a.seed, a.gap, a.jobs)
     cmd = "PYTHONPATH=src nice -n 10 python benchmarks/bench_segment_tails.py " + " ".join(argv or sys.argv[1:])
     Path(a.out).write_text(table(after, before, T, a.seeds, a.gap, cmd))
