@@ -25,7 +25,8 @@ cannot build (a learner that does not exist there) are "n/a".
     PYTHONPATH=src nice -n 10 python benchmarks/bench_segment_tails.py --seeds 20 --jobs 2 \
         --before /tmp/main-base --out benchmarks/results/segment_tails.md
 
-Quick check: ``--seeds 2 --T 1e5``. Seed i of a cell is child i of ``--seed`` keyed by the cell (same games in both
+Quick check: ``--seeds 2 --T 1e5``; ``--check`` asserts that the closed-form games equal ``littlestone.online.play``
+with the library's adversaries (same mistakes, every cell, T = 2·10⁴). Seed i of a cell is child i of ``--seed`` keyed by the cell (same games in both
 checkouts). Writes a markdown table (median / worst / mean seconds per game) and a CSV beside it.
 """
 
@@ -338,6 +339,32 @@ def table(after: list[dict], before: list[dict] | None, T: int, seeds: int, gap:
     return "\n".join(lines + worst_lines) + "\n"
 
 
+def check(T: int = 20_000, seeds: int = 2) -> None:
+    """The closed-form games equal the library's ``play`` with ``littlestone.online``'s adversaries (same learner
+    seed, same target): the same mistakes in every practical cell. Late commitment plays the library's own rule (its
+    version space is the only state), so the games match exactly."""
+    from littlestone.classes.spec import parse_class_spec
+    from littlestone.online import DisagreementSeeking, SparseMistakes as LibSparse, play
+    from littlestone.online.released import LateCommitment as LibLC
+
+    for cls, spec in CELLS:
+        H = parse_class_spec(cls)
+        for s in range(seeds):
+            for name in ADVERSARIES:
+                adv = make_adversary(name, H, np.random.default_rng(s), 64)
+                lib = (
+                    LibLC(H, seed=s)
+                    if name == "late-commitment"
+                    else DisagreementSeeking(H, target=adv.target, seed=s)
+                    if name == "disagreement"
+                    else LibSparse(H, gap=64, target=adv.target, seed=s)
+                )
+                a = game(build_learner(spec, H, T, 100 + s), adv, T)
+                b = play(build_learner(spec, H, T, 100 + s), lib, T=T).mistakes
+                print(f"{cls:16} {spec:16} {name:16} seed {s}: closed form {a}, play {b}", flush=True)
+                assert a == b, (cls, spec, name, s)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--T", type=float, default=1e6)
@@ -348,10 +375,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cells", default="all", help="'all', 'theory', or class=learner pairs, comma-separated")
     p.add_argument("--adversaries", default=",".join(ADVERSARIES))
     p.add_argument("--before", default=None, help="another checkout: run the same cells with its learners too")
+    p.add_argument("--check", action="store_true", help="compare the closed-form games with littlestone's play")
     p.add_argument("--json-out", default=None, help=argparse.SUPPRESS)  # the subprocess's rows
     p.add_argument("--out", default=str(HERE / "results" / "segment_tails.md"))
     a = p.parse_args(argv)
     T = int(a.T)
+    if a.check:
+        check()
+        return
     if a.cells == "all":
         cells = list(CELLS)
     elif a.cells == "theory":
