@@ -118,7 +118,7 @@ def test_same_seed_same_run(name):
 
 
 def test_registry_names_and_uniform_constructor():
-    assert set(ADVERSARIES) == {"tree", "greedy-tree", "iid", "disagreement", "late-commitment"}
+    assert set(ADVERSARIES) == {"tree", "greedy-tree", "iid", "disagreement", "late-commitment", "sparse-mistakes"}
     H = Points()
     for name, factory in ADVERSARIES.items():
         factory(H, seed=1)
@@ -202,3 +202,29 @@ def test_stream_is_memory_flat_and_counts_every_round():
     assert sum(ticks) == 3_000_000 and len(ticks) == 3
     assert r.head.T == 5 and r.mistakes <= 1
     assert math.isclose(r.T, 3_000_000)
+
+
+def test_sparse_mistakes_spaces_its_mistakes_by_the_gap():
+    """A disagreement is asked only once gap − 1 agreeing rounds have passed: the mistakes of a learner that never
+    finds the target are exactly gap apart (issue 34)."""
+    from littlestone.online import SparseMistakes
+
+    H = Thresholds(2**60)
+
+    class Stuck:  # releases h_0 forever
+        h = H.hypothesis(0)
+
+        def hypothesis(self):
+            return self.h
+
+        def predict_one(self, x):
+            return self.h(x)
+
+        def learn_one(self, x, y):
+            pass
+
+    adv = SparseMistakes(H, gap=10, target=H.hypothesis(2**59), seed=0)
+    res = play(Stuck(), adv, 100, seed=0)
+    assert res.mistake_rounds.tolist() == list(range(0, 100, 10)) and adv.disagreements == 10
+    with pytest.raises(LittlestoneError, match="gap"):
+        SparseMistakes(H, gap=0)

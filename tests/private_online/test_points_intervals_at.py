@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from littlestone.audit import run_broken_audit
-from littlestone.bounds.points_intervals_at import intervals_at_bound, intervals_at_practical, points_at_bound
+from littlestone.bounds.points_intervals_at import (
+    POINT_GUARD,
+    STAY_ODDS,
+    bisection_steps,
+    intervals_at_bound,
+    intervals_at_practical,
+    points_at_bound,
+)
 from littlestone.classes import Intervals, Points, Thresholds
 from littlestone.classes.points import FiniteSet
 from littlestone.classes.spec import parse_class_spec
@@ -131,15 +138,17 @@ def test_segments_run_the_claimed_mechanisms():
 
 
 def test_intervals_practical_setting_drops_only_the_union_bound_terms():
-    # practical: AboveThreshold margins ln T + 3 (step, at ε′ = 1), phase-2 selection margin 4 ln(16/β) (no S + 1),
-    # phase 1's 4 ln(4(N − 1)/β); each τ = A/ε_s + margin/ε_a at its minimising split — below the theory τ
+    # practical (issue 34): AboveThreshold margin M = ln T + 3 (step, at ε′ = 1), phase-2 selection margin 4 ln(16/β)
+    # (no S + 1), phase 1's 4 ln(4(N − 1)/β); each τ = max(M/ε_a, A/ε_s) = (M + A)/ε at its minimising split (the two
+    # equal) — below the theory τ and below the former sum form (√A + √M)²/ε; the stay candidate's κ = (2/ε_s2) ln(5K)
     N, T, eps, beta = 2**16, 10**6, 1.0, 0.1
     p, b = intervals_at_practical(N, T, eps, beta), intervals_at_bound(N, T, eps, beta)
     margin = math.log(T) + 3.0
     A1, A2 = 4 * math.log(4 * (N - 1) / beta), 4 * math.log(16 / beta)
-    assert p.tau1 == pytest.approx(A1 / p.eps_select1 + margin / p.eps_at1)
-    assert p.tau2 == pytest.approx(A2 / p.eps_select2 + margin / p.eps_at2)
-    assert p.tau2 == pytest.approx((math.sqrt(A2) + math.sqrt(margin)) ** 2 / eps)  # the minimising split
+    for tau, e_a, e_s, A in ((p.tau1, p.eps_at1, p.eps_select1, A1), (p.tau2, p.eps_at2, p.eps_select2, A2)):
+        assert tau == pytest.approx(margin / e_a) == pytest.approx(A / e_s) == pytest.approx((margin + A) / eps)
+        assert tau < (math.sqrt(A) + math.sqrt(margin)) ** 2 / eps
+    assert p.stay_score == pytest.approx(2 / p.eps_select2 * math.log(5 * STAY_ODDS))
     assert p.tau1 < b.tau1 and p.tau2 < 0.6 * b.tau2
     assert IntervalsAT(Intervals(N), T=T, epsilon=eps, backend="seeded", seed=0).setting_ == "practical"
 
@@ -163,7 +172,8 @@ def test_segments_run_the_step_above_threshold_by_default(at):
     assert (L._at._threshold_scale, L._at._query_scale) == (r, q)
     b, bp = L.bound, 0.1 / 12
     assert b.a_zero == pytest.approx(r / b.eps_at * math.log(1 / (2 * bp)))
-    assert b.tau_point == pytest.approx((r * math.log(1 / (2 * bp)) + q * math.log(2000 / (2 * bp))) / 1.0)
+    pp = bp / POINT_GUARD  # issue 34: the point segment's failure share is β′/100 (a larger τ_p)
+    assert b.tau_point == pytest.approx((r * math.log(1 / (2 * pp)) + q * math.log(2000 / (2 * pp))) / 1.0)
     assert b.mistake_bound == math.ceil(b.tau_zero + b.a_zero) + miss_run(bp) - 1
     I = IntervalsAT(Intervals(2**16), T=2000, epsilon=1.0, backend="seeded", seed=1, **kw)
     assert type(I._at) is at_cls and type(I.at_empty) is run_cls and type(I.at_bisect) is run_cls
@@ -271,7 +281,10 @@ def test_bounds_match_the_learners_parameters():
     b = points_at_bound(2**60, 10**6, 1.0)
     assert b.eps_at + b.eps_select == pytest.approx(1.0) and b.tau_zero > b.c_min and b.mistake_bound < 500
     i = intervals_at_bound(2**16, 10**6, 1.0)
-    assert i.steps == 32 and i.mistake_bound == i.phase1_mistakes + 32 * i.step_mistakes
+    # S = max_m ⌊log₂(m + 1)⌋ + ⌊log₂(N − m)⌋ = 30 at N = 2¹⁶ (issue 34: was 2⌊log₂ N⌋ = 32), bound 4,854 (was 5,166)
+    assert i.steps == 30 and i.mistake_bound == i.phase1_mistakes + 30 * i.step_mistakes == 4854
+    for N in range(1, 200):
+        assert bisection_steps(N) == max((m + 1).bit_length() + (N - m).bit_length() - 2 for m in range(N))
 
 
 def test_cli_play_and_bounds():

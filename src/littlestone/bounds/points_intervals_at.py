@@ -28,6 +28,12 @@ from ..errors import LittlestoneError
 from ..privacy.params import check_delta, check_epsilon, check_positive_int, check_probability
 from .segment_learners import AT_SCALES
 
+#: IntervalsAT's practical "stay" candidate: a move at a ⊤ with count ≈ 0 has probability ≤ 1/STAY_ODDS
+STAY_ODDS = 1024.0
+
+#: the point segment's failure share is β′/POINT_GUARD (a larger τ_p; issue 34)
+POINT_GUARD = 100.0
+
 #: the 64-bit integers: the universe of the pure-DP selection on the infinite domain of Points
 INT64_UNIVERSE = 2**64
 
@@ -74,8 +80,9 @@ class PointsATBound:
     examples, then a selection (``eps_select``) of the point; point segments (release h_q): AboveThreshold
     (``epsilon``, ``tau_point``) on the mistakes of h_q. ``c_min``: the count at ⊤ that makes the selection right
     w.p. ≥ 1 − γ (exponential mechanism: (2/ε_s)ln((N−1)/γ); stable histogram: τ_h + (2/ε_s)ln(1/(2γ))).
-    Failure split: γ = β/2, β′ = β/12 for each of the six AboveThreshold events (L, U of the zero segment; L of
-    the point segment — counted twice for symmetry). ``at``: the AboveThreshold kind of every segment."""
+    Failure split: γ = β/2, β′ = β/12 for each of the four AboveThreshold events L, U of the zero segment, and
+    β′/100 for the two of the point segment's L (issue 34: a larger τ_p, since a false ⊤ on the right point costs a
+    whole zero segment; the total stays ≤ β). ``at``: the AboveThreshold kind of every segment."""
 
     N: float
     T: int
@@ -154,7 +161,8 @@ def points_at_bound(
     eps_a = epsilon - eps_s
     a_z, b_z = a1 / eps_a, b1 / eps_a
     tau_zero = c_min + a_z + b_z
-    tau_point = (a1 + b1) / epsilon
+    bpp = bp / POINT_GUARD  # the point segment's lower-side event: a false ⊤ on the right point costs a zero segment
+    tau_point = (threshold_margin(1.0, bpp, at) + query_margin(1.0, T, bpp, at)) / epsilon
     j = miss_run(bp)
     bound = segment_mistakes(tau_zero, a_z, j)
     return PointsATBound(
@@ -171,7 +179,8 @@ class IntervalsATBound:
     an exponential mechanism (``eps_select1``) over the domain with the depth score min(#pos ≤ m, #pos ≥ m) picks a
     point m inside the target. Phase 2 (release [a, b] ∋ m): AboveThreshold (``eps_at2``, ``tau2``) on the segment's
     mistakes, then an exponential mechanism (``eps_select2``) over five moves (each endpoint one bisection step
-    left or right; "m is wrong") scored by the segment's mistakes of each kind. At most ``steps`` = 2⌊log₂ N⌋ moves.
+    left or right; "m is wrong") scored by the segment's mistakes of each kind. At most ``steps`` =
+    max_m ⌊log₂(m + 1)⌋ + ⌊log₂(N − m)⌋ moves (:func:`bisection_steps`; 30 at N = 2¹⁶, not 2⌊log₂ N⌋ = 32).
     Failure split: β/2 to phase 1 (γ₁ = β/4, β′₁ = β/16), β/2 spread over the steps + 1 segments of phase 2
     (γ₂ = β/(4(S+1)), β′₂ = β/(16(S+1))). ``at``: the AboveThreshold kind of every segment."""
 
@@ -194,7 +203,7 @@ class IntervalsATBound:
     def lines(self) -> list[tuple[str, str]]:
         return [
             ("AboveThreshold (every segment)", _at_line(self.at)),
-            ("bisection steps (2⌊log₂ N⌋)", str(self.steps)),
+            ("bisection steps (max_m ⌊log₂(m+1)⌋ + ⌊log₂(N−m)⌋)", str(self.steps)),
             (
                 "phase 1: AboveThreshold ε / selection ε / τ",
                 f"{self.eps_at1:.4g} / {self.eps_select1:.4g} / {self.tau1:.1f}",
@@ -208,6 +217,19 @@ class IntervalsATBound:
         ]
 
 
+def bisection_steps(N: int) -> int:
+    """S = max over m ∈ [0, N−1] of ⌊log₂(m + 1)⌋ + ⌊log₂(N − m)⌋: the right moves of IntervalsAT's two endpoint
+    searches around m (a right move leaves at most ⌊s/2⌋ of a range of s). With a = m + 1, b = N − m (a + b = N + 1)
+    the maximum of ⌊log₂ a⌋ + ⌊log₂ b⌋ is attained with a or b a power of two (raising the other to the next power
+    below N + 1 − 2^i only lowers it), so the 2·(⌊log₂ N⌋ + 1) candidates suffice."""
+    best = 0
+    for i in range(N.bit_length()):
+        for a in (1 << i, N + 1 - (1 << i)):
+            if 1 <= a <= N:
+                best = max(best, (a.bit_length() - 1) + ((N + 1 - a).bit_length() - 1))
+    return best
+
+
 def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1, *, at: str = "step") -> IntervalsATBound:
     """IntervalsAT's theory setting and mistake bound on intervals over N points (pure ε-DP) with the ``at``
     AboveThreshold."""
@@ -216,7 +238,7 @@ def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1, *, at:
     T = check_positive_int(T, "horizon T")
     epsilon = check_epsilon(epsilon)
     beta = check_probability(beta)
-    steps = 2 * (N.bit_length() - 1)
+    steps = bisection_steps(N)
     # phase 1
     g1, bp1 = beta / 4.0, beta / 16.0
     A1 = 4.0 * max(math.log(max(N - 1, 1) / g1), 0.0)
@@ -238,11 +260,18 @@ def intervals_at_bound(N: int, T: int, epsilon: float, beta: float = 0.1, *, at:
 
 @dataclass(frozen=True)
 class IntervalsATPractical:
-    """IntervalsAT's practical thresholds (the default setting): the theory's formulas with the union-bound terms
-    dropped, as ListAT's and BisectAT's practical τ — AboveThreshold margins b_ν·ln T (query) and 3·b_ρ (threshold)
-    instead of b_ν·ln(T/2β′) and b_ρ·ln(1/2β′); phase 2's selection margin A₂ = 4·ln(16/β) for one step instead of
-    4·ln(16(S+1)/β) over the S + 1 segments; phase 1's A₁ = 4·ln(4(N − 1)/β) as in theory (one selection, no union);
-    each phase's ε split minimising its τ. Privacy holds for every τ; the mistake bound is the theory setting's."""
+    """IntervalsAT's practical thresholds (the default setting): the theory's margins with the union-bound terms
+    dropped, as ListAT's and BisectAT's practical τ — AboveThreshold margin M = b_ν·ln T + 3·b_ρ (at ε′ = 1) instead
+    of b_ν·ln(T/2β′) + b_ρ·ln(1/2β′); phase 2's selection margin A₂ = 4·ln(16/β) for one step instead of
+    4·ln(16(S+1)/β); phase 1's A₁ = 4·ln(4(N − 1)/β) as in theory (one selection, no union). Each phase runs the
+    max form τ = max(M/ε_a, A/ε_s) = (M + A)/ε with ε_a = εM/(M + A) (as BisectAT's; issue 34: the sum form
+    (√A + √M)²/ε made every segment pay both margins). Phase 2's move selection has a sixth candidate, "stay"
+    (keep [a, b], start a new segment), with score κ − c (c the segment's count; sensitivity 1), κ = ``stay_score``
+    = (2/ε_s2)·ln(5K), K = 1024: at a ⊤ with little evidence (c ≈ 0) a move — possibly "m wrong", which costs a whole
+    phase 1 and both searches — has probability ≤ 1/K; at a ⊤ with c ≥ κ the right move's score ≥ c/2 beats the
+    stay's κ − c ≤ 0. "m wrong" (back to phase 1: the costliest move) scores its count minus ``m_wrong_handicap`` =
+    (2/ε_s2)·ln 16 (a public constant: sensitivity unchanged), so a low-count segment picks it 16× less often.
+    Privacy holds for every τ and κ; the mistake bound is the theory setting's."""
 
     eps_at1: float
     eps_select1: float
@@ -250,6 +279,8 @@ class IntervalsATPractical:
     eps_at2: float
     eps_select2: float
     tau2: float
+    stay_score: float = 0.0
+    m_wrong_handicap: float = 0.0
 
 
 def intervals_at_practical(
@@ -264,11 +295,12 @@ def intervals_at_practical(
     margin = q * math.log(T) + 3.0 * r  # at ε′ = 1: b_ν·ln T + 3·b_ρ
     A1 = 4.0 * max(math.log(max(N - 1, 1) * 4.0 / beta), 0.0)
     A2 = 4.0 * math.log(16.0 / beta)
-    out = []
+    out: list[float] = []
     for A in (A1, A2):
-        s = _split(A, margin)
-        e_s, e_a = s * epsilon, (1.0 - s) * epsilon
-        out += [e_a, e_s, A / e_s + margin / e_a]
+        e_a = epsilon * margin / (margin + A)  # max(M/ε_a, A/ε_s) is smallest where the two are equal
+        out += [e_a, epsilon - e_a, (margin + A) / epsilon]
+    out.append(2.0 / out[4] * math.log(5.0 * STAY_ODDS))
+    out.append(2.0 / out[4] * math.log(16.0))
     return IntervalsATPractical(*out)
 
 
@@ -276,6 +308,9 @@ __all__ = [
     "INT64_UNIVERSE",
     "IntervalsATBound",
     "IntervalsATPractical",
+    "POINT_GUARD",
+    "STAY_ODDS",
+    "bisection_steps",
     "intervals_at_practical",
     "PointsATBound",
     "intervals_at_bound",

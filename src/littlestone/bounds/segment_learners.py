@@ -125,10 +125,12 @@ def bisectat_bound(
     *,
     at: str = "step",
     epsilon_at: float | None = None,
+    margin: float = 0.0,
 ) -> SegmentBound:
     """BisectAT's theory τ and mistake bound over N candidate thresholds (N = n + 1 on n points; docs/derivations.md
     "F.3 BisectAT"). ``epsilon_at`` (default: :func:`bisect_split`) is the AboveThreshold's share, the rest the
-    sign's."""
+    sign's. ``margin`` is the stay margin M (a ⊤ moves only when |s + Z| > M): τ and the per-segment bound grow by
+    M (a wrong segment's count at ⊤ then exceeds C + M, so |s + Z| > M and the sign is right)."""
     if isinstance(n_candidates, bool) or not isinstance(n_candidates, int) or n_candidates < 1:
         raise LittlestoneError(f"the number of candidate thresholds must be an integer ≥ 1, got {n_candidates!r}")
     T = check_positive_int(T, "horizon T")
@@ -142,7 +144,9 @@ def bisectat_bound(
     b_rho, b_nu = _scales(at, e_at)
     A_nu = b_nu * math.log(3 * T / beta)
     A_rho = b_rho * math.log(3 * (L + 1) / beta)
-    C = (2.0 / e_s) * math.log(6 * max(L, 1) / beta)
+    if not 0 <= margin < math.inf:
+        raise LittlestoneError(f"the stay margin must be a number ≥ 0, got {margin!r}")
+    C = (2.0 / e_s) * math.log(6 * max(L, 1) / beta) + margin
     tau = A_rho + A_nu + C
     per = math.ceil(tau + A_rho + A_nu)
     return SegmentBound("bisectat", T, eps, beta, at, e_at, e_s, L, A_rho, A_nu, C, tau, per, L * per)

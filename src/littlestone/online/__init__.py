@@ -7,7 +7,7 @@ from .base import OnlineLearner
 from .extended_soa import extended_soa
 from .game import GameResult, StreamResult, play, play_many, play_stream
 from .halving import Halving
-from .released import ADVERSARIES, DisagreementSeeking, LateCommitment, make_adversary
+from .released import ADVERSARIES, DisagreementSeeking, LateCommitment, SparseMistakes, make_adversary
 from .soa import SOA, soa_classifier
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "TreeAdversary",
     "AdaptiveAdversary",
     "DisagreementSeeking",
+    "SparseMistakes",
     "LateCommitment",
     "ADVERSARIES",
     "make_adversary",

@@ -10,6 +10,9 @@ hypothesis the learner will predict with), and the registry of adversaries by na
   (:meth:`~littlestone.classes.base.VersionSpace.flip_point`), committing to a target as late as possible. On
   thresholds it forces exactly Ldim(H) mistakes on every deterministic learner (each flip keeps the larger half of
   a chain).
+* :class:`SparseMistakes` — a target h* drawn once; it asks a disagreement point only every ``gap`` rounds and
+  otherwise points where h_t and h* agree, so mistakes are sparse relative to a segment learner's segments: each
+  running count is queried many times per level and segments end at low counts (issue 34).
 
 Every adversary takes ``Adversary(H, seed=...)``; :data:`ADVERSARIES` and :func:`make_adversary` name them.
 """
@@ -201,6 +204,57 @@ class LateCommitment(_SeesReleased):
         return y
 
 
+class SparseMistakes(DisagreementSeeking):
+    """Adaptive, realizable: a target h* (``target=``, else drawn at the start of each game); while h_t ≠ h* it asks
+    a disagreement point (a mistake) when ``gap`` − 1 rounds have passed since the last one, and in between points
+    of the class's law where h_t and h* agree (labelled by h*; a disagreement point when PROBES draws find none).
+    Once h_t = h* it plays i.i.d. points labelled by h*. ``gap`` = 64: the worst spacing for BisectAT over
+    2⁶⁰ points among 16 / 64 / 256 / 1000 at T = 10⁶ (benchmarks/bench_segment_tails.py)."""
+
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        gap: int = 64,
+        target: Hypothesis | None = None,
+        seed: SeedLike = None,
+    ):
+        if isinstance(gap, bool) or not isinstance(gap, int) or gap < 1:
+            raise LittlestoneError(f"gap must be an integer ≥ 1 (rounds between two asked mistakes), not {gap!r}")
+        self.gap = gap
+        super().__init__(hypothesis_class, target=target, seed=seed)
+
+    def start(self, rng: np.random.Generator) -> None:
+        super().start(rng)
+        self._since = self.gap  # the first round may ask a mistake
+
+    def propose(self, t: int) -> Point:
+        h = self.released() if self._learner is not None else None
+        x = self._disagreement(h, self.target) if h is not None else None
+        if x is not None and self._since < self.gap - 1:
+            for _ in range(PROBES):
+                z = self._draw_point()
+                if z is None:
+                    break
+                if h(z) == self.target(z):
+                    self._since += 1
+                    return z
+        if x is not None:
+            self.disagreements += 1
+            self._since = 0
+            return x
+        self._since += 1
+        return super().propose(t) if h is None else self._agreeing_point()
+
+    def _agreeing_point(self) -> Point:
+        x = self._draw_point()
+        if x is None:
+            x = self.initial_version_space.split_point()
+        if x is None:
+            raise LittlestoneError(f"SparseMistakes cannot find a point of {self.hypothesis_class.name}")
+        return x
+
+
 #: adversaries by name, each built as ``ADVERSARIES[name](H, seed=...)``
 ADVERSARIES: dict[str, Callable[..., Adversary]] = {
     "tree": TreeAdversary,
@@ -208,6 +262,7 @@ ADVERSARIES: dict[str, Callable[..., Adversary]] = {
     "iid": IIDRealizable,
     "disagreement": DisagreementSeeking,
     "late-commitment": LateCommitment,
+    "sparse-mistakes": SparseMistakes,
 }
 
 

@@ -12,6 +12,7 @@ bisect_at.py  BisectAT: thresholds on any domain (2^60), pure ε-DP, adaptive ad
 segment_scores.py  every hypothesis's mistakes on a stretch of the stream, as cells (thresholds, points, finite)
 segmented_em.py  SegmentedEM: noisy streams (regret), stay test + exponential mechanism per segment (App. G.2)
 epoch_em.py   EpochEM: noisy i.i.d. streams, public doubling epochs + exponential mechanism (App. G.1)
+signfree_bisect_at.py  SignFreeBisectAT: BisectAT with two one-sided AboveThresholds instead of the noisy sign
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
@@ -24,6 +25,7 @@ from .list_at import ListAT
 from .bisect_at import BisectAT
 from .segmented_em import SegmentedEM
 from .epoch_em import EpochEM
+from .signfree_bisect_at import SignFreeBisectAT
 
 __all__ = [
     "AnytimeGL21",
@@ -31,6 +33,7 @@ __all__ = [
     "BisectAT",
     "EpochEM",
     "SegmentedEM",
+    "SignFreeBisectAT",
     "ListAT",
     "BOT",
     "BaseLearner",

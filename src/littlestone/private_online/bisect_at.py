@@ -39,15 +39,34 @@ from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_ra
 from .segments import FIRST_BLOCK, MAX_BLOCK, MistakeCountSegments, check_at_kind
 
 
+def stay_odds(wrong_segments: int) -> float:
+    """K: the practical stay margin is (2/ε_sign)·ln K. K = min(16, 2L + 2) for a search of depth L ≥ 4 (a wrong
+    move from a low count is worth guarding against in proportion to the depth it can cost); K = 1 — no stay rule —
+    for L ≤ 3, where a wrong move costs at most L ≤ 3 segments and a stay costs about one (measured at T = 10⁶ over
+    2 / 4 / 8 points: the stay rule raised the median there, benchmarks/results/segment_tails.md)."""
+    L = max(wrong_segments, 1)
+    return 1.0 if L <= 3 else float(min(16, 2 * L + 2))
+
+
+def practical_margin(epsilon_sign: float, wrong_segments: int) -> float:
+    """The practical stay margin M = (2/ε_sign)·ln K (:func:`stay_odds`): a ⊤ moves only when the released
+    |s + Z| > M, so a move against the evidence needs Z beyond M + |s| — probability ≤ ½e^{−M·ε_sign/2} = 1/(2K) even
+    at a false ⊤ on the target (count ≈ 0, where the bare sign is a coin flip) or at a low count (sparse mistakes) —,
+    while a wrong segment's ⊤ comes at a count ≈ τ ≥ M + (2/ε_sign)·ln 4, where a stay (one more segment) is rare."""
+    return 2.0 / epsilon_sign * math.log(stay_odds(wrong_segments))
+
+
 def practical_tau(epsilon_at: float, epsilon_sign: float, T: int, wrong_segments: int, at: str = "step") -> float:
     """The practical threshold max(τ_AT, τ_sign): τ_AT = ListAT's (b_ν·ln T + 3b_ρ at ε_AT) keeps the target; τ_sign
-    = (2/ε_sign)·ln(L(L+1)/2 + 2) makes a wrong sign at a ⊤ (count ≈ τ, probability ½e^{−τ·ε_sign/2}) rare
-    against the L(L+1)/2 segments that a wrong sign can cost in a search of depth L = ⌊log₂ N⌋. Privacy does not
-    depend on τ."""
+    = (2/ε_sign)·ln(max(L(L+1)/2 + 2, 4K)) makes a wrong sign at a ⊤ (count ≈ τ, probability ½e^{−τ·ε_sign/2})
+    rare against the L(L+1)/2 segments that a wrong sign can cost in a search of depth L = ⌊log₂ N⌋, and keeps
+    τ ≥ M + (2/ε_sign)·ln 4 above the stay margin M (:func:`practical_margin`): a ⊤ at count ≈ τ stays w.p. ≤ ⅛.
+    Privacy does not depend on τ."""
     c_rho, c_nu = AT_SCALES[at]
     tau_at = (c_nu * math.log(max(T, 2)) + 3.0 * c_rho) / epsilon_at
     L = max(wrong_segments, 1)
-    return max(tau_at, 2.0 / epsilon_sign * math.log(L * (L + 1) / 2 + 2))
+    K = stay_odds(L)
+    return max(tau_at, 2.0 / epsilon_sign * math.log(max(L * (L + 1) / 2 + 2, 4.0 * K if K > 1 else 0.0)))
 
 
 def practical_split(epsilon: float, T: int, wrong_segments: int, at: str = "step") -> float:
@@ -71,6 +90,12 @@ def threshold_candidates(H: HypothesisClass | VersionSpace) -> tuple[int, int]:
     if lo > hi:
         raise LittlestoneError("BisectAT: the version space is empty")
     return int(lo), int(hi)
+
+
+def stay_or_move(released: int, margin: float) -> bool:
+    """The stay rule on the released value v = s + Z: move (True) iff |v| > margin (margin 0: always move — v = 0
+    moves right, as the sign rule does); a function of the released value only (post-processing)."""
+    return margin <= 0 or abs(released) > margin
 
 
 class BisectAT(PrivateOnlineLearner):
@@ -105,6 +130,7 @@ class BisectAT(PrivateOnlineLearner):
         beta: float = 0.1,
         setting: str | float = "practical",
         epsilon_at: float | None = None,
+        stay_margin: float | None = None,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -140,13 +166,24 @@ class BisectAT(PrivateOnlineLearner):
         if not 0.0 < e_at < self.epsilon:
             raise LittlestoneError(f"epsilon_at must lie strictly between 0 and epsilon = {self.epsilon:g}")
         self.epsilon_at, self.epsilon_sign = e_at, self.epsilon - e_at
+        L = bisect_wrong_segments(n_cand)
+        if stay_margin is None:
+            margin = 0.0 if setting == "theory" else practical_margin(self.epsilon_sign, L)
+        elif (
+            isinstance(stay_margin, (int, float)) and not isinstance(stay_margin, bool) and 0 <= stay_margin < math.inf
+        ):
+            margin = float(stay_margin)
+        else:
+            raise LittlestoneError(f"stay_margin must be a number ≥ 0 or None, not {stay_margin!r}")
+        #: a ⊤ moves only when the released |s + Z| exceeds it, else the same node starts a new segment (a stay)
+        self.stay_margin = margin
         _, (b_at, b_sign) = split_randomness(backend, seed, 0, 2)
         if setting == "theory":
-            bound = bisectat_bound(n_cand, self.T, self.epsilon, self.beta, at=self.at, epsilon_at=e_at)
+            bound = bisectat_bound(n_cand, self.T, self.epsilon, self.beta, at=self.at, epsilon_at=e_at, margin=margin)
             secure = b_at.floating_point_safe
             tau = grid_margin(bound.A_rho) + grid_margin(bound.A_nu) + bound.C if secure else bound.tau
         elif setting == "practical":
-            tau = practical_tau(e_at, self.epsilon_sign, self.T, bisect_wrong_segments(n_cand), self.at)
+            tau = practical_tau(e_at, self.epsilon_sign, self.T, L, self.at)
         elif isinstance(setting, (int, float)) and not isinstance(setting, bool) and 0 < setting < math.inf:
             tau = float(setting)
         else:
@@ -161,13 +198,14 @@ class BisectAT(PrivateOnlineLearner):
         self._stack: list[tuple[int, int]] = [self.root]
         self._ones = 0  # mistakes with y = 1 in the current segment (with the count: s = 2·ones − count)
         self.backtracks = 0
+        self.stays = 0
         self._h = Threshold(self._mid())
 
     @property
     def setting(self) -> str:
         return (
             f"{self.setting_}(τ={self.tau:.4g}, ε_AT={self.epsilon_at:.4g}, ε_sign={self.epsilon_sign:.4g}, "
-            f"{self.at} AboveThreshold)"
+            f"stay margin {self.stay_margin:.4g}, {self.at} AboveThreshold)"
         )
 
     @property
@@ -184,9 +222,19 @@ class BisectAT(PrivateOnlineLearner):
         return self._h
 
     def _on_top(self) -> None:
-        """The ⊤ of a segment: release the noisy sign of s, move, start the next segment."""
+        """The ⊤ of a segment: release s + Z; move on its sign when |s + Z| > the stay margin, else stay (the same
+        node starts the next segment); start the next segment."""
         s = 2 * self._ones - self._seg.count
-        left = self.sign_mechanism(np.int64(s), backend=self._b_sign) > 0
+        v = int(self.sign_mechanism(np.int64(s), backend=self._b_sign))
+        self._ones = 0
+        self._seg.next_segment()
+        if not stay_or_move(v, self.stay_margin):
+            self.stays += 1
+            return
+        self._move(v > 0)
+
+    def _move(self, left: bool) -> None:
+        """One bisection step towards the side ``left`` (or back to the nearest ancestor beyond the interval)."""
         lo, hi = self._stack[-1]
         m = self._mid()
         if left and m > lo:
@@ -207,8 +255,6 @@ class BisectAT(PrivateOnlineLearner):
             else:
                 self._stack = [self.root]
         self._h = Threshold(self._mid())
-        self._ones = 0
-        self._seg.next_segment()
 
     def _learn01(self, x: Point, y: int) -> None:
         mistake = int(self._h(x) != y)
@@ -255,7 +301,9 @@ class BisectAT(PrivateOnlineLearner):
         if self.setting_ != "theory":
             raise LittlestoneError("BisectAT's mistake bound is proved for setting='theory' only")
         n_cand = self.root[1] - self.root[0] + 1
-        return bisectat_bound(n_cand, self.T, self.epsilon, self.beta, at=self.at, epsilon_at=self.epsilon_at).mistakes
+        return bisectat_bound(
+            n_cand, self.T, self.epsilon, self.beta, at=self.at, epsilon_at=self.epsilon_at, margin=self.stay_margin
+        ).mistakes
 
     def _public_state(self) -> dict[str, Any]:
         """Computed from the ⊤ times and the released signs: the round, the interval, the released threshold, the
@@ -268,6 +316,7 @@ class BisectAT(PrivateOnlineLearner):
             "depth": len(self._stack) - 1,
             "segments": self._seg.segments,
             "backtracks": self.backtracks,
+            "stays": self.stays,
             "tau": self.tau,
             "at": self.at,
             "setting": self.setting,
@@ -277,4 +326,12 @@ class BisectAT(PrivateOnlineLearner):
         return {"segment_mistakes": self._seg.count, "segment_positive_mistakes": self._ones}
 
 
-__all__ = ["BisectAT", "practical_split", "practical_tau", "threshold_candidates"]
+__all__ = [
+    "BisectAT",
+    "practical_margin",
+    "practical_split",
+    "stay_odds",
+    "practical_tau",
+    "stay_or_move",
+    "threshold_candidates",
+]

@@ -50,8 +50,9 @@ from .points_at import CHUNK, _below, check_setting, chunk_array, segment_at, se
 from .segments import check_at_kind
 
 EMPTY = IntervalUnion(())
-#: the five moves of phase 2, in the order of the selection's candidates
+#: the five moves of phase 2, in the order of the selection's candidates (the practical setting adds "stay" last)
 MOVES = ("a left", "a right", "b left", "b right", "m wrong")
+STAY = len(MOVES)
 
 
 def depth_cells(positives: Counter, N: int) -> tuple[list[tuple[int, int]], list[int], list[float]]:
@@ -155,6 +156,7 @@ class IntervalsAT(PrivateOnlineLearner):
         self.segments = 0
         self.selections = 0
         self.resets = 0
+        self.stays = 0
         self._start_segment()
 
     # ------------------------------------------------------------------------------------------- segments
@@ -185,9 +187,23 @@ class IntervalsAT(PrivateOnlineLearner):
             lo, hi = cells[j]
             self._begin_bisection(lo + _below(self._rng, hi - lo + 1))
         else:
-            move = self.select_move(self._kinds.astype(float), backend=self._b_sel)
-            self._move(int(move))
+            move = int(self.select_move(self.move_scores(), backend=self._b_sel))
+            if move == STAY:
+                self.stays += 1
+            else:
+                self._move(move)
         self._start_segment()
+
+    def move_scores(self) -> np.ndarray:
+        """The move selection's scores: the segment's mistakes of each kind and, with a stay score κ > 0 (practical
+        setting), "stay" at κ − c (c the segment's count), and "m wrong" lowered by a public handicap: every score
+        moves by ≤ 1 when one round is replaced."""
+        scores = self._kinds.astype(float)
+        kappa = getattr(self.params, "stay_score", 0.0)
+        if kappa > 0:
+            scores[4] -= self.params.m_wrong_handicap  # "m wrong" restarts everything: it needs more evidence
+            scores = np.append(scores, kappa - float(self._count))
+        return scores
 
     def _move(self, move: int) -> None:
         m = self.m
@@ -289,6 +305,7 @@ class IntervalsAT(PrivateOnlineLearner):
             "segments": self.segments,
             "selections": self.selections,
             "resets": self.resets,
+            "stays": self.stays,
             "setting": self.setting_,
             "at": self.at,
         }
