@@ -22,7 +22,10 @@ _ENTRIES: dict[str, tuple[str, str]] = {
     "ggkm21_list_size": ("ggkm21_list_size", "GGKM21 Lemma 5.5"),
     "ggkm21_accuracy": ("ggkm21_accuracy", "GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε"),
     "private_online": ("private_online", "LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T"),
-    "real_streams": ("real_streams", "private online learners (LWY25 §4, App. F) on river's real streams vs the best in hindsight"),
+    "real_streams": (
+        "real_streams",
+        "private online learners (LWY25 §4, App. F) on river's real streams vs the best in hindsight",
+    ),
 }
 
 
