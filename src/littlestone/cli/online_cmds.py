@@ -70,6 +70,8 @@ class LearnerName(str, Enum):
     intervals_at = "intervals-at"
     listat = "listat"
     bisect = "bisect"
+    segment_em = "segment-em"
+    epoch_em = "epoch-em"
     private = "private"
 
 
@@ -83,6 +85,8 @@ PRIVATE_LEARNERS = (
     "bisect",
     "points-at",
     "intervals-at",
+    "segment-em",
+    "epoch-em",
     "private",
 )
 #: ``-l private`` picks one of these by the class (littlestone.private_online.practical)
@@ -341,7 +345,9 @@ def play(
             )
         from ..private_online import GL21, LWY25, AnytimeGL21, AnytimeLWY25, BisectAT, GL21Adaptive, ListAT
         from ..private_online.intervals_at import IntervalsAT
+        from ..private_online.epoch_em import EpochEM
         from ..private_online.points_at import PointsAT
+        from ..private_online.segmented_em import SegmentedEM
 
         cls = {
             "lwy25": AnytimeLWY25,
@@ -353,10 +359,17 @@ def play(
             "bisect": BisectAT,
             "points-at": PointsAT,
             "intervals-at": IntervalsAT,
+            "segment-em": SegmentedEM,
+            "epoch-em": EpochEM,
         }[learner.value]
         if learner.value in SEGMENT_LEARNERS:
             chosen = "practical" if setting is None else _segment_setting(setting)
-        elif learner.value in ("points-at", "intervals-at"):  # settings by name: practical (default) or theory
+        elif learner.value in (
+            "points-at",
+            "intervals-at",
+            "segment-em",
+            "epoch-em",
+        ):  # settings by name: practical (default) or theory
             chosen = "practical" if setting is None else setting
         else:
             chosen = "practical" if setting is None else parse_setting(setting, learner.value, d)

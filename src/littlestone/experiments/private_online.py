@@ -58,6 +58,8 @@ LEARNERS: dict[str, tuple[str, str]] = {
     "soa": ("littlestone.online", "SOA"),
     "points-at": ("littlestone.private_online.points_at", "PointsAT"),
     "intervals-at": ("littlestone.private_online.intervals_at", "IntervalsAT"),
+    "segment-em": ("littlestone.private_online.segmented_em", "SegmentedEM"),
+    "epoch-em": ("littlestone.private_online.epoch_em", "EpochEM"),
 }
 #: the learners run by default: both variants of LWY25 and GL21, GL21 Thm 4.2, the SOA
 DEFAULT_LEARNERS = ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "gl21-adaptive", "soa")

@@ -9,6 +9,9 @@ intervals_at.py IntervalsAT: intervals (a private point inside the target, then 
 segments.py   segments ended by an AboveThreshold on the running mistake count (the disjoint-segment lemma, F.1)
 list_at.py    ListAT: any listable finite class, pure ε-DP, adaptive adversaries (App. F.2)
 bisect_at.py  BisectAT: thresholds on any domain (2^60), pure ε-DP, adaptive adversaries (App. F.3)
+segment_scores.py  every hypothesis's mistakes on a stretch of the stream, as cells (thresholds, points, finite)
+segmented_em.py  SegmentedEM: noisy streams (regret), stay test + exponential mechanism per segment (App. G.2)
+epoch_em.py   EpochEM: noisy i.i.d. streams, public doubling epochs + exponential mechanism (App. G.1)
 """
 
 from .base import BOT, BaseLearner, ConstantHypothesis, LearnerPrivacy, PrivateOnlineLearner, RunResult, SOABase
@@ -19,11 +22,15 @@ from .points_at import PointsAT
 from .intervals_at import IntervalsAT
 from .list_at import ListAT
 from .bisect_at import BisectAT
+from .segmented_em import SegmentedEM
+from .epoch_em import EpochEM
 
 __all__ = [
     "AnytimeGL21",
     "AnytimeLWY25",
     "BisectAT",
+    "EpochEM",
+    "SegmentedEM",
     "ListAT",
     "BOT",
     "BaseLearner",

@@ -1,0 +1,341 @@
+"""SegmentedEM: a pure ε-DP private online learner for noisy streams — regret against the best hypothesis in hindsight
+— private against adaptive adversaries (LWY25 Def. 2.4), for thresholds on any domain (2⁶⁰ included), point
+functions and any listable finite class (shared/spec ALGORITHMS.md App. G.2 with G.1's growing epochs; proofs in
+docs/derivations.md, "G.2 SegmentedEM").
+
+The stream is cut into segments; the released hypothesis h_j is fixed for the whole of segment j. With
+ε = ε_AT + ε_EM + ε_err (default shares 0.5 / 0.35 / 0.15):
+
+* **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
+  segment), where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is expected to keep. A ⊤
+  ends the segment: h_j errs noticeably more often than ρ_j (a drifting stream, or an adversary playing where h_j is
+  wrong). τ = ln T/ε_AT by default.
+* **public end.** The segment also ends when it is as long as the stream before it (max(``first``, start round)):
+  on a stationary stream the segments double, so the selection below reads ever more rounds (G.1's epochs).
+* **selection.** At the end, the exponential mechanism (ε_EM, score −mistakes on *this segment's* rounds, sensitivity
+  1) releases h_{j+1}, over the whole class in closed form (:mod:`~littlestone.private_online.segment_scores`); for
+  thresholds restricted to a public window |s − s_j| ≤ W whose width follows the released steps (doubled after two
+  steps the same way, halved after a turn — computed from released outputs only): an adversary whose examples all
+  lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them.
+* **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
+  r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
+  values and the public segment length n.
+
+Privacy (docs/derivations.md, "G.2 SegmentedEM"): (ε, 0)-DP under LWY25 Def. 2.4 on every stream and every setting.
+Within a segment the released hypothesis is fixed and ρ_j public, so replacing round t* changes the queries of its
+segment by b·c·1[i ≥ i*] (a step: the step AboveThreshold's assumption); the selection and the error release read the
+segment's rounds only; segments are disjoint with ends decided by released outputs and public times (the
+disjoint-segment lemma F.1), so the claim is max over segments of ε_AT + ε_EM + ε_err = ε.
+
+Regret: :func:`littlestone.bounds.agnostic_segments.segmented_em_bound` (an i.i.d. bound; against adaptive
+adversaries the bound is per segment — the derivation says what is and is not proved).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._random import SeedLike
+from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
+from ..errors import LittlestoneError
+from ..privacy.cell_exponential import CellExponentialMechanism
+from ..privacy.laplace import DiscreteLaplaceMechanism
+from ..privacy.mechanism import compose
+from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
+from .segment_scores import SegmentScores, scores_for
+from .segments import AT_KINDS, check_at_kind
+
+#: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
+RHO_DENOMINATOR = 1024
+#: the default budget shares of the stay test, the selection and the error release
+DEFAULT_SPLIT = (0.5, 0.35, 0.15)
+#: the smallest window half-width of the threshold selection
+MIN_WINDOW = 4
+#: vectorised blocks of :meth:`SegmentedEM.run`: FIRST, 2·FIRST, … up to MAX rounds
+FIRST_BLOCK, MAX_BLOCK = 256, 1 << 16
+
+
+def check_split(split: Sequence[float]) -> tuple[float, float, float]:
+    """Three positive shares of ε (stay test, selection, error release) summing to 1."""
+    try:
+        s = tuple(float(v) for v in split)
+    except (TypeError, ValueError):
+        raise LittlestoneError(f"split must be three positive shares summing to 1, not {split!r}") from None
+    if len(s) != 3 or min(s) <= 0 or abs(sum(s) - 1.0) > 1e-9:
+        raise LittlestoneError(f"split must be three positive shares summing to 1, not {split!r}")
+    return s  # type: ignore[return-value]
+
+
+def default_tau(epsilon_at: float, T: int) -> float:
+    """τ = ln T/ε_AT: the largest of T query noises Lap(1/ε_AT) stays below it except with probability about ½, and
+    the count's own excursions above ρ·n stay small because ρ includes a margin. Privacy does not depend on τ."""
+    return math.log(max(T, 2)) / epsilon_at
+
+
+def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float) -> float:
+    """ρ = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on n
+    rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released)."""
+    r = min(max(noisy_errors / n, 0.0), 1.0)
+    return min(0.5, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
+
+
+class SegmentedEM(PrivateOnlineLearner):
+    """SegmentedEM (App. G.2 + G.1): segments ended by a step AboveThreshold on (mistakes − ρ·rounds) or at public
+    doubling times; at each end the exponential mechanism selects the next hypothesis on the segment's rounds and a
+    discrete Laplace release of its mistakes there sets the next ρ. (ε, 0)-DP under LWY25 Def. 2.4 (adaptive
+    adversaries, the whole released stream) on every stream and for every setting; agnostic (a regret guarantee
+    against the best hypothesis in hindsight on noisy streams).
+
+    Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP), ``beta``, ``setting`` ("practical" or "theory":
+    the same parameters, those the bound is stated for), ``split`` (shares of ε: stay test,
+    selection, error release), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
+    public segment), ``window`` (the thresholds' public window; True by default), ``margin`` (added to ρ), ``at``
+    ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
+    ``accountant``.
+
+    >>> from littlestone import Thresholds
+    >>> learner = SegmentedEM(Thresholds(2**60), T=1000, epsilon=1.0, backend="seeded", seed=0)
+    >>> learner.hypothesis()
+    Threshold(576460752303423488,)
+    """
+
+    pure_dp = True
+    agnostic = True
+    #: False for the epochs-only variant (:class:`~littlestone.private_online.EpochEM`): no stay test, no ρ
+    uses_stay_test = True
+
+    def __init__(
+        self,
+        hypothesis_class: HypothesisClass | VersionSpace,
+        *,
+        T: int,
+        epsilon: float,
+        delta: float = 0.0,
+        beta: float = 0.1,
+        setting: str = "practical",
+        split: Sequence[float] = DEFAULT_SPLIT,
+        tau: float | None = None,
+        first: int = 64,
+        window: bool = True,
+        margin: float = 0.02,
+        at: str = "step",
+        backend: Any = "secure",
+        seed: SeedLike = None,
+        labels: tuple[int, int] = (0, 1),
+        feature: str | None = None,
+        diagnostics: bool = False,
+        accountant: Any = None,
+    ):
+        super().__init__(
+            hypothesis_class,
+            T=T,
+            epsilon=epsilon,
+            delta=delta,
+            beta=beta,
+            labels=labels,
+            feature=feature,
+            diagnostics=diagnostics,
+            accountant=accountant,
+        )
+        if setting not in ("practical", "theory"):
+            raise LittlestoneError(f"setting must be 'practical' or 'theory' (the same parameters), not {setting!r}")
+        self.setting_ = str(setting)
+        self.scores: SegmentScores = scores_for(self.initial_version_space)
+        if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 1:
+            raise LittlestoneError(f"first must be a positive int, not {first!r}")
+        self.first = int(first)
+        if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not 0 <= margin < 1:
+            raise LittlestoneError(f"margin must be a number in [0, 1), not {margin!r}")
+        self.margin = float(margin)
+        self.window = bool(window) and self.scores.ordered
+        self.at = check_at_kind(at)
+        self.split = self._split(split)
+        e_at, e_em, e_err = (s * self.epsilon for s in self.split)
+        self.epsilon_at, self.epsilon_select, self.epsilon_error = e_at, e_em, e_err
+        (self._rng,), (b_at, self._b_select, self._b_error) = split_randomness(backend, seed, 1, 3)
+        self.tau = float(tau) if tau is not None else (default_tau(e_at, self.T) if e_at > 0 else math.inf)
+        if not self.tau > 0:
+            raise LittlestoneError(f"tau must be positive, not {tau!r}")
+        #: the mechanism objects run once per segment (privacy() composes exactly these)
+        self.selection_mechanism = CellExponentialMechanism(e_em, 1.0)
+        self.at_mechanism = None
+        self.error_mechanism = None
+        if self.uses_stay_test:
+            b = RHO_DENOMINATOR
+            at_cls, run_cls = AT_KINDS[self.at]
+            self.at_mechanism = run_cls(b * self.tau, e_at, sensitivity=float(b))
+            self.error_mechanism = DiscreteLaplaceMechanism(e_err, sensitivity=1)
+            self._at = at_cls(
+                self.at_mechanism.threshold,
+                e_at,
+                sensitivity=float(b),
+                backend=b_at,
+                noise_batch=4096,
+                threshold_batch=16,
+                integer_queries=True,  # b·(mistakes) − a·(rounds): integers
+            )
+        self._h: Hypothesis = self.scores.start()
+        self._rho_num = RHO_DENOMINATOR // 2  # ρ_1 = ½ (public)
+        self._width = None  # the window's half-width (thresholds): the whole class at first
+        self._last_step = 0
+        self.segments, self.tops = 1, 0
+        self._seg_start = 0
+        self._new_segment_buffers()
+
+    def _split(self, split: Sequence[float]) -> tuple[float, float, float]:
+        return check_split(split)
+
+    # ------------------------------------------------------------------------------------------- segments
+    def _new_segment_buffers(self) -> None:
+        self._count = 0  # mistakes of h_j in the segment (private)
+        self._n = 0  # rounds in the segment (public: a function of the released ends)
+        self._blocks_x: list[Any] = []
+        self._blocks_y: list[np.ndarray] = []
+        self._px: list[Any] = []
+        self._py: list[int] = []
+        self._cap = max(self.first, self._seg_start)
+
+    def _segment_examples(self) -> tuple[Any, np.ndarray]:
+        if self._px:
+            self._blocks_x.append(self._stack_points(self._px))
+            self._blocks_y.append(np.asarray(self._py, dtype=np.int8))
+            self._px, self._py = [], []
+        if not self._blocks_x:
+            return [], np.zeros(0, np.int8)
+        if len(self._blocks_x) == 1:
+            return self._blocks_x[0], self._blocks_y[0]
+        xs = self._blocks_x
+        x = np.concatenate(xs) if all(isinstance(b, np.ndarray) for b in xs) else [p for b in xs for p in b]
+        return x, np.concatenate(self._blocks_y)
+
+    def _stack_points(self, pts: list[Any]) -> Any:
+        if all(isinstance(p, int) for p in pts) and all(-(2**63) <= p < 2**63 for p in pts):
+            return np.asarray(pts, dtype=np.int64)
+        return list(pts)
+
+    def _window(self) -> tuple[int, int] | None:
+        if not self.window or self._width is None:
+            return None
+        c = self._h.t  # type: ignore[attr-defined]
+        return (c - self._width, c + self._width)
+
+    def _end_segment(self, top: bool) -> None:
+        """The end of segment j: select h_{j+1} on its rounds, release its noisy mistakes there, set ρ_{j+1}."""
+        x, y = self._segment_examples()
+        n = len(y)
+        sizes, mistakes, decode = self.scores.cells(x, y, self._window())
+        j = self.selection_mechanism((sizes, -mistakes), backend=self._b_select)
+        h_new = decode(j, self._rng)
+        if self.uses_stay_test:
+            err = self.scores.mistakes(h_new, x, y)
+            r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
+            rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
+            self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
+            self._at.restart()
+        if self.window:  # the public step-size rule: computed from the released thresholds only
+            step = h_new.t - self._h.t  # type: ignore[attr-defined]
+            full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
+            if self._width is None:
+                self._width = full
+            if step:
+                same = step * self._last_step > 0
+                self._width = min(full, 2 * self._width) if same else max(MIN_WINDOW, self._width // 2)
+                self._last_step = step
+        self._h = h_new
+        self.tops += int(top)
+        self.segments += 1
+        self._seg_start += n
+        self._new_segment_buffers()
+
+    # ------------------------------------------------------------------------------------------- protocol
+    def _released(self) -> Hypothesis:
+        return self._h
+
+    def _learn01(self, x: Point, y: int) -> None:
+        self._count += int(self._h(x) != y)
+        self._n += 1
+        self._px.append(x)
+        self._py.append(y)
+        top = False
+        if self.uses_stay_test:
+            top = self._at.test(RHO_DENOMINATOR * self._count - self._rho_num * self._n)
+        if top or self._n >= self._cap:
+            self._end_segment(top)
+
+    def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
+        total = len(y)
+        preds = np.empty(total, dtype=np.int8)
+        pos, size = 0, FIRST_BLOCK
+        while pos < total:
+            k = min(total - pos, size, self._cap - self._n)
+            xb = X[pos : pos + k]
+            pb = self.scores.predict(self._h, xb)
+            yb = y[pos : pos + k]
+            miss = (pb != yb).astype(np.int64)
+            m, top = k, False
+            if self.uses_stay_test:
+                q = RHO_DENOMINATOR * (self._count + np.cumsum(miss)) - self._rho_num * (
+                    self._n + np.arange(1, k + 1, dtype=np.int64)
+                )
+                first = self._at.first_above(q)
+                if first >= 0:
+                    m, top = first + 1, True
+            self._count += int(miss[:m].sum())
+            self._n += m
+            self._blocks_x.append(xb[:m])
+            self._blocks_y.append(np.asarray(yb[:m], dtype=np.int8))
+            preds[pos : pos + m] = pb[:m]
+            pos += m
+            self.t += m
+            if top or self._n >= self._cap:
+                self._end_segment(top)
+                size = FIRST_BLOCK
+            else:
+                size = min(MAX_BLOCK, 2 * size)
+        return preds
+
+    # ------------------------------------------------------------------------------------------- reports
+    @property
+    def setting(self) -> str:
+        parts = ", ".join(f"{v:.3g}" for v in self.split)
+        return f"split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, {self.at} AboveThreshold"
+
+    @property
+    def rho(self) -> float:
+        """The current segment's public error level ρ_j = a_j/b (from released values)."""
+        return self._rho_num / RHO_DENOMINATOR
+
+    def privacy(self) -> LearnerPrivacy:
+        """(ε_AT + ε_EM + ε_err, 0) = (ε, 0): per segment the stay test (:attr:`at_mechanism`), the selection
+        (:attr:`selection_mechanism`) and the error release (:attr:`error_mechanism`) compose (basic); segments are
+        disjoint with released or public ends (F.1), so the segments compose in parallel."""
+        parts = [m for m in (self.at_mechanism, self.selection_mechanism, self.error_mechanism) if m is not None]
+        segment = compose(parts, "basic", what="one segment: stay test, selection, error release")
+        return compose_claims(
+            [segment], [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
+        )
+
+    def _public_state(self) -> dict[str, Any]:
+        """Public or computed from released values: the round, the released hypothesis, segments and ⊤s, ρ, the
+        window, the segment's round count (its start is a released end)."""
+        return {
+            "t": self.t,
+            "hypothesis": self._h,
+            "segments": self.segments,
+            "tops": self.tops,
+            "rho": self.rho,
+            "window": self._width,
+            "segment_rounds": self._n,
+            "segment_cap": self._cap,
+            "tau": self.tau,
+            "setting": self.setting,
+        }
+
+    def _diagnostic_state(self) -> dict[str, Any]:
+        return {"segment_mistakes": self._count}
+
+
+__all__ = ["SegmentedEM", "RHO_DENOMINATOR", "DEFAULT_SPLIT", "check_split", "default_tau", "error_level"]
