@@ -32,7 +32,7 @@ def _cell_text(accs, best: float, majority: float) -> str:
     if accs is None:
         return "—"
     if isinstance(accs, str):
-        return "cannot run†"
+        return "failed†" if " failed on " in accs else "cannot run†"
     med, worst = 100 * float(np.median(accs)), 100 * float(np.min(accs))
     mark = " ✓" if rs.meets_target(accs, best, majority) else ""
     return f"{med:.1f} ({worst:.1f}){mark}"

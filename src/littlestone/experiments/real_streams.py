@@ -95,7 +95,7 @@ _PHISHING_SRC = (
 _RGB = "UCI Statlog Image Segmentation defines it as an average of R, G, B values over the 3×3 region; 8-bit channels: [0, 255]"
 _SHUTTLE_SRC = (
     "UCI Statlog Shuttle documents no ranges (integer sensor readings); declared: 16-bit readings |v| < 2^15 on a "
-    "signed-log scale sign(v)·log2(1 + |v|) ∈ [−15, 15], 60 half-octave cells"
+    "signed-log scale sign(v)·log2(1 + |v|) ∈ [−15, 15], 30 one-octave cells"
 )
 
 
@@ -164,7 +164,7 @@ STREAMS: dict[str, StreamSpec] = {
         "Shuttle",
         1,
         "Shuttle (ODDS cast: anomaly = 1 against the majority 'Rad Flow' class)",
-        tuple(PublicGrid(f"f{i}", -15.0, 15.0, 60, _SHUTTLE_SRC, "symlog") for i in range(1, 10)),
+        tuple(PublicGrid(f"f{i}", -15.0, 15.0, 30, _SHUTTLE_SRC, "symlog") for i in range(1, 10)),
     ),
 }
 
@@ -271,47 +271,52 @@ class PrivateEntry:
 
     name: str
     kinds: tuple[str, ...]
-    build: Callable[[Any, int, float, int], Any]
+    build: Callable[[Any, int, float, int | None], Any]  # seed None: the secure backend
     cannot_run: Callable[[Any, int], str | None] = lambda H, T: None
     agnostic: bool = False
 
 
-def _bisect(H: Any, T: int, eps: float, seed: int) -> Any:
+def _noise(seed: int | None) -> dict[str, Any]:
+    """The seeded backend with ``seed``, or (None) the secure one."""
+    return {"backend": "secure"} if seed is None else {"backend": "seeded", "seed": seed}
+
+
+def _bisect(H: Any, T: int, eps: float, seed: int | None) -> Any:
     from ..private_online import BisectAT
 
-    return BisectAT(H, T=T, epsilon=eps, backend="seeded", seed=seed)
+    return BisectAT(H, T=T, epsilon=eps, **_noise(seed))
 
 
-def _listat(H: Any, T: int, eps: float, seed: int) -> Any:
+def _listat(H: Any, T: int, eps: float, seed: int | None) -> Any:
     from ..private_online import ListAT
 
-    return ListAT(H, T=T, epsilon=eps, backend="seeded", seed=seed)
+    return ListAT(H, T=T, epsilon=eps, **_noise(seed))
 
 
-def _intervals_at(H: Any, T: int, eps: float, seed: int) -> Any:
+def _intervals_at(H: Any, T: int, eps: float, seed: int | None) -> Any:
     from ..private_online import IntervalsAT
 
-    return IntervalsAT(H, T=T, epsilon=eps, backend="seeded", seed=seed)
+    return IntervalsAT(H, T=T, epsilon=eps, **_noise(seed))
 
 
-def _algorithm3(H: Any, T: int, eps: float, seed: int) -> Any:
+def _algorithm3(H: Any, T: int, eps: float, seed: int | None) -> Any:
     from ..agnostic_online import Algorithm3, ThresholdsAlgorithm3
     from ..classes import Thresholds
 
     if isinstance(H, Thresholds):
-        return ThresholdsAlgorithm3(H, T, eps, backend="seeded", seed=seed)
-    return Algorithm3(H, T, eps, backend="seeded", seed=seed)
+        return ThresholdsAlgorithm3(H, T, eps, **_noise(seed))
+    return Algorithm3(H, T, eps, **_noise(seed))
 
 
 #: δ of the constructed-experts learner (approximate DP: LWY25 Thm E.10 needs δ > 0)
 EXPERTS_DELTA = 1e-6
 
 
-def _experts(H: Any, T: int, eps: float, seed: int) -> Any:
+def _experts(H: Any, T: int, eps: float, seed: int | None) -> Any:
     from ..agnostic_online import ConstructedExpertsLearner
 
     # (2ε, 2δ)-DP by Thm 4.4's composition: run at ε/2 so that the whole claim is ε like the others'
-    return ConstructedExpertsLearner(H, T, eps / 2, EXPERTS_DELTA / 2, backend="seeded", seed=seed)
+    return ConstructedExpertsLearner(H, T, eps / 2, EXPERTS_DELTA / 2, **_noise(seed))
 
 
 def _experts_too_many(H: Any, T: int) -> str | None:
@@ -324,8 +329,24 @@ def _experts_too_many(H: Any, T: int) -> str | None:
     return None
 
 
-#: the private learners of the table, in column order (ε = 1; one line each)
+def _segment_em(H: Any, T: int, eps: float, seed: int | None) -> Any:
+    from ..private_online.segmented_em import SegmentedEM
+
+    return SegmentedEM(H, T=T, epsilon=eps, **_noise(seed))
+
+
+def _epoch_em(H: Any, T: int, eps: float, seed: int | None) -> Any:
+    from ..private_online.epoch_em import EpochEM
+
+    return EpochEM(H, T=T, epsilon=eps, **_noise(seed))
+
+
+ALL_KINDS = ("x≥t", "x<t", "stumps", "intervals")
+
+#: the private learners of the table, in column order (ε = 1; one line each); SegmentedEM is the noisy-stream default
 PRIVATE_LEARNERS: list[PrivateEntry] = [
+    PrivateEntry("SegmentedEM", ALL_KINDS, _segment_em, agnostic=True),
+    PrivateEntry("EpochEM", ALL_KINDS, _epoch_em, agnostic=True),
     PrivateEntry("BisectAT", THRESHOLD_KINDS, _bisect),
     PrivateEntry("ListAT", ("x≥t", "x<t", "stumps", "intervals"), _listat),
     PrivateEntry("IntervalsAT", ("intervals",), _intervals_at),
@@ -363,7 +384,10 @@ def private_accuracies(entry: PrivateEntry, H: Any, X: np.ndarray, y: np.ndarray
         return why
     accs = []
     for s in range(seeds):
-        preds = _predictions(entry.build(H, T, epsilon, s), X, y)
+        try:
+            preds = _predictions(entry.build(H, T, epsilon, s), X, y)
+        except Exception as exc:  # shown in the table as a failure of that learner, never hidden
+            return f"{entry.name} failed on {getattr(H, 'name', H)} (seed {s}): {type(exc).__name__}: {exc}"
         accs.append(float(np.mean(preds == y)))
     return np.array(accs)
 
@@ -372,34 +396,43 @@ def private_accuracies(entry: PrivateEntry, H: Any, X: np.ndarray, y: np.ndarray
 
 
 def loss_matrix(H: Any, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """(T × |H|) 0/1 losses 1[h(x_t) ≠ y_t], hypotheses in the order of the class's query family."""
+    """(T × |H|) 0/1 losses 1[h(x_t) ≠ y_t] as int8, hypotheses in the order of the class's query family."""
     from ..agnostic_online.baselines import class_losses
 
-    parts = list(class_losses(H, X, y))
-    return np.concatenate(parts, axis=0) if parts else np.zeros((0, 1))
+    parts = [c.astype(np.int8) for c in class_losses(H, X, y)]
+    return np.concatenate(parts, axis=0) if parts else np.zeros((0, 1), dtype=np.int8)
+
+
+#: rows per block of the baselines' passes over the loss matrix (bounded memory on long streams and large classes)
+BLOCK = 4096
 
 
 def best_in_hindsight(losses: np.ndarray) -> int:
     """min_h Σ_t 1[h(x_t) ≠ y_t]."""
-    return int(losses.sum(axis=0).min())
+    return int(losses.sum(axis=0, dtype=np.int64).min())
 
 
 def follow_the_leader(losses: np.ndarray) -> int:
     """Mistakes of follow-the-leader: round t plays the hypothesis with the fewest mistakes on rounds < t (ties: the
     first in the class's order)."""
-    T = losses.shape[0]
-    if T == 0:
-        return 0
-    before = np.vstack([np.zeros((1, losses.shape[1])), np.cumsum(losses, axis=0)[:-1]])
-    leader = before.argmin(axis=1)
-    return int(losses[np.arange(T), leader].sum())
+    total = np.zeros(losses.shape[1], dtype=np.int32)
+    mistakes = 0
+    for s in range(0, losses.shape[0], BLOCK):
+        block = losses[s : s + BLOCK]
+        cum = np.cumsum(block, axis=0, dtype=np.int32)
+        before = cum - block + total  # each hypothesis's mistakes on the rounds before
+        mistakes += int(block[np.arange(block.shape[0]), before.argmin(axis=1)].sum())
+        total = total + cum[-1]
+    return mistakes
 
 
 def hedge_expected(losses: np.ndarray) -> float:
     """Hedge's expected mistakes Σ_t ⟨p_t, ℓ_t⟩ over the class (:class:`littlestone.experts.Hedge`, horizon T)."""
     from ..experts import Hedge
 
-    run = Hedge(losses.shape[1], max(1, losses.shape[0]), seed=0).run(iter([losses]))
+    T = losses.shape[0]
+    chunks = (losses[s : s + BLOCK].astype(float) for s in range(0, T, BLOCK))
+    run = Hedge(losses.shape[1], max(1, T), seed=0).run(chunks)
     return float(run.expected_loss)
 
 
@@ -606,12 +639,116 @@ def _figure(cells: list[dict], path: Path) -> Path:
     return save_figure(fig, path)
 
 
+# --------------------------------------------------------------------------------------------------- the demo's panel
+
+#: the learners of the demo's real-stream panel: the noisy-stream default, the realizable learner ``play -l
+#: private`` picks for a finite class, LWY25's Algorithm 3
+PANEL_LEARNERS = ("SegmentedEM", "ListAT", "Algorithm 3 (LWY25)")
+
+
+@dataclass
+class RealStreamPanel:
+    """The demo's real-stream panel: accuracy against rounds of private learners on one stream, one feature."""
+
+    stream: str
+    about: str
+    feature: str
+    kind: str
+    cells: int
+    T: int
+    epsilon: float
+    majority: float
+    best: float
+    rows: list[dict]
+    figure: Path
+
+
+def stream_panel(
+    out_dir: Any,
+    *,
+    stream: str = "phishing",
+    feature: str = "https",
+    kind: str = "stumps",
+    epsilon: float = 1.0,
+    backend: str = "seeded",
+    seed: Any = 0,
+) -> RealStreamPanel:
+    """Running progressive-validation accuracy of :data:`PANEL_LEARNERS` on a real stream (default: Phishing, the
+    ``https`` feature on its documented 3-cell grid, stumps in both directions), beside the best hypothesis of the
+    class in hindsight and the majority class; writes ``real_stream.png``. ``backend="secure"`` draws the learners'
+    randomness from the OS (``seed`` is then not used)."""
+    from .._random import spawn_seeds
+    from .figure_style import FIG_WIDTH_IN, legible
+
+    s = load_stream(stream)
+    grid = next(g for g in s.spec.grids if g.feature == feature)
+    H, X = class_and_points(kind, stream_points(s, feature), grid.cells)
+    y, T = s.y, s.T
+    L = loss_matrix(H, X, y)
+    best_h = int(L.sum(axis=0).argmin())
+    t = np.arange(1, T + 1)
+    best_curve = 1 - np.cumsum(L[:, best_h]) / t
+    major = int(y.mean() >= 0.5)
+    major_curve = np.cumsum(y == major) / t
+    entries = {e.name: e for e in PRIVATE_LEARNERS}
+    rows, curves = [], {}
+    for name, child in zip(PANEL_LEARNERS, spawn_seeds(seed, len(PANEL_LEARNERS))):
+        entry = entries[name]
+        secure = backend != "seeded"  # the secure backend's randomness never comes from the user's seed
+        lrn = entry.build(H, T, epsilon, None if secure else int(child.generate_state(1)[0]))
+        preds = _predictions(lrn, X, y)
+        curves[name] = np.cumsum(preds == y) / t
+        p = lrn.privacy()
+        rows.append(
+            {
+                "learner": name,
+                "agnostic": "yes" if entry.agnostic else "no (realizable)",
+                "privacy (ε, δ)": f"({p.epsilon:.3g}, {p.delta:.2g})",
+                "accuracy": float(curves[name][-1]),
+            }
+        )
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = out_path(out_dir)
+    with legible():
+        fig, ax = plt.subplots(figsize=(FIG_WIDTH_IN, 4.6))
+        for i, (name, cur) in enumerate(curves.items()):
+            ax.plot(t, 100 * cur, ["-", "--", "-."][i % 3], lw=1.5, color=f"C{i}", label=name)
+        ax.plot(t, 100 * best_curve, "k-", lw=2.2, alpha=0.35, label="best of the class in hindsight")
+        ax.plot(t, 100 * major_curve, "k:", lw=1.2, label="majority class")
+        ax.set_xlabel("round t")
+        ax.set_ylabel("accuracy so far (%)")
+        ax.set_ylim(30, 100)
+        ax.set_title(f"{s.spec.dataset}: {feature}, {kind}, ε = {epsilon:g}")
+        fig.legend(loc="lower center", ncol=1, frameon=False)
+        fig.tight_layout(rect=(0, 0.23, 1, 1))
+        fig_path = save_figure(fig, out / "real_stream.png", tight=False)
+    return RealStreamPanel(
+        s.spec.name,
+        s.spec.about,
+        feature,
+        kind,
+        grid.cells,
+        T,
+        epsilon,
+        float(major_curve[-1]),
+        float(best_curve[-1]),
+        rows,
+        fig_path,
+    )
+
+
 __all__ = [
     "CLASS_KINDS",
     "GRIDS",
     "PRIVATE_LEARNERS",
+    "PANEL_LEARNERS",
     "PrivateEntry",
     "PublicGrid",
+    "RealStreamPanel",
     "STREAMS",
     "Stream",
     "StreamSpec",
@@ -626,5 +763,6 @@ __all__ = [
     "private_accuracies",
     "river_accuracies",
     "run",
+    "stream_panel",
     "stream_points",
 ]
