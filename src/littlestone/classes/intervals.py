@@ -67,7 +67,8 @@ class IntervalUnion(Hypothesis):
         return IntervalUnion(parts)
 
     def __call__(self, x: Point) -> int:
-        x = as_python_point(x)
+        if type(x) is not int:
+            x = as_python_point(x)
         j = bisect.bisect_right(self._starts, x) - 1
         return int(j >= 0 and x <= self.intervals[j][1])
 

@@ -67,7 +67,7 @@ class FiniteSet(Hypothesis):
         return FiniteSet(ones)
 
     def __call__(self, x: Point) -> int:
-        return int(as_python_point(x) in self._set)
+        return int((x if type(x) is int else as_python_point(x)) in self._set)
 
     def predict(self, X: Any) -> np.ndarray:
         if not self.points:

@@ -39,7 +39,7 @@ class Threshold(Hypothesis):
         return (self.t,)
 
     def __call__(self, x: Point) -> int:
-        return int(as_python_point(x) >= self.t)
+        return int((x if type(x) is int else as_python_point(x)) >= self.t)
 
     def absorb_patches(self, patches: list) -> Hypothesis | None:
         """Canonical form of h_t overwritten on finitely many integer points: the base threshold t' with the fewest

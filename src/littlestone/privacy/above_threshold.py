@@ -48,6 +48,9 @@ class AboveThreshold:
     #: different proof (:class:`~littlestone.privacy.MonotoneAboveThreshold`) change them
     _threshold_scale = 2.0
     _query_scale = 4.0
+    #: :meth:`test_count`'s copy of the query-noise buffer as a list (re-made when the buffer is redrawn)
+    _as_list: list = []
+    _as_list_of: Any = None
 
     def __init__(
         self,
@@ -142,6 +145,28 @@ class AboveThreshold:
             above = bool(self._on_grid(v) + self._query_noise() >= self._noisy_threshold)
         else:
             above = bool(v + self._query_noise() >= self._noisy_threshold)
+        self.halted = above
+        return above
+
+    def test_count(self, count: int) -> bool:
+        """:meth:`test` for a Python ``int`` the caller computed itself (a running count of 0/1 indicators, with
+        ``integer_queries=True``): the same noise, drawn in the same order, and the same comparison — an int is finite,
+        integral and exact on the unit grid, so the value checks of :meth:`test` are skipped (one per round of a
+        private online learner, issue 33 item 6)."""
+        if self.halted:
+            raise BudgetExceededError(
+                "AboveThreshold already answered ⊤ and halted; call restart() (charges epsilon again) to continue"
+            )
+        if type(count) is not int or not self.integer_queries or abs(count) >= 1 << 52:
+            return self.test(count)
+        self.n_queries += 1
+        if self._pos >= self._buffer.size:
+            self._buffer = self._draw(self._query_scale, self._noise_batch)
+            self._pos = 0
+        if self._as_list_of is not self._buffer:  # the buffer as Python numbers (read one per call)
+            self._as_list, self._as_list_of = self._buffer.tolist(), self._buffer
+        above = count + self._as_list[self._pos] >= self._noisy_threshold
+        self._pos += 1
         self.halted = above
         return above
 

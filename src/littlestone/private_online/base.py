@@ -26,7 +26,16 @@ learner is built with ``diagnostics=True`` (issue 26 item 4).
 
 Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never inferred from the data; bool labels
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
-``feature=``). ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
+``feature=``); with a public :class:`~littlestone.classes.feature_grid.FeatureGrid` (``grid=``, or carried by the
+class as ``H.grid``, e.g. :class:`~littlestone.classes.grid_classes.GridBoxes`) a tuple of k raw feature values or a
+river dict with the grid's names, mapped to the grid's cells (values beyond the declared bounds clipped); a 1-tuple
+``(x,)`` is read as the point x on a one-dimensional domain.
+
+**One validation per round** (issue 33 item 6): :meth:`PrivateOnlineLearner._point` remembers the last raw value it
+validated and the point it gave, so river's ``predict_one(x)`` then ``learn_one(x, y)`` validate x once; ints in an
+integer range and tuples of a class with the standard validation skip the generic conversion. The cache is keyed by
+the raw value (not the dict object, which a caller may mutate), and a bad value is never cached: NaN, a point outside
+the domain or a label outside the declared pair raise the same one-line error on every call. ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
 The conversions are the online package's (``littlestone.online.river_compat``: ``feature_value``, ``label01``), one
 place for every online learner of the library.
 """
@@ -41,7 +50,8 @@ import numpy as np
 
 from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
-from ..errors import LabelError, LittlestoneError
+from ..classes.feature_grid import FeatureGrid
+from ..errors import DomainError, LabelError, LittlestoneError
 from ..online.base import as_version_space
 from ..online.river_compat import CloneFromParams, feature_value, label01
 from ..privacy import Backend, SecureBackend, SeededBackend, check_backend
@@ -349,6 +359,33 @@ def _register_with_river() -> None:
     _register_with_river.done = True  # type: ignore[attr-defined]
 
 
+#: the raw value remembered before any was validated (never a user's value)
+_NOTHING = object()
+
+
+def _plain_validation(H: HypothesisClass) -> bool:
+    """Whether the class validates a point as the base class does (Python value unchanged, then ``contains_point``):
+    then an int or a tuple it contains is its own validated point."""
+    from ..classes.points import Points
+
+    return type(H).validate_point in (HypothesisClass.validate_point, Points.validate_point)
+
+
+def _int_range(H: HypothesisClass) -> tuple[int, int] | None:
+    """[lo, hi) when the class's domain is exactly the integers lo … hi − 1 (thresholds, intervals, points on a
+    range), else None."""
+    from ..classes.intervals import Intervals
+    from ..classes.points import Points
+    from ..classes.thresholds import Thresholds
+
+    if type(H) in (Thresholds, Intervals):
+        return 0, int(H.n)
+    if type(H) is Points:
+        r = H.domain.integer_range
+        return None if r is None or r.step != 1 else (int(r.start), int(r.stop))
+    return None
+
+
 class PrivateOnlineLearner(CloneFromParams, ABC):
     """Base class: validation, declared labels, horizon T, the river protocol and ``run``.
 
@@ -378,6 +415,7 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         feature: str | None = None,
         diagnostics: bool = False,
         accountant: Any = None,
+        grid: FeatureGrid | None = None,
     ):
         _register_with_river()
         self.accountant = accountant  # charged this learner's privacy() at its first learn_one / run
@@ -405,6 +443,15 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         if any(isinstance(v, (bool, np.bool_)) for v in labels):  # (0, 1) == (False, True): test the type
             labels = (False, True)
         self.labels = labels
+        self._negative = int(labels[0])
+        self.grid = self._check_grid(grid, feature)
+        # fast paths only where _validate is the class's own validation (a subclass's extra checks always run)
+        self._plain_validation = (
+            _plain_validation(self.hypothesis_class) and type(self)._validate is PrivateOnlineLearner._validate
+        )
+        # ints of the class's integer range are points (a subclass whose _validate refuses some of them resets this)
+        self._int_range = _int_range(self.hypothesis_class) if _plain_validation(self.hypothesis_class) else None
+        self._forget_point()
         self.t = 0
 
     # river-style protocol -----------------------------------------------------------------------------------
@@ -422,18 +469,104 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         return self._released()
 
     def predict_one(self, x: Any) -> Any:
-        """h_t(x) in the declared label pair (x: a point, or a river dict with one key or the declared ``feature``)."""
-        return self.labels[int(self._released()(self._point(x)))]
+        """h_t(x) in the declared label pair (x: a point, a river dict with one key or the declared ``feature``, or
+        — with a grid — a tuple or river dict of raw feature values)."""
+        return self.labels[self._released()(self._pt if x is self._raw else self._point(x))]
 
     def predict_proba_one(self, x: Any) -> dict[Any, float]:
         """river's probability dict of h_t(x): the released hypothesis is deterministic, so it puts mass 1 on its label."""
         p = int(self._released()(self._point(x)))
         return {self.labels[0]: float(1 - p), self.labels[1]: float(p)}
 
+    def _check_grid(self, grid: Any, feature: Any) -> FeatureGrid | None:
+        """The learner's grid: ``grid=`` or the class's own (``H.grid``); its cells must be points of the class."""
+        carried = getattr(self.hypothesis_class, "grid", None)
+        if grid is None:
+            grid = carried if isinstance(carried, FeatureGrid) else None
+        if grid is None:
+            return None
+        if not isinstance(grid, FeatureGrid):
+            raise LittlestoneError(f"grid must be a littlestone FeatureGrid, not {type(grid).__name__}")
+        if isinstance(carried, FeatureGrid) and carried != grid:
+            raise LittlestoneError(f"grid={grid!r} differs from the grid the class carries ({carried!r})")
+        if feature is not None:
+            raise LittlestoneError(
+                "give either feature= (one key of a river dict) or grid= (several features), not both"
+            )
+        top = tuple(b - 1 for b in grid.bins)
+        corners = [top[0], 0] if grid.n_features == 1 else [top, (0,) * grid.n_features]
+        if not all(self.hypothesis_class.contains_point(c) for c in corners):
+            shape = "×".join(map(str, grid.bins))
+            raise LittlestoneError(
+                f"the {shape} grid's cells are not points of {self.hypothesis_class.name}: build the class on the grid "
+                "(GridStumps(grid), GridBoxes(grid)) or a class whose domain holds the cells"
+            )
+        return grid
+
+    def _forget_point(self) -> None:
+        self._raw: Any = _NOTHING
+        self._raw_type: Any = None
+        self._pt: Any = None
+
     def _point(self, x: Any) -> Point:
         """A point of the class from a point or a river feature dict (one key, or the declared ``feature``;
-        :func:`littlestone.online.river_compat.feature_value`)."""
-        return self.hypothesis_class.validate_point(feature_value(x, self.feature))
+        :func:`littlestone.online.river_compat.feature_value`), or with a grid from raw feature values (a tuple or a
+        dict with the grid's names). Validated once: the last raw value and its point are remembered (module doc)."""
+        tx = type(x)
+        if self.grid is not None:
+            v = self.grid.values(x)
+        elif tx is dict:
+            if self.feature is not None:
+                v = x[self.feature] if self.feature in x else feature_value(x, self.feature)
+            elif len(x) == 1:
+                v = next(iter(x.values()))
+            else:
+                raise DomainError(
+                    f"a feature dict with {len(x)} keys {sorted(map(str, x))[:5]!r}: without a grid these learners take one "
+                    "feature; declare which with feature=..., or several features on a public grid with "
+                    "grid=FeatureGrid({name: (low, high), …})"
+                )
+        elif tx is int or tx is tuple:
+            v = x
+        else:
+            v = feature_value(x, self.feature)
+        tv = type(v)
+        if tv is self._raw_type:
+            try:
+                if v == self._raw:
+                    return self._pt
+            except (TypeError, ValueError):  # an array inside a tuple: no cache, the validation names the problem
+                pass
+        if self.grid is not None:
+            p = self.grid.cell(v)
+        elif tv is int and self._int_range is not None and self._int_range[0] <= v < self._int_range[1]:
+            p = v
+        elif tv is tuple and self._plain_validation and self._contains(v):
+            p = v
+        else:
+            p = self._validate(v)
+        if tv is int or tv is tuple or tv is float or tv is str:  # immutable values compare by value
+            self._raw, self._raw_type, self._pt = v, tv, p
+        return p
+
+    def _contains(self, v: Any) -> bool:
+        try:
+            return bool(self.hypothesis_class.contains_point(v))
+        except (TypeError, ValueError):
+            return False
+
+    def _validate(self, v: Any) -> Point:
+        """The class's validation of one raw value (subclasses add their own checks here); a 1-tuple ``(x,)`` is the
+        point x where the class's domain holds x but not the tuple."""
+        try:
+            return self.hypothesis_class.validate_point(v)
+        except DomainError:
+            if type(v) is tuple and len(v) == 1:
+                try:
+                    return self.hypothesis_class.validate_point(v[0])
+                except DomainError:
+                    pass
+            raise
 
     def _charge_accountant(self) -> None:
         """Charge the whole claim (``privacy()``, parameters only) to ``accountant`` (None = the default) before
@@ -451,14 +584,25 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
                 f"horizon exceeded: this learner was built for T={self.T} rounds (its noise and "
                 "thresholds depend on T); build a new one with a larger T"
             )
-        xv = self._point(x)
-        self._learn01(xv, self._encode(y))
+        # the point: the one predict_one validated when x is the same immutable value (module doc), else validated
+        pt = self._pt if x is self._raw else self._point(x)
+        if y is True:
+            y01 = 1
+        elif y is False:
+            y01 = 0
+        elif type(y) is int and (y == 1 or y == self._negative):
+            y01 = 1 if y == 1 else 0
+        else:
+            y01 = self._encode(y)
+        self._learn01(pt, y01)
         self.t += 1
 
     def run(self, X: Any, y: Any) -> RunResult:
         """Play the fixed stream (X, y) from the current round on; returns the released hypotheses' predictions."""
         if not self._charged:
             self._charge_accountant()
+        if self.grid is not None:
+            X = self.grid.points(X)
         Xv = self.hypothesis_class.validate_points(X)
         y01 = (
             np.array([self._encode(v) for v in np.asarray(y).ravel().tolist()], dtype=np.int8)

@@ -81,7 +81,9 @@ class BisectAT(PrivateOnlineLearner):
     Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP; any 0 ≤ δ < 1 accepted), ``beta``, ``setting``
     ("practical" — default —, "theory", or a threshold τ > 0), ``epsilon_at`` (the AboveThreshold's share of ε;
     in practice the share minimising the practical τ (:func:`practical_split`), the bound-minimising split in theory), ``at`` ("step" — default —, "monotone" or
-    "standard"), ``backend`` ("secure" or "seeded" with ``seed``), ``labels``, ``feature``, ``diagnostics``.
+    "standard"), ``backend`` ("secure" or "seeded" with ``seed``), ``labels``, ``feature``, ``grid`` (a public
+    one-feature :class:`~littlestone.classes.feature_grid.FeatureGrid` of at most n cells: raw values mapped to
+    cells), ``diagnostics``.
 
     >>> from littlestone import Thresholds
     >>> learner = BisectAT(Thresholds(2**60), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -106,6 +108,7 @@ class BisectAT(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        grid: Any = None,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -117,6 +120,7 @@ class BisectAT(PrivateOnlineLearner):
             beta=beta,
             labels=labels,
             feature=feature,
+            grid=grid,
             diagnostics=diagnostics,
             accountant=accountant,
         )

@@ -109,6 +109,7 @@ class IntervalsAT(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        grid: Any = None,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -127,6 +128,7 @@ class IntervalsAT(PrivateOnlineLearner):
             beta=beta,
             labels=labels,
             feature=feature,
+            grid=grid,
             diagnostics=diagnostics,
             accountant=accountant,
         )
@@ -225,7 +227,7 @@ class IntervalsAT(PrivateOnlineLearner):
                 self._positives[int(x)] += 1
             else:
                 self._kinds[self._kind(int(x), y)] += 1
-        if self._at.test(self._count):
+        if self._at.test_count(self._count):
             self._on_top()
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:

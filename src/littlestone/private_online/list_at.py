@@ -77,6 +77,8 @@ class ListAT(PrivateOnlineLearner):
     accepted), ``beta`` (failure probability of the theory τ), ``setting`` ("practical" — default —, "theory", or a
     threshold τ > 0), ``at`` ("step" — default: both noises Lap(1/ε) —, "monotone" — LSL17 — or "standard"), ``order`` (a public list of hypotheses;
     default the class's enumeration), ``backend`` ("secure" or "seeded" with ``seed``), ``labels``, ``feature``,
+    ``grid`` (a public :class:`~littlestone.classes.feature_grid.FeatureGrid`: points are tuples or river dicts of
+    raw features, mapped to its cells; default the class's own ``H.grid``, e.g. ``GridStumps(grid)``),
     ``diagnostics`` (adds the exact mistake count of the current segment to :meth:`state`; not covered).
 
     >>> from littlestone import Thresholds
@@ -102,6 +104,7 @@ class ListAT(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        grid: Any = None,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -113,6 +116,7 @@ class ListAT(PrivateOnlineLearner):
             beta=beta,
             labels=labels,
             feature=feature,
+            grid=grid,
             diagnostics=diagnostics,
             accountant=accountant,
         )

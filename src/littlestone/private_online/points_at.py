@@ -119,6 +119,7 @@ class PointsAT(PrivateOnlineLearner):
         seed: SeedLike = None,
         labels: tuple[int, int] = (0, 1),
         feature: str | None = None,
+        grid: Any = None,
         diagnostics: bool = False,
         accountant: Any = None,
     ):
@@ -137,6 +138,7 @@ class PointsAT(PrivateOnlineLearner):
             beta=beta,
             labels=labels,
             feature=feature,
+            grid=grid,
             diagnostics=diagnostics,
             accountant=accountant,
         )
@@ -220,8 +222,8 @@ class PointsAT(PrivateOnlineLearner):
                 return x
 
     # ------------------------------------------------------------------------------------------- protocol
-    def _point(self, x: Any) -> Point:
-        p = super()._point(x)
+    def _validate(self, x: Any) -> Point:
+        p = super()._validate(x)
         if self._int64_only and not (isinstance(p, int) and -(2**63) <= p < 2**63):
             raise DomainError(
                 f"point {p!r}: PointsAT's exponential selection on the infinite domain draws from the 64-bit "
@@ -229,8 +231,16 @@ class PointsAT(PrivateOnlineLearner):
             )
         return p
 
+    _rel_q: Any = None  # the point of the last released FiniteSet (one object per segment, not one per call)
+    _rel: Any = None
+
     def _released(self) -> FiniteSet:
-        return ZERO if self._q is None else FiniteSet((self._q,))
+        q = self._q
+        if q is None:
+            return ZERO
+        if q is not self._rel_q:
+            self._rel, self._rel_q = FiniteSet((q,)), q
+        return self._rel
 
     def _learn01(self, x: Point, y: int) -> None:
         h = self._released()
@@ -238,7 +248,7 @@ class PointsAT(PrivateOnlineLearner):
             self._count += 1
             if self._q is None:  # a mistake of the zero function is a positive example
                 self._positives[x] += 1
-        if self._at.test(self._count):
+        if self._at.test_count(self._count):
             self._on_top()
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:

@@ -70,7 +70,7 @@ class MistakeCountSegments:
     def add(self, mistake: int) -> bool:
         """One round: the count grows by ``mistake`` (0/1); True iff the AboveThreshold answers ⊤ (segment ends)."""
         self.count += mistake
-        return self._at.test(self.count)
+        return self._at.test_count(self.count)
 
     def feed_block(self, mistakes: np.ndarray) -> int:
         """Rounds of a block (0/1 mistakes) until the first ⊤: its index (the segment ends there), or −1. The count

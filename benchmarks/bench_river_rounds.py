@@ -1,0 +1,290 @@
+"""River-speed rounds (issue 33 item 6): µs per round of ``predict_one(x)`` + ``learn_one(x, y)`` for the practical
+private online learners, beside a plain-Python loop doing the same per-round work (read the feature, check the point
+is in the domain, evaluate the released hypothesis, encode the label, count the mistake, compare count + pre-drawn
+noise with the noisy threshold, start the next segment at ⊤), before (a git ref, ``main`` by default, exported to a
+temporary directory and imported in a subprocess) and after (this tree), in the same run.
+
+    PYTHONPATH=src python benchmarks/bench_river_rounds.py [--T 100000] [--rounds 3] [--before main] [--out FILE]
+    PYTHONPATH=src python benchmarks/bench_river_rounds.py --T 5000 --rounds 1 --out -      # a quick check
+
+Each configuration is timed ``--rounds`` times in fresh subprocesses, before and after alternating, and the fastest
+run is kept (the machine is shared: the minimum is the least disturbed). Streams: noisy (labels flipped with
+probability 0.1 around a target), ints and river dicts ``{"x": v}``; ListAT also on river dicts of 3 features on a
+public 16×16×16 grid (after only: the grid is new). Writes benchmarks/results/river_rounds.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from bisect import bisect_right
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+# (case, class, domain size n, point form)
+CASES = (
+    ("BisectAT", "thresholds", 1 << 16, "int"),
+    ("BisectAT", "thresholds", 1 << 16, "dict"),
+    ("ListAT", "thresholds", 64, "int"),
+    ("ListAT", "thresholds", 64, "dict"),
+    ("PointsAT", "points", 1 << 16, "int"),
+    ("PointsAT", "points", 1 << 16, "dict"),
+    ("IntervalsAT", "intervals", 1 << 16, "int"),
+    ("IntervalsAT", "intervals", 1 << 16, "dict"),
+    ("ListAT", "grid stumps 16³", 16, "dict3"),
+)
+NOISE = 0.1
+NAMES = ("a", "b", "c")
+
+
+def make_stream(kind: str, n: int, form: str, T: int, seed: int = 0) -> tuple[list, list]:
+    rng = np.random.default_rng(seed)
+    if form == "dict3":
+        V = rng.uniform(0.0, 1.0, size=(T, 3))
+        y = (V[:, 1] >= 0.4).astype(int)
+        flip = rng.random(T) < NOISE
+        y = np.where(flip, 1 - y, y)
+        return [dict(zip(NAMES, row)) for row in V.tolist()], y.tolist()
+    X = rng.integers(0, n, size=T)
+    if kind == "points":
+        X[::10] = 12345
+        y = (X == 12345).astype(int)
+    elif kind == "intervals":
+        y = ((X >= 1000) & (X <= 40000)).astype(int)
+    else:
+        y = (X >= n // 3).astype(int)
+    y = np.where(rng.random(T) < NOISE, 1 - y, y)
+    xs = X.tolist()
+    return ([{"x": v} for v in xs] if form == "dict" else xs), y.tolist()
+
+
+# ----------------------------------------------------------------------------------------------- reference loops
+def reference(kind: str, n: int, form: str, xs: list, ys: list) -> float:
+    """The same per-round work in a plain-Python loop (µs/round): feature read, domain check, h_t(x), label
+    encoding, mistake count, AboveThreshold comparison with pre-drawn noise, a new hypothesis at ⊤."""
+    T = len(ys)
+    rng = np.random.default_rng(1)
+    noise = rng.laplace(0, 1.0, T).tolist()
+    tnoise = rng.laplace(0, 1.0, T + 1).tolist()
+    tau = 10.0
+    labels = (0, 1)
+    edges = [np.linspace(0, 1, 17)[1:-1].tolist()] * 3
+    t0 = time.perf_counter()
+    c = j = k = 0
+    rho = tau + tnoise[0]
+    t, a, b, q, f = n // 2, n // 4, n // 2, 7, 0
+    for x, y in zip(xs, ys):
+        if form == "dict3":  # river dict → grid cells, then a stump on feature f
+            v = tuple([bisect_right(edges[i], x[nm]) for i, nm in enumerate(NAMES)])
+            h = v[f] >= t
+        else:
+            v = x["x"] if form == "dict" else x
+            if not (type(v) is int and 0 <= v < n):
+                raise ValueError(v)
+            h = (v == q) if kind == "points" else (a <= v <= b) if kind == "intervals" else (v >= t)
+        p = labels[h]  # predict_one's answer
+        yy = 1 if y == 1 else 0
+        c += h != yy
+        if c + noise[j] >= rho:  # ⊤: next segment, next hypothesis
+            c, k = 0, k + 1
+            rho = tau + tnoise[k]
+            t, q, f = (t * 7 + 1) % n, (q * 31 + 1) % n, (f + 1) % 3
+        j += 1
+    del p
+    return (time.perf_counter() - t0) / T * 1e6
+
+
+class PlainModel:
+    """The same per-round work as a plain-Python river model (predict_one / learn_one methods, no library): what a
+    data scientist would write by hand. Each method reads and checks x itself, as a hand-written model does."""
+
+    def __init__(self, kind: str, n: int, form: str, T: int):
+        rng = np.random.default_rng(1)
+        self.noise = rng.laplace(0, 1.0, T).tolist()
+        self.tnoise = rng.laplace(0, 1.0, T + 1).tolist()
+        self.tau, self.kind, self.n, self.form = 10.0, kind, n, form
+        self.edges = [np.linspace(0, 1, 17)[1:-1].tolist()] * 3
+        self.c = self.j = self.k = 0
+        self.rho = self.tau + self.tnoise[0]
+        self.t, self.a, self.b, self.q, self.f = n // 2, n // 4, n // 2, 7, 0
+        self.labels = (0, 1)
+
+    def _read(self, x):
+        if self.form == "dict3":
+            return tuple([bisect_right(self.edges[i], x[nm]) for i, nm in enumerate(NAMES)])
+        v = x["x"] if self.form == "dict" else x
+        if not (type(v) is int and 0 <= v < self.n):
+            raise ValueError(v)
+        return v
+
+    def _h(self, v):
+        if self.form == "dict3":
+            return v[self.f] >= self.t
+        if self.kind == "points":
+            return v == self.q
+        if self.kind == "intervals":
+            return self.a <= v <= self.b
+        return v >= self.t
+
+    def predict_one(self, x):
+        return self.labels[self._h(self._read(x))]
+
+    def learn_one(self, x, y):
+        yy = 1 if y == 1 else 0
+        self.c += self._h(self._read(x)) != yy
+        if self.c + self.noise[self.j] >= self.rho:
+            self.c, self.k = 0, self.k + 1
+            self.rho = self.tau + self.tnoise[self.k]
+            self.t, self.q, self.f = (self.t * 7 + 1) % self.n, (self.q * 31 + 1) % self.n, (self.f + 1) % 3
+        self.j += 1
+
+
+def reference_model(kind: str, n: int, form: str, xs: list, ys: list) -> float:
+    """µs/round of :class:`PlainModel` driven as river drives a model."""
+    return drive(PlainModel(kind, n, form, len(ys)), xs, ys)
+
+
+def drive(model, xs: list, ys: list) -> float:
+    """µs/round of ``predict_one(x)`` then ``learn_one(x, y)`` over the stream (river's progressive validation)."""
+    predict, learn = model.predict_one, model.learn_one
+    t0 = time.perf_counter()
+    for x, y in zip(xs, ys):
+        predict(x)
+        learn(x, y)
+    return (time.perf_counter() - t0) / len(ys) * 1e6
+
+
+# ----------------------------------------------------------------------------------------------- the learners
+def build(case: str, kind: str, n: int, form: str, T: int):
+    from littlestone.classes import Intervals, Points, Thresholds
+    from littlestone.private_online import BisectAT, ListAT
+    from littlestone.private_online.intervals_at import IntervalsAT
+    from littlestone.private_online.points_at import PointsAT
+
+    kw = dict(T=T, epsilon=1.0, backend="seeded", seed=0)
+    if form == "dict3":
+        from littlestone.classes.feature_grid import FeatureGrid
+        from littlestone.classes.grid_classes import GridStumps
+
+        return ListAT(GridStumps(FeatureGrid({nm: (0.0, 1.0) for nm in NAMES}, bins=16)), **kw)
+    H = {"thresholds": Thresholds, "points": Points, "intervals": Intervals}[kind](n)
+    return {"BisectAT": BisectAT, "ListAT": ListAT, "PointsAT": PointsAT, "IntervalsAT": IntervalsAT}[case](H, **kw)
+
+
+def time_learner(case: str, kind: str, n: int, form: str, xs: list, ys: list) -> float:
+    return drive(build(case, kind, n, form, len(ys)), xs, ys)
+
+
+def worker(T: int, tree: str) -> None:
+    """Time every case this tree supports (one process: the tree's littlestone on sys.path)."""
+    out = {}
+    for case, kind, n, form in CASES:
+        xs, ys = make_stream(kind, n, form, T)
+        key = f"{case}|{kind}|{form}"
+        try:
+            out[key] = {
+                "learner": time_learner(case, kind, n, form, xs, ys),
+                "reference": reference(kind, n, form, xs, ys),
+                "model": reference_model(kind, n, form, xs, ys),
+            }
+        except Exception as exc:  # noqa: BLE001 - a case the old tree does not support
+            out[key] = {"error": f"{type(exc).__name__}: {str(exc)[:80]}"}
+    print(json.dumps({"tree": tree, "results": out}))
+
+
+def export_tree(ref: str, into: Path) -> Path:
+    """``git archive ref src`` unpacked into ``into`` (the old code imported from there)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def run_worker(src: Path, T: int, tree: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(src))
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", tree, "--T", str(T)]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return json.loads(res.stdout.strip().splitlines()[-1])["results"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--T", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--before", default="main", help="git ref of the 'before' code (default: main)")
+    ap.add_argument("--out", default=str(HERE / "results" / "river_rounds.md"), help="'-' = print only")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.T, args.worker)
+        return
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", args.before], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    best: dict[str, dict[str, dict]] = {"before": {}, "after": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        old_src = export_tree(args.before, Path(tmp))
+        for r in range(args.rounds):
+            for tree, src in (("before", old_src), ("after", ROOT / "src")):
+                res = run_worker(src, args.T, tree)
+                for key, v in res.items():
+                    cur = best[tree].setdefault(key, v)
+                    if "learner" in v and "learner" in cur:
+                        cur["learner"] = min(cur["learner"], v["learner"])
+                        cur["reference"] = min(cur["reference"], v["reference"])
+                        cur["model"] = min(cur["model"], v["model"])
+                print(f"round {r + 1}/{args.rounds} done", flush=True)
+    load = os.getloadavg()
+    lines = [
+        "## River-speed rounds: predict_one + learn_one (issue 33 item 6)",
+        "",
+        f"`PYTHONPATH=src python benchmarks/bench_river_rounds.py --T {args.T} --rounds {args.rounds}` — "
+        f"before = `{args.before}` ({sha}), after = this tree; fastest of {args.rounds} runs each, T = {args.T:,} "
+        f"rounds of a noisy stream (labels flipped w.p. {NOISE}), ε = 1, seeded backend; load average "
+        f"{load[0]:.1f} / {load[1]:.1f} (2 cores). reference = a plain-Python loop of the same per-round work "
+        "(feature read, domain check, h_t(x), label, mistake count, AboveThreshold comparison with pre-drawn noise) "
+        "inline; plain model = the same work as a hand-written plain-Python river model (predict_one / learn_one "
+        "methods). Ratios are to the plain model (the issue's target: within 3×); ÷ loop to the inline loop.",
+        "",
+        "| learner | class | x | before µs/round | after µs/round | plain model µs | inline loop µs | "
+        "before ÷ model | after ÷ model | after ÷ loop | speed-up |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for case, kind, n, form in CASES:
+        key = f"{case}|{kind}|{form}"
+        b, a = best["before"].get(key, {}), best["after"].get(key, {})
+        if "learner" not in a:
+            lines.append(f"| {case} | {kind} | {form} | — | error: {a.get('error')} | | | | | | |")
+            continue
+        ref = min(a["reference"], b.get("reference", a["reference"]))
+        mod = min(a["model"], b.get("model", a["model"]))
+        cls = f"{kind}({n})" if form != "dict3" else kind
+        x = {"int": "int", "dict": 'river dict {"x": v}', "dict3": "river dict, 3 features"}[form]
+        if "learner" in b:
+            lines.append(
+                f"| {case} | {cls} | {x} | {b['learner']:.2f} | {a['learner']:.2f} | {mod:.2f} | {ref:.2f} | "
+                f"{b['learner'] / mod:.1f}× | {a['learner'] / mod:.1f}× | {a['learner'] / ref:.1f}× | "
+                f"{b['learner'] / a['learner']:.1f}× |"
+            )
+        else:
+            lines.append(
+                f"| {case} | {cls} | {x} | — (not supported before) | {a['learner']:.2f} | {mod:.2f} | {ref:.2f} | — | "
+                f"{a['learner'] / mod:.1f}× | {a['learner'] / ref:.1f}× | — |"
+            )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out != "-":
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"→ {args.out}")
+
+
+if __name__ == "__main__":
+    main()
