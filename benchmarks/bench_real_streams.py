@@ -118,7 +118,7 @@ def markdown(cells: list[dict], context: dict[str, dict], seeds: int, seconds: f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--streams", default=",".join(rs.STREAMS), help="comma-separated stream names")
-    ap.add_argument("--kinds", default=",".join(rs.CLASS_KINDS), help="comma-separated class kinds")
+    ap.add_argument("--kinds", default=",".join((*rs.CLASS_KINDS, *rs.MULTI_KINDS)), help="comma-separated class kinds")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--limit", type=int, default=None, help="the first rounds of each stream only")
     ap.add_argument("--quick", action="store_true", help="300-round prefixes, 2 seeds, no river models")
@@ -131,11 +131,14 @@ def main() -> None:
         stream = rs.load_stream(name, limit)
         if not args.quick:
             context[name] = rs.river_accuracies(stream)
-        for g in stream.spec.grids:
-            for kind in args.kinds.split(","):
-                t1 = time.perf_counter()
-                cells.append(rs.evaluate_cell(stream, g.feature, kind, seeds=seeds))
-                print(f"{name:18s} {g.feature:28s} {kind:9s} {time.perf_counter() - t1:6.1f} s", flush=True)
+        kinds = args.kinds.split(",")
+        single = [k for k in kinds if k not in rs.MULTI_KINDS]
+        jobs = [(g.feature, k) for g in stream.spec.grids for k in single]
+        jobs += [("", k) for k in kinds if k in rs.MULTI_KINDS]
+        for feature, kind in jobs:
+            t1 = time.perf_counter()
+            cells.append(rs.evaluate_cell(stream, feature, kind, seeds=seeds))
+            print(f"{name:18s} {feature:28s} {kind:9s} {time.perf_counter() - t1:6.1f} s", flush=True)
     seconds = time.perf_counter() - t0
     cmd = "nice -n 10 env PYTHONPATH=src .venv/bin/python benchmarks/bench_real_streams.py" + (
         " --quick" if args.quick else f" --seeds {seeds}" + (f" --limit {limit}" if limit else "")

@@ -103,6 +103,23 @@ def test_table_best_is_the_brute_force_best(T):
             assert row["majority"] == pytest.approx(max(s.y.mean(), 1 - s.y.mean()))
 
 
+def test_multi_feature_stumps_and_boxes_on_a_prefix():
+    """Stumps over the stream's declared features and boxes over two (grids coarsened by a public rule): points are
+    tuples of the declared cells, the best in hindsight is the brute-force best, the learners run on the tuples."""
+    s = rs.load_stream("bananas", limit=30)
+    for kind in rs.MULTI_KINDS:
+        H, X, names, shape = rs.multi_class_and_points(s, kind)
+        assert names == "1+2" and len(X) == 30 and all(isinstance(p, tuple) and len(p) == 2 for p in X)
+        assert shape == ("32×32" if kind == "stumps-k" else "16×16")
+        cells = [rs.stream_points(s, f) for f in ("1", "2")]
+        merge = 1 if kind == "stumps-k" else 2  # 32 declared cells, boxes on at most 16: pairs of neighbours
+        assert [p for p in X] == [(a // merge, b // merge) for a, b in zip(*cells)]
+        row = rs.evaluate_cell(s, "", kind, seeds=1, learners=[e for e in rs.PRIVATE_LEARNERS if e.name == "ListAT"])
+        brute = min(sum(int(h(x) != y) for x, y in zip(X, s.y)) for h in H.version_space().hypotheses())
+        assert row["best"] == pytest.approx(1 - brute / 30) and row["feature"] == "1+2"
+        assert row["private"]["ListAT"].shape == (1,)
+
+
 def test_mirrored_thresholds_are_the_other_direction(phishing40):
     cells = rs.stream_points(phishing40, "popup_window")
     H, X = rs.class_and_points("x<t", cells, 3)
@@ -130,4 +147,4 @@ def test_registered_experiment_on_a_prefix(tmp_path):
     with pytest.raises(LittlestoneError, match="unknown stream"):
         rs.load_stream("no-such-stream")
     with pytest.raises(LittlestoneError, match="unknown class kind"):
-        REGISTRY["real_streams"](streams="phishing", kinds="boxes", limit=5, out_dir=tmp_path)
+        REGISTRY["real_streams"](streams="phishing", kinds="ellipses", limit=5, out_dir=tmp_path)

@@ -86,6 +86,11 @@ class StreamSpec:
     positive: Any
     about: str
     grids: tuple[PublicGrid, ...]
+    #: the features of the multi-feature stumps (their grid must fit an explicit class: ≤ 2^16 cells)
+    multi: tuple[str, ...] = ()
+    #: the two features of the boxes (each grid coarsened to at most ``box_cells`` cells by merging neighbours)
+    box: tuple[str, ...] = ()
+    box_cells: int = 16
 
 
 _PHISHING_SRC = (
@@ -116,8 +121,21 @@ def _segments(positive: str) -> StreamSpec:
         positive,
         f"ImageSegments, {positive!r} against the other 6 classes (features without a documented range left out)",
         grids,
+        multi=("rawred-mean", "rawgreen-mean", "rawblue-mean"),
+        box=("hue-mean", "saturation-mean"),
     )
 
+
+_PHISHING_TERNARY = (
+    "empty_server_form_handler",
+    "popup_window",
+    "https",
+    "request_from_other_domain",
+    "anchor_from_other_domain",
+    "is_popular",
+    "long_url",
+)
+_PHISHING_BINARY = ("age_of_domain", "ip_in_url")
 
 #: the streams: name → spec (grids declared here, with their sources)
 STREAMS: dict[str, StreamSpec] = {
@@ -126,19 +144,10 @@ STREAMS: dict[str, StreamSpec] = {
         "Phishing",
         True,
         "Phishing websites (is_phishing)",
-        tuple(
-            PublicGrid(f, 0.0, 1.0, 3, _PHISHING_SRC)
-            for f in (
-                "empty_server_form_handler",
-                "popup_window",
-                "https",
-                "request_from_other_domain",
-                "anchor_from_other_domain",
-                "is_popular",
-                "long_url",
-            )
-        )
-        + tuple(PublicGrid(f, 0.0, 1.0, 2, _PHISHING_SRC) for f in ("age_of_domain", "ip_in_url")),
+        tuple(PublicGrid(f, 0.0, 1.0, 3, _PHISHING_SRC) for f in _PHISHING_TERNARY)
+        + tuple(PublicGrid(f, 0.0, 1.0, 2, _PHISHING_SRC) for f in _PHISHING_BINARY),
+        multi=_PHISHING_TERNARY + _PHISHING_BINARY,
+        box=("empty_server_form_handler", "popup_window"),
     ),
     "bananas": StreamSpec(
         "bananas",
@@ -156,6 +165,8 @@ STREAMS: dict[str, StreamSpec] = {
             )
             for f in ("1", "2")
         ),
+        multi=("1", "2"),
+        box=("1", "2"),
     ),
     "segments-sky": _segments("sky"),
     "segments-foliage": _segments("foliage"),
@@ -165,6 +176,9 @@ STREAMS: dict[str, StreamSpec] = {
         1,
         "Shuttle (ODDS cast: anomaly = 1 against the majority 'Rad Flow' class)",
         tuple(PublicGrid(f"f{i}", -15.0, 15.0, 30, _SHUTTLE_SRC, "symlog") for i in range(1, 10)),
+        multi=("f1", "f2", "f3"),
+        box=("f1", "f2"),
+        box_cells=8,  # 1 + 36² boxes: 49,097 rounds of the larger 15×15 class take minutes per run
     ),
 }
 
@@ -253,6 +267,42 @@ CLASS_KINDS.update(
 THRESHOLD_KINDS = ("x≥t", "x<t")
 
 
+#: multi-feature class kinds: stumps over the stream's ``multi`` features, boxes over its two ``box`` features
+MULTI_KINDS = ("stumps-k", "boxes")
+
+
+def multi_class_and_points(stream: "Stream", kind: str) -> tuple[Any, list[tuple[int, ...]], str, str]:
+    """(class, points as tuples of cells, the features' names, the cells) of a multi-feature kind on ``stream``: the
+    class lives on a :class:`~littlestone.classes.feature_grid.FeatureGrid` whose cells are the declared grids' cells
+    (the boxes' grids coarsened to at most ``spec.box_cells`` cells by merging neighbouring cells — a public rule;
+    1 + (b(b+1)/2)² boxes on b × b cells)."""
+    from ..classes.feature_grid import FeatureGrid
+    from ..classes.grid_classes import GridBoxes, GridStumps
+
+    spec = stream.spec
+    if kind not in MULTI_KINDS:
+        raise LittlestoneError(f"unknown multi-feature kind {kind!r} (choose among {', '.join(MULTI_KINDS)})")
+    feats = spec.multi if kind == "stumps-k" else spec.box
+    if not feats:
+        raise LittlestoneError(f"stream {spec.name} declares no features for {kind}")
+    grids = [next(g for g in spec.grids if g.feature == f) for f in feats]
+    cols, bins = [], []
+    for g in grids:
+        c = stream_points(stream, g.feature)
+        if kind == "boxes" and g.cells > spec.box_cells:
+            merge = -(-g.cells // spec.box_cells)  # ⌈cells / box_cells⌉ neighbours per cell
+            c, m = c // merge, -(-g.cells // merge)
+        else:
+            m = g.cells
+        cols.append(c)
+        bins.append(m)
+    # cell c of a feature with m cells is the value c on the grid [0, m) of m unit cells
+    grid = FeatureGrid([(0, m) for m in bins], bins=bins)
+    H = GridStumps(grid) if kind == "stumps-k" else GridBoxes(grid)
+    points = [tuple(r) for r in np.stack(cols, axis=1).tolist()] if cols[0].size else []
+    return H, points, "+".join(feats), "×".join(map(str, bins))
+
+
 def class_and_points(kind: str, cells: np.ndarray, m: int) -> tuple[Any, np.ndarray]:
     """(the class of ``kind`` on m cells, the stream's points in it)."""
     if kind not in CLASS_KINDS:
@@ -319,13 +369,28 @@ def _experts(H: Any, T: int, eps: float, seed: int | None) -> Any:
     return ConstructedExpertsLearner(H, T, eps / 2, EXPERTS_DELTA / 2, **_noise(seed))
 
 
+def _ldim_lower_bound(H: Any) -> int:
+    """A cheap lower bound on Ldim(H): the least d with Σ_{i≤d} C(n, i) ≥ |H| (Sauer–Shelah, VC ≤ Ldim), n points."""
+    from ..sanitizers.queries import query_family
+
+    fam = query_family(H)
+    d, total = 0, 1
+    while total < fam.size:
+        d += 1
+        total += math.comb(fam.domain_size, d)
+    return d
+
+
 def _experts_too_many(H: Any, T: int) -> str | None:
     from ..agnostic_online.constructed_experts import MAX_EXPERTS
     from ..bounds.lwy25_agnostic import number_of_experts_upto
 
-    n = number_of_experts_upto(T, H.version_space().ldim())
+    d = _ldim_lower_bound(H)  # enough to refuse without the exact Ldim of a large class
+    if number_of_experts_upto(T, d) <= MAX_EXPERTS:
+        d = H.version_space().ldim()
+    n = number_of_experts_upto(T, d)
     if n > MAX_EXPERTS:
-        return f"|J| = {n:.2e} constructed experts > 2^28 (the per-expert state must fit in memory)"
+        return f"|J| ≥ {n:.2e} constructed experts > 2^28 (the per-expert state must fit in memory)"
     return None
 
 
@@ -341,19 +406,19 @@ def _epoch_em(H: Any, T: int, eps: float, seed: int | None) -> Any:
     return EpochEM(H, T=T, epsilon=eps, **_noise(seed))
 
 
-ALL_KINDS = ("x≥t", "x<t", "stumps", "intervals")
+ALL_KINDS = ("x≥t", "x<t", "stumps", "intervals", "stumps-k", "boxes")
 
 #: the private learners of the table, in column order (ε = 1; one line each); SegmentedEM is the noisy-stream default
 PRIVATE_LEARNERS: list[PrivateEntry] = [
     PrivateEntry("SegmentedEM", ALL_KINDS, _segment_em, agnostic=True),
     PrivateEntry("EpochEM", ALL_KINDS, _epoch_em, agnostic=True),
     PrivateEntry("BisectAT", THRESHOLD_KINDS, _bisect),
-    PrivateEntry("ListAT", ("x≥t", "x<t", "stumps", "intervals"), _listat),
+    PrivateEntry("ListAT", ALL_KINDS, _listat),
     PrivateEntry("IntervalsAT", ("intervals",), _intervals_at),
-    PrivateEntry("Algorithm 3 (LWY25)", ("x≥t", "x<t", "stumps", "intervals"), _algorithm3, agnostic=True),
+    PrivateEntry("Algorithm 3 (LWY25)", ALL_KINDS, _algorithm3, agnostic=True),
     PrivateEntry(
         "constructed experts (LWY25 Thm E.10)",
-        ("x≥t", "x<t", "stumps", "intervals"),
+        ALL_KINDS,
         _experts,
         _experts_too_many,
         agnostic=True,
@@ -474,8 +539,12 @@ def evaluate_cell(
     """One row of the table: the (stream, feature, class kind) cell — accuracies (fractions) of the majority class,
     the best hypothesis in hindsight, Hedge, follow-the-leader and every private learner that takes the kind
     (``{name: array of per-seed accuracies}``, or ``{name: reason}`` where it cannot run)."""
-    grid = next(g for g in stream.spec.grids if g.feature == feature)
-    H, X = class_and_points(kind, stream_points(stream, feature), grid.cells)
+    if kind in MULTI_KINDS:  # ``feature`` is not used: the stream declares the features
+        H, X, feature, cells = multi_class_and_points(stream, kind)
+    else:
+        grid = next(g for g in stream.spec.grids if g.feature == feature)
+        H, X = class_and_points(kind, stream_points(stream, feature), grid.cells)
+        cells = grid.cells
     y = stream.y
     T = stream.T
     L = loss_matrix(H, X, y)
@@ -484,7 +553,7 @@ def evaluate_cell(
         "stream": stream.spec.name,
         "feature": feature,
         "class": kind,
-        "cells": grid.cells,
+        "cells": cells,
         "hypotheses": L.shape[1],
         "T": T,
         "majority": max(pos, 1 - pos),
@@ -544,7 +613,7 @@ def flat_rows(cells: list[dict]) -> list[dict]:
 
 def run(
     streams: Sequence[str] | None = None,
-    kinds: Sequence[str] = tuple(CLASS_KINDS),
+    kinds: Sequence[str] = (*CLASS_KINDS, *MULTI_KINDS),
     seeds: int | None = None,
     epsilon: float = 1.0,
     limit: int | None = None,
@@ -559,7 +628,8 @@ def run(
     in hindsight, the majority class, non-private Hedge / follow-the-leader and river's GaussianNB / HoeffdingTree /
     LogisticRegression.
 
-    ``streams``: names of :data:`STREAMS` (default: the grid's); ``kinds``: class kinds (x≥t, x<t, stumps, intervals);
+    ``streams``: names of :data:`STREAMS` (default: the grid's); ``kinds``: class kinds (x≥t, x<t, stumps, intervals
+    on each feature; stumps-k, boxes on the stream's declared several features);
     ``limit``: the first rounds only; ``grid``: "quick" (Phishing and Bananas, 3 seeds) or "full" (every stream, 5
     seeds). The learners' seeds are 0 … seeds − 1 (``seed`` and ``jobs`` are not used: the runs are seeded)."""
     from .. import _progress
@@ -573,20 +643,23 @@ def run(
         raise LittlestoneError(f"seeds must be ≥ 1, got {seeds}")
     kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     for k in kinds:
-        class_and_points(k, np.zeros(0, dtype=np.int64), 2)  # a clear error for an unknown kind
+        if k not in MULTI_KINDS:
+            class_and_points(k, np.zeros(0, dtype=np.int64), 2)  # a clear error for an unknown kind
+    single = [k for k in kinds if k not in MULTI_KINDS]
+    multi = [k for k in kinds if k in MULTI_KINDS]
     cells: list[dict] = []
     context: list[dict] = []
-    total = sum(len(STREAMS[n].grids) for n in names if n in STREAMS) * len(kinds)
+    total = sum(len(STREAMS[n].grids) * len(single) + len(multi) for n in names if n in STREAMS)
     done = 0
     for name in names:
         stream = load_stream(name, limit if limit is not None else g["limit"])
         if river_models:
             context.append({"stream": name, "T": stream.T, **river_accuracies(stream)})
-        for grid_ in stream.spec.grids:
-            for kind in kinds:
-                cells.append(evaluate_cell(stream, grid_.feature, kind, epsilon=epsilon, seeds=seeds))
-                done += 1
-                _progress.report("real_streams cells", done, total)
+        jobs_ = [(grid_.feature, kind) for grid_ in stream.spec.grids for kind in single] + [("", k) for k in multi]
+        for feature, kind in jobs_:
+            cells.append(evaluate_cell(stream, feature, kind, epsilon=epsilon, seeds=seeds))
+            done += 1
+            _progress.report("real_streams cells", done, total)
     out = out_path(out_dir)
     rows = flat_rows(cells)
     for c in context:
@@ -744,6 +817,7 @@ def stream_panel(
 __all__ = [
     "CLASS_KINDS",
     "GRIDS",
+    "MULTI_KINDS",
     "PRIVATE_LEARNERS",
     "PANEL_LEARNERS",
     "PrivateEntry",
@@ -760,6 +834,7 @@ __all__ = [
     "load_stream",
     "loss_matrix",
     "meets_target",
+    "multi_class_and_points",
     "private_accuracies",
     "river_accuracies",
     "run",
