@@ -581,8 +581,8 @@ def meets_target(accs: Any, best: float, majority: float, points: float = 2.0) -
 
 #: the default (quick) grid and the full one (``grid="full"``)
 GRIDS: dict[str, dict[str, Any]] = {
-    "quick": {"streams": ("phishing", "bananas"), "seeds": 3, "limit": None},
-    "full": {"streams": tuple(STREAMS), "seeds": 5, "limit": None},
+    "quick": {"streams": ("phishing", "bananas"), "seeds": 3, "limit": None, "kinds": (*CLASS_KINDS, "stumps-k")},
+    "full": {"streams": tuple(STREAMS), "seeds": 5, "limit": None, "kinds": (*CLASS_KINDS, *MULTI_KINDS)},
 }
 
 
@@ -612,11 +612,11 @@ def flat_rows(cells: list[dict]) -> list[dict]:
 
 
 def run(
-    streams: Sequence[str] | None = None,
-    kinds: Sequence[str] = (*CLASS_KINDS, *MULTI_KINDS),
-    seeds: int | None = None,
+    streams: Sequence[str] = GRIDS["quick"]["streams"],
+    kinds: Sequence[str] = GRIDS["quick"]["kinds"],
+    seeds: int = GRIDS["quick"]["seeds"],
     epsilon: float = 1.0,
-    limit: int | None = None,
+    limit: int = 0,
     grid: str = "quick",
     river_models: bool = True,
     seed: Any = None,
@@ -628,20 +628,24 @@ def run(
     in hindsight, the majority class, non-private Hedge / follow-the-leader and river's GaussianNB / HoeffdingTree /
     LogisticRegression.
 
-    ``streams``: names of :data:`STREAMS` (default: the grid's); ``kinds``: class kinds (x≥t, x<t, stumps, intervals
-    on each feature; stumps-k, boxes on the stream's declared several features);
-    ``limit``: the first rounds only; ``grid``: "quick" (Phishing and Bananas, 3 seeds) or "full" (every stream, 5
-    seeds). The learners' seeds are 0 … seeds − 1 (``seed`` and ``jobs`` are not used: the runs are seeded)."""
+    ``streams``: names of :data:`STREAMS`; ``kinds``: class kinds (x≥t, x<t, stumps, intervals on each feature;
+    stumps-k, boxes on the stream's declared several features); ``limit``: the first rounds only (0: all);
+    ``grid``: "quick" (the defaults: Phishing and Bananas, 3 seeds, no boxes) or "full" (every stream, 5 seeds, every
+    kind — for each of streams / kinds / seeds left at its default). The learners' seeds are 0 … seeds − 1 (``seed``
+    and ``jobs`` are not used: the runs are seeded)."""
     from .. import _progress
 
     if grid not in GRIDS:
         raise LittlestoneError(f"grid must be one of {', '.join(GRIDS)}, got {grid!r}")
-    g = GRIDS[grid]
-    names = tuple(g["streams"] if streams is None else ([streams] if isinstance(streams, str) else streams))
-    seeds = int(g["seeds"] if seeds is None else seeds)
+    quick, g = GRIDS["quick"], GRIDS[grid]
+    names = (streams,) if isinstance(streams, str) else tuple(streams)
+    names = g["streams"] if names == quick["streams"] else names
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    kinds = g["kinds"] if kinds == quick["kinds"] else kinds
+    seeds = int(g["seeds"] if seeds == quick["seeds"] else seeds)
     if seeds < 1:
         raise LittlestoneError(f"seeds must be ≥ 1, got {seeds}")
-    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    limit = g["limit"] if not limit else int(limit)
     for k in kinds:
         if k not in MULTI_KINDS:
             class_and_points(k, np.zeros(0, dtype=np.int64), 2)  # a clear error for an unknown kind
@@ -652,7 +656,7 @@ def run(
     total = sum(len(STREAMS[n].grids) * len(single) + len(multi) for n in names if n in STREAMS)
     done = 0
     for name in names:
-        stream = load_stream(name, limit if limit is not None else g["limit"])
+        stream = load_stream(name, limit)
         if river_models:
             context.append({"stream": name, "T": stream.T, **river_accuracies(stream)})
         jobs_ = [(grid_.feature, kind) for grid_ in stream.spec.grids for kind in single] + [("", k) for k in multi]
