@@ -172,6 +172,8 @@ class PrivateAlgorithm3Base(OnlineLearner):
     from the data, with a PrivacyLeakWarning), the exact mistake count as a diagnostic (``diagnostics=True`` only,
     never in repr), and the batch split."""
 
+    agnostic = True  # a regret guarantee on noisy streams (LWY25 Thm 4.4)
+
     private = True
 
     def __init__(self, hypothesis_class: Any, *, labels: Any, diagnostics: bool, accountant: Any = None):

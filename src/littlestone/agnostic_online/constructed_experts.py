@@ -392,6 +392,8 @@ class ConstructedExpertsLearner(CloneFromParams):
     ``diagnostics=True`` (else NaN).
     """
 
+    agnostic = True  # a regret guarantee on noisy streams
+
     def __init__(
         self,
         hypothesis_class: HypothesisClass,

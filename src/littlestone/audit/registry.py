@@ -494,6 +494,9 @@ def _declared() -> list[Declared]:
 
     out.extend(points_intervals_at_audits())
     out.extend(segment_learner_audits())
+    from .agnostic_segments import agnostic_segment_audits  # SegmentedEM's selections (issue 33)
+
+    out.extend(agnostic_segment_audits())
     from .split_reads import split_read_audits  # reads bound to the declared DataSplit (issue 26 item 3)
 
     out.extend(split_read_audits())

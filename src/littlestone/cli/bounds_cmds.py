@@ -554,5 +554,53 @@ def bisectat(
 bounds_app.command("bisect", hidden=True, epilog=SEGMENT_EPILOG)(bisectat)  # the learner's name in play -l
 
 
+AGNOSTIC_EPILOG = """Examples:
+
+  littlestone bounds segment-em --class thresholds:2^16 --T 100000
+
+  littlestone bounds epoch-em --class random:16x20 --T 1000000 --epsilon 0.5"""
+
+
+def _agnostic(name: str, hclass: str, T: int, epsilon: float, beta: float) -> None:
+    from ..bounds.agnostic_segments import epoch_em_bound, segmented_em_bound
+
+    if T < 1:
+        raise LittlestoneError(f"--T must be a positive number of rounds, not {T}")
+    H = load_class(hclass)
+    rep = (segmented_em_bound if name == "segment-em" else epoch_em_bound)(H, T, epsilon, beta)
+    rows = [(f"{stage}: {q}", _fmt(v), f) for stage, q, v, f in rep.rows()]
+    _rows_table(f"{rep.learner}: |H| = {rep.size:,}, T = {T:,}, ε = {epsilon:g}, β = {beta:g}", rows)
+    console.print(
+        f"regret bound: [bold]{rep.regret:,.0f}[/] ({100 * rep.regret / T:.3g} % of T; w.p. ≥ {1 - beta:g}, "
+        "i.i.d. streams, setting='theory')"
+    )
+    console.print(
+        "pure ε-DP under LWY25 Def. 2.4 on every stream and setting; against adaptive adversaries no regret bound is "
+        "proved (each segment keeps ≤ ρ_j·n_j + τ + α + 1 mistakes); derivations: docs/derivations.md, G.1 / G.2"
+    )
+
+
+@bounds_app.command("segment-em", epilog=AGNOSTIC_EPILOG)
+def segment_em(
+    hclass: str = typer.Option(..., "--class", "-c", help="A class spec (thresholds:2^60, points:N, random:HxP, …)."),
+    T: int = typer.Option(..., "--T", help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", min=1e-12, help="Privacy ε > 0 (pure ε-DP)."),
+    beta: float = typer.Option(0.1, "--beta", min=1e-12, max=0.999999, help="Failure probability β ∈ (0,1)."),
+) -> None:
+    """SegmentedEM (App. G.2): the i.i.d. regret bound of the theory setting, term by term."""
+    _agnostic("segment-em", hclass, T, epsilon, beta)
+
+
+@bounds_app.command("epoch-em", epilog=AGNOSTIC_EPILOG)
+def epoch_em(
+    hclass: str = typer.Option(..., "--class", "-c", help="A class spec (thresholds:2^60, points:N, random:HxP, …)."),
+    T: int = typer.Option(..., "--T", help="Horizon T (rounds)."),
+    epsilon: float = typer.Option(1.0, "--epsilon", "-e", min=1e-12, help="Privacy ε > 0 (pure ε-DP)."),
+    beta: float = typer.Option(0.1, "--beta", min=1e-12, max=0.999999, help="Failure probability β ∈ (0,1)."),
+) -> None:
+    """EpochEM (App. G.1): the i.i.d. regret bound, term by term."""
+    _agnostic("epoch-em", hclass, T, epsilon, beta)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bounds_app, name="bounds")

@@ -260,6 +260,8 @@ class AnytimeLWY25(_Restarting):
     0
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     paper = LWY25
     stop_flag = "halted"
 
@@ -290,6 +292,8 @@ class AnytimeGL21(_Restarting):
     hypothesis has erred — an AboveThreshold guard decides (module docstring); parameters as
     :class:`~littlestone.private_online.GL21`. Instance j has k₂·2^{j−1} trees (at most the allocation limit).
     Extension beyond GL21: Thm 4.1's bound is not claimed for it; privacy is GL21's (oblivious streams)."""
+
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
 
     paper = GL21
     stop_flag = "aborted"

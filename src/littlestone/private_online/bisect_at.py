@@ -91,6 +91,8 @@ class BisectAT(PrivateOnlineLearner):
     Threshold(576460752303423488,)
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     pure_dp = True
 
     def __init__(

@@ -42,7 +42,7 @@ class EpochEM(SegmentedEM):
 
     @property
     def setting(self) -> str:
-        return f"epochs from {self.first}, window={self.window}"
+        return f"{self.setting_}(epochs from {self.first}, window={self.window})"
 
 
 __all__ = ["EpochEM"]

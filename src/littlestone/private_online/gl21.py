@@ -268,6 +268,8 @@ class GL21(_GL21Common):
     ``diagnostics=True`` adds the forest's exact counts (merges, entries of the list, frequency of the released
     hypothesis) to :meth:`state` and lets :attr:`forest` be read; without it neither is shown."""
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     def __init__(
         self,
         hypothesis_class: HypothesisClass | VersionSpace,
@@ -381,6 +383,8 @@ class GL21Adaptive(_GL21Common):
     """GL21 Thm 4.2: every round a fresh DP-SOA forest is built on the prefix with fresh randomness and h_t is the top
     of one stable histogram (ε′, δ′) = (ε/(2√(2T ln(1/δ))), δ/(2T)) of its list; T-fold advanced composition.
     Cost O(t) per round (O(T²) in all): meant for small T."""
+
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
 
     def __init__(
         self,

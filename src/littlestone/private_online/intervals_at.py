@@ -93,6 +93,8 @@ class IntervalsAT(PrivateOnlineLearner):
     IntervalUnion()
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     pure_dp = True
 
     def __init__(

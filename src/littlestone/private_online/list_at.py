@@ -87,6 +87,8 @@ class ListAT(PrivateOnlineLearner):
     Threshold(0,)
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     pure_dp = True
 
     def __init__(

@@ -160,6 +160,8 @@ class LWY25(PrivateOnlineLearner):
     0
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     def __init__(
         self,
         hypothesis_class: HypothesisClass | VersionSpace,

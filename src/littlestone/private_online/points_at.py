@@ -102,6 +102,8 @@ class PointsAT(PrivateOnlineLearner):
     FiniteSet([])
     """
 
+    agnostic = False  # realizable streams only: no regret guarantee on noisy streams
+
     pure_dp = True
 
     def __init__(

@@ -65,6 +65,10 @@ class SegmentScores(ABC):
     ) -> tuple[list[int], np.ndarray, Decoder]:
         """(sizes, mistakes, decode): one entry per cell of hypotheses with the same mistakes on the examples."""
 
+    @abstractmethod
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        """The number of hypotheses a selection draws from (inside ``window`` for an ordered class)."""
+
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
         """h on a vector of validated points (0/1 int8)."""
         return h.predict(X)
@@ -92,6 +96,10 @@ class ThresholdScores(SegmentScores):
 
     def start(self) -> Threshold:
         return Threshold(self.lo + (self.hi - self.lo + 1) // 2)
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        lo, hi = (self.lo, self.hi) if window is None else (max(self.lo, window[0]), min(self.hi, window[1]))
+        return max(1, hi - lo + 1)
 
     def cells(
         self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
@@ -143,6 +151,9 @@ class PointScores(SegmentScores):
 
     def start(self) -> Hypothesis:
         return ZERO if self.zero else FiniteSet((self.start_,))
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        return self.stop - self.start_ + int(self.zero)
 
     def cells(
         self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
@@ -200,6 +211,9 @@ class FiniteScores(SegmentScores):
 
     def start(self) -> Hypothesis:
         return self.hypotheses[0]
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        return len(self.hypotheses)
 
     def _column(self, p: Any) -> np.ndarray:
         col = self._columns.get(p)

@@ -39,6 +39,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._random import SeedLike
+from ..bounds.agnostic_segments import (
+    DEFAULT_FIRST,
+    DEFAULT_MARGIN,
+    DEFAULT_SPLIT,
+    class_size,
+    epoch_lengths,
+    theory_beta,
+    theory_error_level,
+    theory_tau,
+)
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..errors import LittlestoneError
 from ..privacy.cell_exponential import CellExponentialMechanism
@@ -50,8 +60,6 @@ from .segments import AT_KINDS, check_at_kind
 
 #: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
 RHO_DENOMINATOR = 1024
-#: the default budget shares of the stay test, the selection and the error release
-DEFAULT_SPLIT = (0.5, 0.35, 0.15)
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
 #: vectorised blocks of :meth:`SegmentedEM.run`: FIRST, 2·FIRST, … up to MAX rounds
@@ -75,6 +83,17 @@ def default_tau(epsilon_at: float, T: int) -> float:
     return math.log(max(T, 2)) / epsilon_at
 
 
+#: t of the exponential mechanism's utility 2(ln R + t)/ε: the selection misses the segment's best by more w.p. ≤ e^{−t}
+SELECTION_SLACK = 2.0
+
+
+def selection_tau(epsilon_select: float, range_size: int) -> float:
+    """2·(ln R + 1)/ε_EM: the excess count at which the exponential mechanism over R candidates can tell the segment's
+    best from the rest (its utility loss is 2(ln R + t)/ε_EM); the stay test's threshold is raised to it by a public
+    offset of the queries (R is public: the class, or the thresholds' released window)."""
+    return 2.0 * (math.log(max(range_size, 1)) + SELECTION_SLACK) / epsilon_select
+
+
 def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float) -> float:
     """ρ = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on n
     rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released)."""
@@ -89,8 +108,9 @@ class SegmentedEM(PrivateOnlineLearner):
     adversaries, the whole released stream) on every stream and for every setting; agnostic (a regret guarantee
     against the best hypothesis in hindsight on noisy streams).
 
-    Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP), ``beta``, ``setting`` ("practical" or "theory":
-    the same parameters, those the bound is stated for), ``split`` (shares of ε: stay test,
+    Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP), ``beta``, ``setting`` ("practical" — default — or
+    "theory": the τ, error level and no window of the i.i.d. regret bound,
+    :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
     public segment), ``window`` (the thresholds' public window; True by default), ``margin`` (added to ρ), ``at``
     ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
@@ -118,9 +138,9 @@ class SegmentedEM(PrivateOnlineLearner):
         setting: str = "practical",
         split: Sequence[float] = DEFAULT_SPLIT,
         tau: float | None = None,
-        first: int = 64,
+        first: int = DEFAULT_FIRST,
         window: bool = True,
-        margin: float = 0.02,
+        margin: float = DEFAULT_MARGIN,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -141,7 +161,7 @@ class SegmentedEM(PrivateOnlineLearner):
             accountant=accountant,
         )
         if setting not in ("practical", "theory"):
-            raise LittlestoneError(f"setting must be 'practical' or 'theory' (the same parameters), not {setting!r}")
+            raise LittlestoneError(f"setting must be 'practical' or 'theory', not {setting!r}")
         self.setting_ = str(setting)
         self.scores: SegmentScores = scores_for(self.initial_version_space)
         if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 1:
@@ -150,13 +170,20 @@ class SegmentedEM(PrivateOnlineLearner):
         if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not 0 <= margin < 1:
             raise LittlestoneError(f"margin must be a number in [0, 1), not {margin!r}")
         self.margin = float(margin)
-        self.window = bool(window) and self.scores.ordered
+        self.theory = self.setting_ == "theory"
+        self.window = bool(window) and self.scores.ordered and not self.theory
         self.at = check_at_kind(at)
         self.split = self._split(split)
         e_at, e_em, e_err = (s * self.epsilon for s in self.split)
         self.epsilon_at, self.epsilon_select, self.epsilon_error = e_at, e_em, e_err
         (self._rng,), (b_at, self._b_select, self._b_error) = split_randomness(backend, seed, 1, 3)
-        self.tau = float(tau) if tau is not None else (default_tau(e_at, self.T) if e_at > 0 else math.inf)
+        self._size = 0
+        if self.theory:  # the parameters of the i.i.d. bound (littlestone.bounds.agnostic_segments)
+            self._size = class_size(self.initial_version_space)
+            self._beta_prime = theory_beta(self.beta, len(epoch_lengths(self.T, self.first)))
+        if tau is None and e_at > 0:
+            tau = theory_tau(e_at, self.T, self._beta_prime, self.margin) if self.theory else default_tau(e_at, self.T)
+        self.tau = float(tau) if tau is not None else math.inf
         if not self.tau > 0:
             raise LittlestoneError(f"tau must be positive, not {tau!r}")
         #: the mechanism objects run once per segment (privacy() composes exactly these)
@@ -178,7 +205,8 @@ class SegmentedEM(PrivateOnlineLearner):
                 integer_queries=True,  # b·(mistakes) − a·(rounds): integers
             )
         self._h: Hypothesis = self.scores.start()
-        self._rho_num = RHO_DENOMINATOR // 2  # ρ_1 = ½ (public)
+        self._rho_num = RHO_DENOMINATOR if self.theory else RHO_DENOMINATOR // 2  # ρ_1 = 1 or ½ (public)
+        self._offset = 0  # the public query offset b·(τ_j − τ) of the current segment
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
         self.segments, self.tops = 1, 0
@@ -197,6 +225,10 @@ class SegmentedEM(PrivateOnlineLearner):
         self._px: list[Any] = []
         self._py: list[int] = []
         self._cap = max(self.first, self._seg_start)
+        if self.uses_stay_test:
+            tau_j = selection_tau(self.epsilon_select, self.scores.range_size(self._window()))
+            self._offset = math.ceil(RHO_DENOMINATOR * max(0.0, tau_j - self.tau))
+            self._tau_j = max(self.tau, tau_j)
 
     def _segment_examples(self) -> tuple[Any, np.ndarray]:
         if self._px:
@@ -211,6 +243,10 @@ class SegmentedEM(PrivateOnlineLearner):
         x = np.concatenate(xs) if all(isinstance(b, np.ndarray) for b in xs) else [p for b in xs for p in b]
         return x, np.concatenate(self._blocks_y)
 
+    def _selection_examples(self) -> tuple[Any, np.ndarray]:
+        """The rounds the selection and the error release read: this segment's, and no other."""
+        return self._segment_examples()
+
     def _stack_points(self, pts: list[Any]) -> Any:
         if all(isinstance(p, int) for p in pts) and all(-(2**63) <= p < 2**63 for p in pts):
             return np.asarray(pts, dtype=np.int64)
@@ -224,15 +260,29 @@ class SegmentedEM(PrivateOnlineLearner):
 
     def _end_segment(self, top: bool) -> None:
         """The end of segment j: select h_{j+1} on its rounds, release its noisy mistakes there, set ρ_{j+1}."""
-        x, y = self._segment_examples()
+        x, y = self._selection_examples()
         n = len(y)
-        sizes, mistakes, decode = self.scores.cells(x, y, self._window())
-        j = self.selection_mechanism((sizes, -mistakes), backend=self._b_select)
-        h_new = decode(j, self._rng)
+        window = self._window()
+        sizes, mistakes, decode = self.scores.cells(x, y, window)
+        scores = -np.asarray(mistakes, dtype=float)
+        # a segment that reached its public end although long enough for the stay test to have fired on a hypothesis
+        # erring always (n ≥ 2τ_j/(1 − ρ_j), public): the kept hypothesis gets a public extra weight
+        incumbent = (
+            self.uses_stay_test and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
+        )
+        if incumbent:
+            sizes = list(sizes) + [1]
+            bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
+            scores = np.append(scores, bonus - self.scores.mistakes(self._h, x, y))
+        j = self.selection_mechanism((sizes, scores), backend=self._b_select)
+        h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
         if self.uses_stay_test:
             err = self.scores.mistakes(h_new, x, y)
             r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
-            rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
+            if self.theory:
+                rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
+            else:
+                rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
             self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
             self._at.restart()
         if self.window:  # the public step-size rule: computed from the released thresholds only
@@ -247,7 +297,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._h = h_new
         self.tops += int(top)
         self.segments += 1
-        self._seg_start += n
+        self._seg_start += self._n
         self._new_segment_buffers()
 
     # ------------------------------------------------------------------------------------------- protocol
@@ -261,7 +311,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._py.append(y)
         top = False
         if self.uses_stay_test:
-            top = self._at.test(RHO_DENOMINATOR * self._count - self._rho_num * self._n)
+            top = self._at.test(RHO_DENOMINATOR * self._count - self._rho_num * self._n - self._offset)
         if top or self._n >= self._cap:
             self._end_segment(top)
 
@@ -277,8 +327,10 @@ class SegmentedEM(PrivateOnlineLearner):
             miss = (pb != yb).astype(np.int64)
             m, top = k, False
             if self.uses_stay_test:
-                q = RHO_DENOMINATOR * (self._count + np.cumsum(miss)) - self._rho_num * (
-                    self._n + np.arange(1, k + 1, dtype=np.int64)
+                q = (
+                    RHO_DENOMINATOR * (self._count + np.cumsum(miss))
+                    - self._rho_num * (self._n + np.arange(1, k + 1, dtype=np.int64))
+                    - self._offset
                 )
                 first = self._at.first_above(q)
                 if first >= 0:
@@ -301,7 +353,7 @@ class SegmentedEM(PrivateOnlineLearner):
     @property
     def setting(self) -> str:
         parts = ", ".join(f"{v:.3g}" for v in self.split)
-        return f"split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, {self.at} AboveThreshold"
+        return f"{self.setting_}(split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, {self.at} AboveThreshold)"
 
     @property
     def rho(self) -> float:
@@ -317,6 +369,20 @@ class SegmentedEM(PrivateOnlineLearner):
         return compose_claims(
             [segment], [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
         )
+
+    def regret_bound(self) -> float:
+        """The i.i.d. regret bound (w.p. ≥ 1 − β) of the theory setting
+        (:func:`littlestone.bounds.agnostic_segments.segmented_em_bound`)."""
+        from ..bounds.agnostic_segments import epoch_em_bound, segmented_em_bound
+
+        if not self.theory:
+            raise LittlestoneError(f"{type(self).__name__}'s regret bound is proved for setting='theory' only")
+        H = self.initial_version_space
+        if not self.uses_stay_test:
+            return epoch_em_bound(H, self.T, self.epsilon, self.beta, first=self.first).regret
+        return segmented_em_bound(
+            H, self.T, self.epsilon, self.beta, split=self.split, first=self.first, margin=self.margin
+        ).regret
 
     def _public_state(self) -> dict[str, Any]:
         """Public or computed from released values: the round, the released hypothesis, segments and ⊤s, ρ, the
@@ -338,4 +404,4 @@ class SegmentedEM(PrivateOnlineLearner):
         return {"segment_mistakes": self._count}
 
 
-__all__ = ["SegmentedEM", "RHO_DENOMINATOR", "DEFAULT_SPLIT", "check_split", "default_tau", "error_level"]
+__all__ = ["SegmentedEM", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]

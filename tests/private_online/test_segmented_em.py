@@ -1,0 +1,256 @@
+"""SegmentedEM and EpochEM (issue 33, App. G): the agnostic private online learners."""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+import pytest
+
+from littlestone import Intervals, Points, Thresholds
+from littlestone.bounds.agnostic_segments import epoch_lengths, segmented_em_bound
+from littlestone.classes.finite import FiniteClass
+from littlestone.errors import LittlestoneError
+from littlestone.experiments.private_online import LEARNERS
+from littlestone.privacy.cell_exponential import CellExponentialMechanism
+from littlestone.privacy.monotone_above_threshold import StepAboveThreshold
+from littlestone.private_online import EpochEM, PrivateOnlineLearner, SegmentedEM
+from littlestone.private_online.segmented_em import RHO_DENOMINATOR
+
+CLASSES = {
+    "thr16": lambda: Thresholds(2**16),
+    "thr60": lambda: Thresholds(2**60),
+    "points": lambda: Points(range(2**12)),
+    "finite": lambda: FiniteClass(np.random.default_rng(3).integers(0, 2, size=(16, 32))),
+}
+
+
+def _stream(H, T, eta, seed):
+    rng = np.random.default_rng(seed)
+    if isinstance(H, Thresholds):
+        n = H.n
+        t = int(rng.integers(n // 8, n - n // 8))
+        X = rng.integers(0, min(n, 2**62), T, dtype=np.int64)
+        y = (X >= t).astype(np.int8)
+    elif isinstance(H, Points):
+        p = 17
+        X = np.where(rng.random(T) < 0.3, p, rng.integers(0, 2**12, T))
+        y = (X == p).astype(np.int8)
+    else:
+        X = rng.integers(0, 32, T)
+        y = H.matrix[3][X].astype(np.int8)
+    return X, y ^ (rng.random(T) < eta).astype(np.int8)
+
+
+def _best_threshold(X, y, n):
+    ones = np.bincount(X, weights=y, minlength=n)
+    zeros = np.bincount(X, minlength=n) - ones
+    return int((np.concatenate([[0], np.cumsum(ones)]) + zeros.sum() - np.concatenate([[0], np.cumsum(zeros)])).min())
+
+
+@pytest.mark.parametrize("cls", [SegmentedEM, EpochEM])
+@pytest.mark.parametrize("cname", list(CLASSES))
+def test_vectorised_run_releases_the_round_by_round_stream(cls, cname):
+    H = CLASSES[cname]()
+    X, y = _stream(H, 1500, 0.2, 1)
+    a = cls(H, T=1500, epsilon=1.0, backend="seeded", seed=5)
+    b = cls(H, T=1500, epsilon=1.0, backend="seeded", seed=5)
+    preds = a.run(X, y).predictions
+    one = []
+    for x, v in zip(X.tolist(), y.tolist()):
+        one.append(b.predict_one(x))
+        b.learn_one(x, v)
+    assert np.array_equal(preds, np.asarray(one))
+    assert a.state() == b.state() and a.state()["segments"] >= 4
+
+
+@pytest.mark.parametrize("cls", [SegmentedEM, EpochEM])
+def test_privacy_is_pure_epsilon_from_the_mechanisms_run(cls):
+    learner = cls(Thresholds(2**16), T=10_000, epsilon=0.8, backend="seeded", seed=0)
+    p = learner.privacy()
+    assert (p.epsilon, p.delta) == (pytest.approx(0.8), 0.0)
+    parts = [m for m in (learner.at_mechanism, learner.selection_mechanism, learner.error_mechanism) if m]
+    assert sum(m.epsilon for m in parts) == pytest.approx(0.8)
+    assert isinstance(learner.selection_mechanism, CellExponentialMechanism)
+    assert learner.selection_mechanism.sensitivity == 1.0  # one round moves every hypothesis's mistakes by ≤ 1
+    if cls is SegmentedEM:
+        # the stay test: b·(mistakes) − a·(rounds) moves by b when one round changes: sensitivity b, noise b/ε_AT
+        assert isinstance(learner._at, StepAboveThreshold)
+        assert learner._at.sensitivity == RHO_DENOMINATOR == learner.at_mechanism.sensitivity
+        assert learner._at.epsilon == pytest.approx(0.4)
+        assert learner.error_mechanism.sensitivity == 1 and learner.error_mechanism.epsilon == pytest.approx(0.12)
+    else:
+        assert learner.selection_mechanism.epsilon == pytest.approx(0.8)
+
+
+def _first_selection_frequencies(runs, special):
+    """The first selection (after the public segment of 4 rounds) on thresholds(2): its empirical law."""
+    counts = np.zeros(3)
+    for seed in range(runs):
+        L = SegmentedEM(Thresholds(2), T=8, epsilon=1.0, split=(0.05, 0.9, 0.05), tau=1e9, first=4, window=False,
+                        backend="seeded", seed=seed)  # fmt: skip
+        for x, v in [special, (1, 1), (1, 1), (1, 1)]:
+            L.learn_one(x, v)
+        counts[L.hypothesis().t] += 1
+    return counts / runs
+
+
+def test_the_selection_draws_from_the_exponential_mechanism_at_its_epsilon():
+    # halving the selection's noise (doubling its ε) or reading more than the segment moves this law
+    freq = _first_selection_frequencies(3000, (0, 0))
+    # mistakes on (0,0),(1,1)×3 of s = 0, 1, 2: 1, 0, 3
+    law = CellExponentialMechanism(0.9, 1.0).probabilities([1, 1, 1], [-1.0, 0.0, -3.0])
+    assert np.abs(freq - law).max() < 0.03, (freq, law)
+
+
+def test_a_round_feeds_exactly_one_selection():
+    # every selection reads the rounds of its own segment: their counts add up to the rounds of the ended segments,
+    # and the public schedule is the epochs (the stay test silenced)
+    H = Thresholds(2**10)
+    X, y = _stream(H, 3000, 0.1, 2)
+    L = SegmentedEM(H, T=3000, epsilon=1.0, tau=1e9, backend="seeded", seed=0)
+    read = []
+    cells = L.scores.cells
+
+    def spy(x, yy, window=None):
+        read.append(len(yy))
+        return cells(x, yy, window)
+
+    L.scores.cells = spy
+    L.run(X, y)
+    ended = sum(epoch_lengths(3000, 64)[:-1])
+    assert read == epoch_lengths(3000, 64)[: len(read)] and sum(read) == ended
+
+
+def test_stay_test_ends_a_segment_where_the_hypothesis_errs():
+    L = SegmentedEM(Thresholds(2**16), T=100_000, epsilon=1.0, first=5000, backend="seeded", seed=0, diagnostics=True)
+    x = L.hypothesis().t  # h predicts 1 there; every round a mistake
+    rounds = 0
+    while L.state()["tops"] == 0:
+        L.learn_one(x, 0)
+        rounds += 1
+    # ρ₁ = ½: ⊤ once the mistakes pass rounds/2 + τ_j, τ_j = max(τ, 2(ln|H| + 2)/ε_EM) ≈ 75, up to the noise
+    assert 100 < rounds < 400
+    assert L.hypothesis().t > x  # the selection moved past the points labelled 0
+    assert L.state()["segment_mistakes"] == 0 and L.state()["segments"] == 2
+
+
+def test_regret_on_iid_noisy_thresholds_is_small():
+    H = Thresholds(2**16)
+    for eta in (0.1, 0.3):
+        X, y = _stream(H, 30_000, eta, 7)
+        M = SegmentedEM(H, T=30_000, epsilon=1.0, backend="seeded", seed=1).run(X, y).mistakes
+        assert M - _best_threshold(X, y, 2**16) < 0.01 * 30_000
+
+
+@pytest.mark.slow
+def test_regret_against_the_adaptive_noisy_adversary():
+    H = Thresholds(2**16)
+    T = 100_000
+    rng = np.random.default_rng(4)
+    target = 41_234
+    L = SegmentedEM(H, T=T, epsilon=1.0, backend="seeded", seed=3)
+    flips = rng.random(T) < 0.1
+    X = np.empty(T, np.int64)
+    Y = np.empty(T, np.int8)
+    M = 0
+    for t in range(T):
+        h = L.hypothesis()
+        a, b = sorted((h.t, target))
+        x = int(rng.integers(a, b)) if a < b else int(rng.integers(0, 2**16))
+        v = int(x >= target) ^ int(flips[t])
+        M += h(x) != v
+        L.learn_one(x, v)
+        X[t], Y[t] = x, v
+    assert M - _best_threshold(X, Y, 2**16) < 0.05 * T
+
+
+def test_theory_setting_regret_within_its_bound():
+    H = Thresholds(2**12)
+    X, y = _stream(H, 20_000, 0.2, 3)
+    L = SegmentedEM(H, T=20_000, epsilon=1.0, setting="theory", backend="seeded", seed=0)
+    assert not L.window and L.rho == 1.0
+    M = L.run(X, y).mistakes
+    bound = L.regret_bound()
+    assert bound == segmented_em_bound(H, 20_000, 1.0, 0.1).regret
+    assert M - _best_threshold(X, y, 2**12) <= bound
+    assert L.state()["tops"] == 0  # the theory τ: no ⊤ on an i.i.d. stream (part of the bound's event)
+    with pytest.raises(LittlestoneError, match="theory"):
+        SegmentedEM(H, T=10, epsilon=1.0, backend="seeded", seed=0).regret_bound()
+
+
+def test_bound_terms():
+    b = segmented_em_bound(Thresholds(2**16), 100_000, 1.0, 0.1)
+    assert b.size == 2**16 + 1 and b.epochs == tuple(epoch_lengths(100_000, 64))
+    K = len(b.epochs)
+    bp = 0.1 / (6 * K + 1)
+    assert b.hindsight == pytest.approx(math.sqrt(2 * 100_000 * math.log(2 * (2**16 + 1) / bp)))
+    assert b.regret <= 100_000 and b.regret == pytest.approx(
+        min(100_000, b.first_epoch + b.selection + b.deviation + b.fresh + b.hindsight)
+    )
+
+
+@pytest.mark.parametrize("cls", [SegmentedEM, EpochEM])
+def test_state_and_release_are_public(cls):
+    H = Thresholds(2**16)
+    X, y = _stream(H, 2000, 0.1, 0)
+    L = cls(H, T=2000, epsilon=1.0, backend="seeded", seed=0)
+    L.run(X, y)
+    assert "segment_mistakes" not in L.state()
+    rel = L.release()
+    assert rel["hypothesis"] == L.hypothesis() and "segment_mistakes" not in rel["state"]
+    D = cls(H, T=2000, epsilon=1.0, backend="seeded", seed=0, diagnostics=True)
+    D.run(X, y)
+    assert "segment_mistakes" in D.state()
+
+
+def test_bad_input_is_one_clear_error():
+    H = Thresholds(8)
+    for kw, msg in (
+        ({"split": (0.5, 0.5)}, "split"),
+        ({"split": (0.5, 0.6, -0.1)}, "split"),
+        ({"setting": "fast"}, "setting"),
+        ({"first": 0}, "first"),
+        ({"margin": 1.5}, "margin"),
+        ({"at": "nope"}, "at must be"),
+    ):
+        with pytest.raises(LittlestoneError, match=msg):
+            SegmentedEM(H, T=10, epsilon=1.0, backend="seeded", seed=0, **kw)
+    with pytest.raises(LittlestoneError, match="closed form"):
+        SegmentedEM(Intervals(4000), T=10, epsilon=1.0, backend="seeded", seed=0)
+
+
+def test_labels_and_river_dicts():
+    L = SegmentedEM(Thresholds(2**8), T=100, epsilon=1.0, labels=(-1, 1), backend="seeded", seed=0)
+    assert L.predict_one({"x": 200}) in (-1, 1)
+    L.learn_one({"x": 200}, -1)
+    assert L.t == 1
+
+
+def test_every_registered_private_learner_states_agnostic():
+    for name, (module, cls_name) in LEARNERS.items():
+        cls = getattr(importlib.import_module(module), cls_name)
+        if not issubclass(cls, PrivateOnlineLearner):
+            continue
+        owners = [k for k in cls.__mro__ if "agnostic" in vars(k)]
+        assert owners and owners[0] is not PrivateOnlineLearner, name
+        assert cls.agnostic in (True, False), name
+    assert LEARNERS["segment-em"][1] == "SegmentedEM" and SegmentedEM.agnostic and EpochEM.agnostic
+    from littlestone.agnostic_online.algorithm3 import Algorithm3
+    from littlestone.agnostic_online.constructed_experts import ConstructedExpertsLearner
+
+    assert Algorithm3.agnostic is True and ConstructedExpertsLearner.agnostic is True
+
+
+def test_cli_play_and_bounds():
+    from typer.testing import CliRunner
+
+    from littlestone.cli.main import app
+
+    r = CliRunner().invoke(app, ["play", "-c", "thresholds:100", "-l", "segment-em", "-a", "disagreement", "-T", "300"])
+    assert r.exit_code == 0 and "segment-em" in r.output, r.output
+    r = CliRunner().invoke(app, ["bounds", "segment-em", "--class", "thresholds:2^16", "--T", "100000"])
+    assert r.exit_code == 0 and "regret bound" in r.output, r.output
+    r = CliRunner().invoke(app, ["bounds", "segment-em", "--class", "thresholds:2^16", "--T", "0"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
