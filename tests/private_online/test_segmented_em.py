@@ -254,3 +254,13 @@ def test_cli_play_and_bounds():
     assert r.exit_code == 0 and "regret bound" in r.output, r.output
     r = CliRunner().invoke(app, ["bounds", "segment-em", "--class", "thresholds:2^16", "--T", "0"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_finite_class_scores_with_a_point_repeated_many_times():
+    H = FiniteClass(np.random.default_rng(3).integers(0, 2, size=(16, 32)))
+    X = np.full(3000, 5)
+    y = np.ones(3000, dtype=np.int8)
+    L = SegmentedEM(H, T=3000, epsilon=1.0, backend="seeded", seed=0)
+    L.run(X, y)  # segments of up to 1,500 copies of one point: the scores stay exact (no small-integer overflow)
+    sizes, mistakes, _ = L.scores.cells(X[:500], y[:500])
+    assert np.array_equal(mistakes, 500.0 * (1 - H.matrix[:, 5]))

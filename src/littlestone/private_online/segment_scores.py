@@ -25,28 +25,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point
+from ..classes.base import Hypothesis, HypothesisClass, VersionSpace, as_python_point, uniform_below
 from ..classes.points import ZERO, FiniteSet, Points
 from ..classes.thresholds import Threshold
 from ..errors import LittlestoneError
 
 #: a cell decoder: (cell index, the learner's own generator) -> a hypothesis drawn uniformly inside the cell
 Decoder = Callable[[int, np.random.Generator], Hypothesis]
-
-
-def uniform_below(rng: np.random.Generator, n: int) -> int:
-    """A uniform integer in 0..n−1 for any n ≥ 1 (n may exceed 2⁶³)."""
-    if n <= 2**63:
-        return int(rng.integers(0, n))
-    bits = (n - 1).bit_length()
-    while True:
-        words = rng.integers(0, 2**32, size=(bits + 31) // 32, dtype=np.uint64).tolist()
-        v = 0
-        for w in words:
-            v = (v << 32) | int(w)
-        v >>= 32 * len(words) - bits
-        if v < n:
-            return v
 
 
 class SegmentScores(ABC):
@@ -220,7 +205,7 @@ class FiniteScores(SegmentScores):
         if col is None:
             if len(self._columns) > 1 << 16:
                 self._columns.clear()
-            col = self._columns[p] = np.fromiter((h(p) for h in self.hypotheses), np.int8, len(self.hypotheses))
+            col = self._columns[p] = np.fromiter((h(p) for h in self.hypotheses), np.float64, len(self.hypotheses))
         return col
 
     def cells(
@@ -268,4 +253,4 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
         ) from None
 
 
-__all__ = ["FiniteScores", "PointScores", "SegmentScores", "ThresholdScores", "scores_for", "uniform_below"]
+__all__ = ["FiniteScores", "PointScores", "SegmentScores", "ThresholdScores", "scores_for"]

@@ -7,9 +7,11 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
 ε = ε_AT + ε_EM + ε_err (default shares 0.5 / 0.35 / 0.15):
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
-  segment), where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is expected to keep. A ⊤
-  ends the segment: h_j errs noticeably more often than ρ_j (a drifting stream, or an adversary playing where h_j is
-  wrong). τ = ln T/ε_AT by default.
+  segment) − ⌈b·(τ_j − τ)⌉, where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is
+  expected to keep and τ_j = max(τ, 2(ln R_j + 2)/ε_EM) raises the threshold to what the selection over R_j
+  candidates needs to tell the best from the rest (:func:`selection_tau`; R_j public: the class, or the window). A ⊤
+  ends the segment: h_j errs noticeably more often than ρ_j (a drifting stream, or an adversary playing where h_j
+  is wrong). τ = ln T/ε_AT by default.
 * **public end.** The segment also ends when it is as long as the stream before it (max(``first``, start round)):
   on a stationary stream the segments double, so the selection below reads ever more rounds (G.1's epochs).
 * **selection.** At the end, the exponential mechanism (ε_EM, score −mistakes on *this segment's* rounds, sensitivity
@@ -17,6 +19,9 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   thresholds restricted to a public window |s − s_j| ≤ W whose width follows the released steps (doubled after two
   steps the same way, halved after a turn — computed from released outputs only): an adversary whose examples all
   lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them.
+  After a segment that reached its public end although it was long enough for the stay test to fire on a hypothesis
+  that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
+  practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
 * **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
   r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
   values and the public segment length n.
