@@ -204,3 +204,25 @@ def test_release_and_clone_keep_the_grid():
     L = ListAT(FiniteClass(grid_stumps(4, 3).matrix, points=grid_stumps(4, 3).domain.points), T=20, grid=g, **KW)
     assert L.clone().grid == g
     assert "hypothesis" in L.release()
+
+
+def test_the_docs_grid_snippet_prints_what_it_says(capsys):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "private_online.md").read_text(encoding="utf-8")
+    section = text.split("## Several features on a public grid (issue 33)")[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(code, "private_online.md", "exec"), {})
+    printed = capsys.readouterr().out.strip()
+    assert f"prints `{printed}`" in section
+
+
+def test_grid_false_takes_cells_already_discretized():
+    g = FeatureGrid({n: (0.0, 1.0) for n in NAMES}, bins=4)
+    raw = ListAT(GridStumps(g), T=10, **KW)
+    cells = ListAT(GridStumps(g), T=10, grid=False, **KW)
+    assert raw._point((3, 0, 2)) == (3, 0, 3)  # raw values on [0, 1]: 3 and 2 are clipped to the last cell
+    assert cells._point((3, 0, 2)) == (3, 0, 2)  # a tuple of k cells
+    with pytest.raises(DomainError, match="outside the domain"):
+        cells.predict_one((4, 0, 0))

@@ -145,6 +145,13 @@ class FeatureGrid:
     def values(self, x: Any) -> Any:
         """The raw feature values of one example: the declared names' values of a river dict (a scalar for one
         feature, a tuple otherwise), or ``x`` itself (a tuple, list, array or, for one feature, a number)."""
+        if type(x) is dict and self._get is not None:
+            try:
+                return self._get(x)
+            except KeyError:
+                pass  # the one-line error below
+        elif type(x) is tuple:
+            return x
         if isinstance(x, Mapping):
             if self._get is None:
                 raise DomainError(
@@ -165,6 +172,16 @@ class FeatureGrid:
         per feature — an int for a one-feature grid, a tuple of k ints otherwise."""
         v = self.values(x)
         k = len(self.bins)
+        if self.out_of_bounds == "clip":  # fast path: Python numbers, all finite (a NaN or ±inf makes the sum one)
+            if k == 1 and (type(v) is float or type(v) is int) and _finite(v):
+                return bisect_right(self._edges[0], v)
+            if type(v) is tuple and len(v) == k:
+                for a in v:
+                    if type(a) is not float and type(a) is not int:
+                        break
+                else:
+                    if _finite(v):
+                        return tuple([bisect_right(e, a) for e, a in zip(self._edges, v)])
         if k == 1:
             if isinstance(v, (tuple, list, np.ndarray)):
                 if len(v) != 1:
@@ -181,11 +198,13 @@ class FeatureGrid:
     def _cell(self, j: int, v: Any) -> int:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
             raise DomainError(f"{self._what(j)} is {_short(v)}, not a number")
-        if not math.isfinite(v):
+        if isinstance(v, (int, np.integer)):
+            v = min(max(int(v), -(2**1000)), 2**1000)  # beyond the floats: clipped like any value past the bounds
+        elif not math.isfinite(v):
             raise DomainError(f"{self._what(j)} is {v!r}; the grid needs finite numbers")
         if self.out_of_bounds == "error" and not self._lows[j] <= v <= self._highs[j]:
             raise DomainError(
-                f"{self._what(j)} = {v!r} is outside the declared bounds [{self._lows[j]:g}, {self._highs[j]:g}]"
+                f"{self._what(j)} = {_short(v)} is outside the declared bounds [{self._lows[j]:g}, {self._highs[j]:g}]"
             )
         return bisect_right(self._edges[j], v)  # values beyond the bounds land in the end cells: clipped
 
@@ -259,6 +278,14 @@ class FeatureGrid:
         lows, highs = np.nanmin(A, axis=0), np.nanmax(A, axis=0)
         highs = np.where(highs > lows, highs, lows + 1.0)
         return cls(list(zip(lows.tolist(), highs.tolist())), bins, names, out_of_bounds)
+
+
+def _finite(v: Any) -> bool:
+    """A finite Python number, or a tuple of them (one sum: a NaN or ±inf makes it non-finite)."""
+    try:
+        return math.isfinite(sum(v) if type(v) is tuple else v)
+    except OverflowError:  # an int beyond the floats (or a sum past them): the general path clips it
+        return False
 
 
 def _short(v: Any) -> str:

@@ -81,7 +81,10 @@ class GridStumps(GridClass):
             for t in range(b + 1):
                 above = (cells[:, f] >= t).astype(np.uint8)
                 rows.extend((above, 1 - above))
-                lo = grid.cell_bounds(f, t)[0] if t < b else grid.bounds[f][1]
+                if t in (0, b):  # the constants (every feature has them; the class keeps them once)
+                    desc.extend(("constant 1", "constant 0") if t == 0 else ("constant 0", "constant 1"))
+                    continue
+                lo = grid.cell_bounds(f, t)[0]
                 desc.extend((f"{name} ≥ {lo:g} (cell ≥ {t})", f"{name} < {lo:g} (cell < {t})"))
         shape = "×".join(map(str, grid.bins))
         super().__init__(grid, np.array(rows, dtype=np.uint8), desc, f"stumps on a {shape} grid")

@@ -28,8 +28,9 @@ Labels are declared (``labels=(0, 1)``, ``(-1, 1)`` or ``(False, True)``), never
 (river's) are read as True = positive. Features: a point, or a river dict with one key (or the key declared by
 ``feature=``); with a public :class:`~littlestone.classes.feature_grid.FeatureGrid` (``grid=``, or carried by the
 class as ``H.grid``, e.g. :class:`~littlestone.classes.grid_classes.GridBoxes`) a tuple of k raw feature values or a
-river dict with the grid's names, mapped to the grid's cells (values beyond the declared bounds clipped); a 1-tuple
-``(x,)`` is read as the point x on a one-dimensional domain.
+river dict with the grid's names, mapped to the grid's cells (values beyond the declared bounds clipped); with
+``grid=False`` the points are the class's own (a tuple of k cells, already discretized); a 1-tuple ``(x,)`` is read
+as the point x on a one-dimensional domain.
 
 **One validation per round** (issue 33 item 6): :meth:`PrivateOnlineLearner._point` remembers the last raw value it
 validated and the point it gave, so river's ``predict_one(x)`` then ``learn_one(x, y)`` validate x once; ints in an
@@ -443,7 +444,9 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         if any(isinstance(v, (bool, np.bool_)) for v in labels):  # (0, 1) == (False, True): test the type
             labels = (False, True)
         self.labels = labels
-        self._negative = int(labels[0])
+        # label → 0/1 for the common cases (True/False hash as 1/0, so they are covered when the negative is 0);
+        # anything else goes through _encode, which refuses it with one line
+        self._label01 = {1: 1, int(labels[0]): 0}
         self.grid = self._check_grid(grid, feature)
         # fast paths only where _validate is the class's own validation (a subclass's extra checks always run)
         self._plain_validation = (
@@ -479,7 +482,10 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         return {self.labels[0]: float(1 - p), self.labels[1]: float(p)}
 
     def _check_grid(self, grid: Any, feature: Any) -> FeatureGrid | None:
-        """The learner's grid: ``grid=`` or the class's own (``H.grid``); its cells must be points of the class."""
+        """The learner's grid: ``grid=`` or the class's own (``H.grid``); its cells must be points of the class.
+        ``grid=False``: no grid even where the class carries one — points are then the class's own (cells)."""
+        if grid is False:
+            return None
         carried = getattr(self.hypothesis_class, "grid", None)
         if grid is None:
             grid = carried if isinstance(carried, FeatureGrid) else None
@@ -516,16 +522,19 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
         if self.grid is not None:
             v = self.grid.values(x)
         elif tx is dict:
-            if self.feature is not None:
-                v = x[self.feature] if self.feature in x else feature_value(x, self.feature)
-            elif len(x) == 1:
-                v = next(iter(x.values()))
-            else:
+            try:
+                if self.feature is not None:
+                    v = x[self.feature]
+                else:
+                    (v,) = x.values()  # river's one-feature dict, in one step
+            except KeyError:
+                v = feature_value(x, self.feature)  # the one-line error naming the keys
+            except ValueError:
                 raise DomainError(
                     f"a feature dict with {len(x)} keys {sorted(map(str, x))[:5]!r}: without a grid these learners take one "
                     "feature; declare which with feature=..., or several features on a public grid with "
                     "grid=FeatureGrid({name: (low, high), …})"
-                )
+                ) from None
         elif tx is int or tx is tuple:
             v = x
         else:
@@ -586,14 +595,10 @@ class PrivateOnlineLearner(CloneFromParams, ABC):
             )
         # the point: the one predict_one validated when x is the same immutable value (module doc), else validated
         pt = self._pt if x is self._raw else self._point(x)
-        if y is True:
-            y01 = 1
-        elif y is False:
-            y01 = 0
-        elif type(y) is int and (y == 1 or y == self._negative):
-            y01 = 1 if y == 1 else 0
-        else:
-            y01 = self._encode(y)
+        try:  # the declared labels (bools too when the negative is 0) in one lookup
+            y01 = self._label01[y]
+        except (KeyError, TypeError):
+            y01 = self._encode(y)  # everything else, or the one-line LabelError
         self._learn01(pt, y01)
         self.t += 1
 
