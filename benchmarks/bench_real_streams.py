@@ -71,7 +71,7 @@ def markdown(cells: list[dict], context: dict[str, dict], seeds: int, seconds: f
                 f"* **{name}** {', '.join(f'`{f}`' for f in feats)}: [{lo:g}, {hi:g}], {m} cells ({scale}) — {src}."
             )
     out.append("")
-    summary: dict[str, list] = {n: [0, 0, []] for n in names}
+    summary: dict[str, list] = {n: [0, 0, [], 0, 0] for n in names}  # met, run, gaps, within 2 points, ≥ majority
     for name in dict.fromkeys(c["stream"] for c in cells):
         sel = [c for c in cells if c["stream"] == name]
         spec = rs.STREAMS[name]
@@ -96,22 +96,50 @@ def markdown(cells: list[dict], context: dict[str, dict], seeds: int, seconds: f
                 a = c["private"].get(n)
                 if a is None or isinstance(a, str):
                     continue
+                worst = float(np.min(a))
                 summary[n][1] += 1
                 summary[n][0] += int(rs.meets_target(a, c["best"], c["majority"]))
-                summary[n][2].append(100 * (c["best"] - float(np.min(a))))
+                summary[n][2].append(100 * (c["best"] - worst))
+                summary[n][3] += int(worst >= c["best"] - 0.02 - 1e-12)
+                summary[n][4] += int(worst >= c["majority"] - 1e-12)
         reasons = sorted({a for c in sel for a in c["private"].values() if isinstance(a, str)})
         out += [""] + [f"† {r}" for r in reasons] + ([""] if reasons else [])
     out += [
         "## Summary: cells where the target is met",
         "",
-        "| learner | target met | cells run | median gap to best (points, worst seed) | largest gap |",
-        "|---|---:|---:|---:|---:|",
+        "Worst seed of each cell. Where the best hypothesis is barely above the majority class (Shuttle: the best"
+        ' constant is 92.8 %, the best threshold 92.9 %), "not below the majority" asks for a regret under 0.1 '
+        "point: the two halves of the target are counted apart.",
+        "",
+        "| learner | target met | within 2 points of best | not below majority | cells run | median gap to best "
+        "(points) | largest gap |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for n, (k, m, gaps) in summary.items():
+    for n, (k, m, gaps, near, above) in summary.items():
         if m:
-            out.append(f"| {n} | {k} | {m} | {np.median(gaps):.1f} | {max(gaps):.1f} |")
+            out.append(f"| {n} | {k} | {near} | {above} | {m} | {np.median(gaps):.1f} | {max(gaps):.1f} |")
         else:
-            out.append(f"| {n} | — | 0 | — | — |")
+            out.append(f"| {n} | — | — | — | 0 | — | — |")
+    streams = list(dict.fromkeys(c["stream"] for c in cells))
+    ran = [n for n in names if summary[n][1]]
+    out += [
+        "",
+        "Per stream: cells where the target is met / cells run (median gap to the best, points, worst seed).",
+        "",
+        "| stream | " + " | ".join(ran) + " |",
+        "|---|" + "---:|" * len(ran),
+    ]
+    for st in streams:
+        cols = []
+        for n in ran:
+            sel = [c for c in cells if c["stream"] == st and not isinstance(c["private"].get(n, ""), str)]
+            if not sel:
+                cols.append("—")
+                continue
+            met = sum(rs.meets_target(c["private"][n], c["best"], c["majority"]) for c in sel)
+            gap = np.median([100 * (c["best"] - float(np.min(c["private"][n]))) for c in sel])
+            cols.append(f"{met}/{len(sel)} ({gap:.1f})")
+        out.append(f"| {st} | " + " | ".join(cols) + " |")
     return "\n".join(out) + "\n"
 
 
