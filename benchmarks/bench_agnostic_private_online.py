@@ -206,6 +206,7 @@ def main() -> None:
     ap.add_argument("--Ts", default=None)
     ap.add_argument("--seeds", type=int, default=None)
     ap.add_argument("--million", action="store_true", help="also T = 10⁶ for the default on thresholds(2^16)")
+    ap.add_argument("--designs", default=None, help="only these designs (comma-separated names as in the table)")
     ap.add_argument("--out", default=str(RESULTS))
     a = ap.parse_args()
     Ts = [int(float(v)) for v in a.Ts.split(",")] if a.Ts else ([1000, 10000] if a.quick else [1000, 10000, 100000])
@@ -217,6 +218,8 @@ def main() -> None:
         designs = ["segment-em", "epoch-em", REALIZABLE[cname].__name__]
         if cname == "thr16":
             designs.insert(1, "segment-em/no-window")
+        if a.designs:
+            designs = [d for d in designs if d in a.designs.split(",")]
         for T in Ts + ([10**6] if a.million and cname == "thr16" else []):
             for stream, eta in streams:
                 for design in designs:

@@ -130,7 +130,7 @@ def test_stay_test_ends_a_segment_where_the_hypothesis_errs():
     while L.state()["tops"] == 0:
         L.learn_one(x, 0)
         rounds += 1
-    # ρ₁ = ½: ⊤ once the mistakes pass rounds/2 + τ_j, τ_j = max(τ, 2(ln|H| + 2)/ε_EM) ≈ 75, up to the noise
+    # ρ₁ = ½: ⊤ once the mistakes pass rounds/2 + τ_j, τ_j = max(τ, 2(ln|H| + 1)/ε_EM) ≈ 69, up to the noise
     assert 100 < rounds < 400
     assert L.hypothesis().t > x  # the selection moved past the points labelled 0
     assert L.state()["segment_mistakes"] == 0 and L.state()["segments"] == 2
@@ -217,7 +217,7 @@ def test_bad_input_is_one_clear_error():
     ):
         with pytest.raises(LittlestoneError, match=msg):
             SegmentedEM(H, T=10, epsilon=1.0, backend="seeded", seed=0, **kw)
-    with pytest.raises(LittlestoneError, match="closed form"):
+    with pytest.raises(LittlestoneError, match="no closed form for intervals"):
         SegmentedEM(Intervals(4000), T=10, epsilon=1.0, backend="seeded", seed=0)
 
 
@@ -264,3 +264,34 @@ def test_finite_class_scores_with_a_point_repeated_many_times():
     L.run(X, y)  # segments of up to 1,500 copies of one point: the scores stay exact (no small-integer overflow)
     sizes, mistakes, _ = L.scores.cells(X[:500], y[:500])
     assert np.array_equal(mistakes, 500.0 * (1 - H.matrix[:, 5]))
+
+
+def test_point_cells_cover_the_domain_once_with_exact_scores():
+    from littlestone.classes.points import ZERO, FiniteSet
+    from littlestone.private_online.segment_scores import PointScores
+
+    sc = PointScores(Points(range(6)))
+    x, y = np.array([1, 1, 4]), np.array([1, 0, 1])
+    sizes, mist, decode = sc.cells(x, y)
+    assert sum(sizes) == 7 == sc.range_size()  # six points and the zero function, each once
+
+    def brute(h):
+        return sum(int(h(int(a)) != int(b)) for a, b in zip(x, y))
+
+    rng = np.random.default_rng(0)
+    assert [decode(j, rng) for j in range(3)] == [FiniteSet((1,)), FiniteSet((4,)), ZERO]
+    assert [mist[j] for j in range(3)] == [brute(FiniteSet((1,))), brute(FiniteSet((4,))), brute(ZERO)]
+    rest = {decode(3, rng).points[0] for _ in range(300)}
+    assert rest == {0, 2, 3, 5} and sizes[3] == 4
+    assert all(brute(FiniteSet((p,))) == mist[3] for p in rest)
+
+
+@pytest.mark.parametrize("cls", [SegmentedEM, EpochEM])
+def test_clone_is_a_fresh_learner_with_the_same_parameters(cls):
+    H = Thresholds(2**10)
+    L = cls(H, T=500, epsilon=0.5, first=32, backend="seeded", seed=2)
+    X, y = _stream(H, 300, 0.1, 0)
+    L.run(X, y)
+    C = L.clone()
+    assert type(C) is cls and C.t == 0 and C.epsilon == 0.5 and C.first == 32 and C.window == L.window
+    assert C.window is (cls is SegmentedEM)

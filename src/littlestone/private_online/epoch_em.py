@@ -14,7 +14,7 @@ adaptive guarantee (``SegmentedEM`` adds a stay test for that). Kept as the G.1 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from .segmented_em import SegmentedEM
 
@@ -33,9 +33,7 @@ class EpochEM(SegmentedEM):
 
     agnostic = True
     uses_stay_test = False
-
-    def __init__(self, hypothesis_class: Any, *, T: int, epsilon: float, window: bool = False, **kw: Any):
-        super().__init__(hypothesis_class, T=T, epsilon=epsilon, window=window, **kw)
+    default_window = False
 
     def _split(self, split: Sequence[float]) -> tuple[float, float, float]:
         return (0.0, 1.0, 0.0)

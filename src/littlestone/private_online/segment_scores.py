@@ -232,7 +232,7 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
     """The closed form that fits the class (by its structure only — public): thresholds, points on an integer
     range, else any listable class (at most ``list_at.MAX_LIST`` hypotheses)."""
     from .bisect_at import threshold_candidates
-    from .list_at import list_hypotheses
+    from .list_at import MAX_LIST, list_hypotheses
 
     hclass = getattr(H, "hclass", H)
     whole = not isinstance(H, VersionSpace) or H.key() == hclass.version_space().key()
@@ -245,11 +245,11 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
         pass
     try:
         return FiniteScores(list_hypotheses(H))
-    except LittlestoneError as exc:
+    except LittlestoneError:
         name = getattr(hclass, "name", type(hclass).__name__)
         raise LittlestoneError(
-            f"no closed form of the segment scores fits {name} ({exc}): thresholds, points on an integer range or a "
-            "listable class"
+            f"the agnostic learners have no closed form for {name}: they take thresholds (any domain), points on an "
+            f"integer range, or a class that lists at most {MAX_LIST:,} hypotheses"
         ) from None
 
 

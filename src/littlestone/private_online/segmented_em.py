@@ -8,7 +8,7 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
   segment) − ⌈b·(τ_j − τ)⌉, where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is
-  expected to keep and τ_j = max(τ, 2(ln R_j + 2)/ε_EM) raises the threshold to what the selection over R_j
+  expected to keep and τ_j = max(τ, 2(ln R_j + 1)/ε_EM) raises the threshold to what the selection over R_j
   candidates needs to tell the best from the rest (:func:`selection_tau`; R_j public: the class, or the window). A ⊤
   ends the segment: h_j errs noticeably more often than ρ_j (a drifting stream, or an adversary playing where h_j
   is wrong). τ = ln T/ε_AT by default.
@@ -89,7 +89,7 @@ def default_tau(epsilon_at: float, T: int) -> float:
 
 
 #: t of the exponential mechanism's utility 2(ln R + t)/ε: the selection misses the segment's best by more w.p. ≤ e^{−t}
-SELECTION_SLACK = 2.0
+SELECTION_SLACK = 1.0
 
 
 def selection_tau(epsilon_select: float, range_size: int) -> float:
@@ -117,7 +117,7 @@ class SegmentedEM(PrivateOnlineLearner):
     "theory": the τ, error level and no window of the i.i.d. regret bound,
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; True by default), ``margin`` (added to ρ), ``at``
+    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
     ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
     ``accountant``.
 
@@ -131,6 +131,8 @@ class SegmentedEM(PrivateOnlineLearner):
     agnostic = True
     #: False for the epochs-only variant (:class:`~littlestone.private_online.EpochEM`): no stay test, no ρ
     uses_stay_test = True
+    #: the thresholds' public window unless ``window=`` says otherwise
+    default_window = True
 
     def __init__(
         self,
@@ -144,7 +146,7 @@ class SegmentedEM(PrivateOnlineLearner):
         split: Sequence[float] = DEFAULT_SPLIT,
         tau: float | None = None,
         first: int = DEFAULT_FIRST,
-        window: bool = True,
+        window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
         at: str = "step",
         backend: Any = "secure",
@@ -176,6 +178,8 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"margin must be a number in [0, 1), not {margin!r}")
         self.margin = float(margin)
         self.theory = self.setting_ == "theory"
+        if window is None:
+            window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
         self.at = check_at_kind(at)
         self.split = self._split(split)
