@@ -58,4 +58,6 @@ def test_demo_online_cli(tmp_path):
     assert "Online: private learning on a stream" in html and "2,000 rounds" in html
     assert html.index("BisectAT (practical, pure ε-DP)") < html.index("LWY25 (practical)")
     assert "<code>littlestone play -l private</code>" in html
-    assert html.count("data:image/png;base64,") == 4
+    # the real-stream panel: river's Phishing, the noisy-stream learner beside the best in hindsight and the majority
+    assert "A real stream: river's Phishing" in html and "SegmentedEM" in html and "majority class" in html
+    assert html.count("data:image/png;base64,") == 5

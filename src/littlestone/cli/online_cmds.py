@@ -49,7 +49,9 @@ PLAY_EPILOG = """Examples:
                                              (private: the practical pure ε-DP learner for the class —
                                               bisect for thresholds, points-at, intervals-at, listat for a
                                               finite class —, named in the output; the released h_t predicts;
-                                              --backend seeded --seed 1 for a reproducible run)
+                                              --backend seeded --seed 1 for a reproducible run; it assumes
+                                              a hypothesis with no mistakes: on real, noisy data use
+                                              -l segment-em)
 
   littlestone play --class random:16x20 --learner listat --adversary disagreement --rounds 100000 --epsilon 1
 
@@ -218,9 +220,11 @@ def play(
         LearnerName.soa,
         "--learner",
         "-l",
-        help="Online learner. private: the practical pure ε-DP learner for the class (bisect for thresholds, "
-        "points-at, intervals-at, listat for a finite class; named in the output); the papers' algorithms under "
-        "their names (lwy25, lwy25-paper, gl21, gl21-paper, gl21-adaptive).",
+        help="Online learner. Real, noisy data (no hypothesis right every time): segment-em, pure ε-DP, regret "
+        "against the best hypothesis in hindsight. private: the practical pure ε-DP learner for a clean stream of "
+        "the class (bisect for thresholds, points-at, intervals-at, listat for a finite class; named in the "
+        "output) — fewer mistakes when some hypothesis makes none, far more on noisy data; the papers' algorithms "
+        "under their names (lwy25, lwy25-paper, gl21, gl21-paper, gl21-adaptive).",
     ),
     adversary: AdversaryName = typer.Option(
         AdversaryName.tree,

@@ -22,6 +22,10 @@ _ENTRIES: dict[str, tuple[str, str]] = {
     "ggkm21_list_size": ("ggkm21_list_size", "GGKM21 Lemma 5.5"),
     "ggkm21_accuracy": ("ggkm21_accuracy", "GGKM21 Thms 5.7 / 6.4 vs BLM20, against n and ε"),
     "private_online": ("private_online", "LWY25 Thm 3.1 vs GL21 Thm 4.1/4.2: mistakes against T"),
+    "real_streams": (
+        "real_streams",
+        "private online learners (LWY25 §4, App. F) on river's real streams vs the best in hindsight",
+    ),
 }
 
 
@@ -39,6 +43,7 @@ RUN_TIMES: dict[str, str] = {
     "blm20_accuracy": "≈ 2.5 min (load 13)",
     "private_online": "≈ 60 s (load 14); --set grid=full: many minutes (T up to 10⁶, d = 3)",
     "agnostic_online": "≈ 70–85 s (load 14–16); --set grid=full: several minutes (T up to 10⁵, panel D to 10⁶)",
+    "real_streams": "≈ 40 s (load 8); --set grid=full: several minutes (five streams, Shuttle T = 49,097)",
 }
 
 

@@ -59,6 +59,9 @@ class OnlineDemoResult:
     notes: dict[str, str] = field(default_factory=dict)
     #: the regret panel (``figure`` is the cumulative-mistakes panel): one panel per picture, stacked on a phone
     regret_figure: Path | None = None
+    #: the real-stream panel (river's Phishing; :func:`littlestone.experiments.real_streams.stream_panel`), None
+    #: without river
+    real_stream: Any = None
 
 
 def soa_restarted(H: Any, X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -195,6 +198,7 @@ def run_online(
         )
         progress(i + 1, units)
     mistakes_png, regret_png = _plot(curves, best_cum, T, Path(out_dir), epsilon, delta)
+    real = _real_stream_panel(Path(out_dir), epsilon, backend, s_stream)
     progress(units, units)
     return OnlineDemoResult(
         T,
@@ -207,7 +211,19 @@ def run_online(
         cells,
         time.perf_counter() - t0,
         regret_figure=regret_png,
+        real_stream=real,
     )
+
+
+def _real_stream_panel(out: Path, epsilon: float, backend: str, seed: Any) -> Any:
+    """The real-stream panel (river's bundled Phishing stream), or None where river is not installed."""
+    try:
+        import river.datasets  # noqa: F401
+    except ImportError:
+        return None
+    from .real_streams import stream_panel
+
+    return stream_panel(out, epsilon=epsilon, backend=backend, seed=seed)
 
 
 def _plot(curves: dict, best: np.ndarray, T: int, out: Path, epsilon: float, delta: float) -> tuple[Path, Path]:

@@ -259,6 +259,43 @@ def _online_section(result: Any) -> str:
             "adversaries, BatchedPrivateHedge against oblivious ones (this stream is oblivious); Algorithm 3 is "
             "LWY25's private <i>proper</i> agnostic learner (§4). The SOA restarts from the whole class whenever an "
             f"example contradicts every threshold left. Computed in {on.seconds:.1f} s.</p>",
+            _real_stream_panel(getattr(on, "real_stream", None)),
+        ]
+    )
+
+
+def _real_stream_panel(panel: Any) -> str:
+    """The online section's real-stream panel: private learners on river's bundled Phishing stream."""
+    if panel is None:
+        return ""
+    rows = list(panel.rows)
+    rows += [
+        {
+            "learner": "best of the class in hindsight (non-private)",
+            "agnostic": "",
+            "privacy (ε, δ)": "not private",
+            "accuracy": panel.best,
+        },
+        {"learner": "majority class", "agnostic": "", "privacy (ε, δ)": "not private", "accuracy": panel.majority},
+    ]
+    return "\n".join(
+        [
+            f"<h3>A real stream: river's {esc(panel.about)}</h3>",
+            f"<p>{panel.T:,} rounds of river's bundled data set, in its order, predicted before each label is read "
+            f"(progressive validation). The point is the <i>{esc(panel.feature)}</i> feature on its {panel.cells} "
+            "documented cells (a public grid, not read from the data); the class: decision stumps in both "
+            f"directions. Private learners at ε = {panel.epsilon:g}. SegmentedEM is the learner for real, noisy "
+            "streams (regret against the best hypothesis in hindsight); ListAT assumes a stump with no mistakes, "
+            "which real data does not have.</p>",
+            figures(
+                figure(
+                    panel.figure,
+                    "Accuracy so far of each private learner, beside the best stump in hindsight and the majority "
+                    "class.",
+                    min_text_px=MIN_TEXT_PX,
+                )
+            ),
+            table(rows, ["learner", "agnostic", "privacy (ε, δ)", "accuracy"], ["accuracy"]),
         ]
     )
 
