@@ -206,18 +206,6 @@ def test_release_and_clone_keep_the_grid():
     assert "hypothesis" in L.release()
 
 
-def test_the_docs_grid_snippet_prints_what_it_says(capsys):
-    import re
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[2] / "docs" / "private_online.md").read_text(encoding="utf-8")
-    section = text.split("## Several features on a public grid (issue 33)")[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    exec(compile(code, "private_online.md", "exec"), {})
-    printed = capsys.readouterr().out.strip()
-    assert f"prints `{printed}`" in section
-
-
 def test_grid_false_takes_cells_already_discretized():
     g = FeatureGrid({n: (0.0, 1.0) for n in NAMES}, bins=4)
     raw = ListAT(GridStumps(g), T=10, **KW)

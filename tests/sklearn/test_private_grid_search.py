@@ -261,7 +261,7 @@ def _piped_runs():
 def test_claim_is_still_epsilon_audited_through_a_pipeline():
     """The EM selector's audit through a Pipeline passes with the claim ε = 1, and its argmax twin through the same
     Pipeline is caught — the pipeline path releases what the claim covers, and the audit would see it if not."""
-    from littlestone.audit.builtin import builtin_audits
+    from littlestone.audit import builtin_audits
 
     PipedRun, PipedArgmax = _piped_runs()
     base = builtin_audits()["private_selection_em"]
@@ -275,7 +275,7 @@ def test_claim_is_still_epsilon_audited_through_a_pipeline():
 
 @pytest.mark.slow
 def test_claim_is_still_epsilon_audited_lt19_and_bare():
-    from littlestone.audit.builtin import builtin_audits
+    from littlestone.audit import builtin_audits
 
     PipedRun, _ = _piped_runs()
     audits = builtin_audits()

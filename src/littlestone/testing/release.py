@@ -160,7 +160,7 @@ def _mechanism_classes() -> list[type]:
 @contextlib.contextmanager
 def record_mechanisms() -> Iterator[list[tuple[str, str]]]:
     """Record (mechanism class, output) for every Mechanism call inside the block, and every answer of an interactive
-    :class:`~littlestone.privacy.AboveThreshold` (``test`` / ``first_above``)."""
+    :class:`~littlestone.privacy.AboveThreshold` (``test`` / ``test_count`` / ``first_above``)."""
     log: list[tuple[str, str]] = []
     patched = []
     for cls in _mechanism_classes():
@@ -177,7 +177,7 @@ def record_mechanisms() -> Iterator[list[tuple[str, str]]]:
     # the interactive AboveThreshold's answers are mechanism outputs too (⊤ times decide segment learners' releases)
     from ..privacy.above_threshold import AboveThreshold
 
-    for name in ("test", "first_above"):
+    for name in ("test", "test_count", "first_above"):
         original = AboveThreshold.__dict__[name]
 
         def answer(self: Any, *args: Any, __original: Any = original, __name: str = name, **kwargs: Any) -> Any:
