@@ -78,8 +78,12 @@ def test_privacy_is_pure_epsilon_from_the_mechanisms_run(cls):
         # the stay test: b·(mistakes) − a·(rounds) moves by b when one round changes: sensitivity b, noise b/ε_AT
         assert isinstance(learner._at, StepAboveThreshold)
         assert learner._at.sensitivity == RHO_DENOMINATOR == learner.at_mechanism.sensitivity
-        assert learner._at.epsilon == pytest.approx(0.4)
-        assert learner.error_mechanism.sensitivity == 1 and learner.error_mechanism.epsilon == pytest.approx(0.12)
+        assert learner._at.epsilon == pytest.approx(0.12)  # the practical shares 0.15 / 0.8 / 0.05 of ε = 0.8
+        assert learner.selection_mechanism.epsilon == pytest.approx(0.64)
+        assert learner.error_mechanism.sensitivity == 1 and learner.error_mechanism.epsilon == pytest.approx(0.04)
+        theory = cls(Thresholds(2**16), T=10_000, epsilon=0.8, setting="theory", backend="seeded", seed=0)
+        assert theory._at.epsilon == pytest.approx(0.4)  # the bound's shares 0.5 / 0.35 / 0.15
+        assert theory.error_mechanism.epsilon == pytest.approx(0.12)
     else:
         assert learner.selection_mechanism.epsilon == pytest.approx(0.8)
 

@@ -495,7 +495,7 @@ def play(
         console.print(f"{label} at the end of the last game: {last.state()}", markup=False)
         console.print(
             "mistakes are those of the released hypotheses h_t; the theorem's mistake bound holds only for "
-            f"its own parameters (littlestone bounds {learner.value if learner.value.endswith('-at') else learner.value.split('-')[0]})"
+            f"its own parameters (littlestone bounds {learner.value if learner.value.endswith(('-at', '-em')) else learner.value.split('-')[0]})"
         )
         return
     if learner != LearnerName.halving:

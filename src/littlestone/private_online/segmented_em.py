@@ -4,7 +4,8 @@ functions and any listable finite class (shared/spec ALGORITHMS.md App. G.2 with
 docs/derivations.md, "G.2 SegmentedEM").
 
 The stream is cut into segments; the released hypothesis h_j is fixed for the whole of segment j. With
-ε = ε_AT + ε_EM + ε_err (default shares 0.5 / 0.35 / 0.15):
+ε = ε_AT + ε_EM + ε_err (default shares 0.15 / 0.8 / 0.05 in the practical setting, :data:`PRACTICAL_SPLIT`;
+0.5 / 0.35 / 0.15 in the theory setting):
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
   segment) − ⌈b·(τ_j − τ)⌉, where ρ_j = a_j/b (b = :data:`RHO_DENOMINATOR`) is the *public* error level h_j is
@@ -67,6 +68,11 @@ from .segments import AT_KINDS, check_at_kind
 RHO_DENOMINATOR = 1024
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
+#: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
+#: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
+#: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
+#: rounds, rarely ends it), while the adaptive adversary stays near 2–3 % of T with 0.15 of ε on the stay test.
+PRACTICAL_SPLIT = (0.15, 0.8, 0.05)
 #: vectorised blocks of :meth:`SegmentedEM.run`: FIRST, 2·FIRST, … up to MAX rounds
 FIRST_BLOCK, MAX_BLOCK = 256, 1 << 16
 
@@ -116,7 +122,8 @@ class SegmentedEM(PrivateOnlineLearner):
     Parameters: ``T``, ``epsilon``, ``delta`` (ignored: pure ε-DP), ``beta``, ``setting`` ("practical" — default — or
     "theory": the τ, error level and no window of the i.i.d. regret bound,
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
-    selection, error release), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
+    selection, error release; default :data:`PRACTICAL_SPLIT`, or the bound's ``DEFAULT_SPLIT`` in the theory
+    setting), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
     public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
     ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
     ``accountant``.
@@ -143,7 +150,7 @@ class SegmentedEM(PrivateOnlineLearner):
         delta: float = 0.0,
         beta: float = 0.1,
         setting: str = "practical",
-        split: Sequence[float] = DEFAULT_SPLIT,
+        split: Sequence[float] | None = None,
         tau: float | None = None,
         first: int = DEFAULT_FIRST,
         window: bool | None = None,
@@ -182,6 +189,8 @@ class SegmentedEM(PrivateOnlineLearner):
             window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
         self.at = check_at_kind(at)
+        if split is None:
+            split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
         self.split = self._split(split)
         e_at, e_em, e_err = (s * self.epsilon for s in self.split)
         self.epsilon_at, self.epsilon_select, self.epsilon_error = e_at, e_em, e_err
@@ -413,4 +422,4 @@ class SegmentedEM(PrivateOnlineLearner):
         return {"segment_mistakes": self._count}
 
 
-__all__ = ["SegmentedEM", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]
+__all__ = ["SegmentedEM", "PRACTICAL_SPLIT", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]
