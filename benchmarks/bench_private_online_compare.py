@@ -30,6 +30,13 @@ rows (a "not run" row never overwrites a run one), so later sessions fill in the
         --learners listat,bisect,points-at,intervals-at --adversaries late-commitment,disagreement,iid --cell-limit 600
     PYTHONPATH=src python benchmarks/bench_private_online_compare.py --merge --throughput-only
 Writes benchmarks/results/private_online_compare.{csv,md,png} (``--out`` to write elsewhere).
+
+Tails (issue 34): ``--tails`` writes private_online_compare_tails.{csv,md} instead — the median and worst over
+``--seeds`` seeds of each (class, learner, adversary, T) and over every adaptive adversary's games of a (class,
+learner, T). The issue-34 run (20 seeds, T = 10⁴ for every learner, then 10⁵ where it fits), one class at a time:
+    PYTHONPATH=src nice -n 10 python benchmarks/bench_private_online_compare.py --tails --merge --seeds 20 --Ts 1e4 \
+        --classes thresholds:2^60 --learners listat,bisect,points-at,intervals-at,lwy25,lwy25-paper,gl21,gl21-paper,\
+soa,segment-em --adversaries disagreement,late-commitment,sparse-mistakes --cell-limit 60 --jobs 2 --throughput 0
 """
 
 from __future__ import annotations
