@@ -30,6 +30,13 @@ rows (a "not run" row never overwrites a run one), so later sessions fill in the
         --learners listat,bisect,points-at,intervals-at --adversaries late-commitment,disagreement,iid --cell-limit 600
     PYTHONPATH=src python benchmarks/bench_private_online_compare.py --merge --throughput-only
 Writes benchmarks/results/private_online_compare.{csv,md,png} (``--out`` to write elsewhere).
+
+Tails (issue 34): ``--tails`` writes private_online_compare_tails.{csv,md} instead — the median and worst over
+``--seeds`` seeds of each (class, learner, adversary, T) and over every adaptive adversary's games of a (class,
+learner, T). The issue-34 run (20 seeds, T = 10⁴ for every learner, then 10⁵ where it fits), one class at a time:
+    PYTHONPATH=src nice -n 10 python benchmarks/bench_private_online_compare.py --tails --merge --seeds 20 --Ts 1e4 \
+        --classes thresholds:2^60 --learners listat,bisect,points-at,intervals-at,lwy25,lwy25-paper,gl21,gl21-paper,\
+soa,segment-em --adversaries disagreement,late-commitment,sparse-mistakes --cell-limit 60 --jobs 2 --throughput 0
 """
 
 from __future__ import annotations
@@ -70,7 +77,9 @@ CLASSES = (
     "random:256x40:0",
 )
 NEW = ("listat", "bisect", "points-at", "intervals-at")
-LEARNERS = NEW + ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "soa")
+LEARNERS = NEW + ("lwy25", "lwy25-paper", "gl21", "gl21-paper", "soa", "segment-em")
+#: the default learners (``segment-em``, the agnostic SegmentedEM, is run on request: ``--learners ...,segment-em``)
+DEFAULT_LEARNERS = LEARNERS[:-1]
 #: every adversary of the library (adaptive ones first, the oblivious i.i.d. last)
 ADVERSARIES = tuple(sorted(LIBRARY_ADVERSARIES, key=lambda a: a == "iid"))
 ADAPTIVE = tuple(a for a in ADVERSARIES if a != "iid")
@@ -338,6 +347,62 @@ def markdown(rows: list[dict], head: str) -> str:
     return out.getvalue()
 
 
+def tails_markdown(rows: list[dict], head: str) -> str:
+    """Median and worst mistakes over the seeds of each (class, learner, adversary, T) game cell, then per (class,
+    learner, T) the median and worst over every adaptive adversary's games; ``seeds`` counts the games that ran."""
+    games = [r for r in rows if r["adversary"] != THROUGHPUT]
+    out = io.StringIO()
+    out.write(head + "\n\n")
+    out.write(
+        "Cells: median / worst mistakes over the seeds that ran (ε = 1; δ = 10⁻⁶ for LWY25 / GL21; seeded noise; "
+        "⊥ k: k of the games ended with the paper learner halted / aborted for good); `bound` as in "
+        "private_online_compare.md (β = 0.1); s/game the mean wall seconds of a game.\n\n"
+    )
+    groups: dict[tuple, list[dict]] = {}
+    for r in games:
+        groups.setdefault((r["class"], r["learner"], int(r["T"]), r["adversary"]), []).append(r)
+
+    def stats(sel: list[dict]) -> tuple[str, str, str]:
+        ran = [int(r["mistakes"]) for r in sel if r["status"] == "run"]
+        if not ran:
+            st = sel[0]["status"]
+            return (st.split(":")[0] if st.startswith("cannot") else st), "", ""
+        return f"{int(np.median(ran)):,}", f"{max(ran):,}", str(len(ran))
+
+    out.write("### Worst over the adaptive adversaries (every game of every adaptive adversary at that T)\n\n")
+    out.write(
+        "| class | learner | T | adversaries | games | median | worst | bound |\n|---|---|---:|---|---:|---:|---:|---:|\n"
+    )
+    summary: dict[tuple, list[dict]] = {}
+    for (c, n, T, a), sel in groups.items():
+        if a in ADAPTIVE:
+            summary.setdefault((c, n, T), []).extend(sel)
+    cannot = []
+    for (c, n, T), sel in summary.items():
+        ran = [r for r in sel if r["status"] == "run"]
+        if not ran:
+            cannot.append(f"* {n} on {c} (T = {T:,}): {sel[0]['status']}")
+            continue
+        med, worst, k = stats(sel)
+        advs = ", ".join(dict.fromkeys(r["adversary"] for r in ran))
+        out.write(f"| {c} | {n} | {T:,} | {advs} | {k} | {med} | {worst} | {ran[0]['bound']} |\n")
+    if cannot:
+        out.write("\nLeft out (no game ran):\n\n" + "\n".join(dict.fromkeys(cannot)) + "\n")
+    out.write("\n### Every cell\n\n")
+    out.write("| class | learner | adversary | T | seeds | median | worst | bound | s/game |\n")
+    out.write("|---|---|---|---:|---:|---:|---:|---:|---:|\n")
+    for (c, n, T, a), sel in groups.items():
+        med, worst, k = stats(sel)
+        if not k:
+            continue
+        ran = [r for r in sel if r["status"] == "run"]
+        halted = sum(str(r.get("stopped")) == "True" for r in ran)
+        wall = sum(float(r["wall_s"]) for r in ran) / len(ran)
+        worst += f" ⊥ {halted}" if halted else ""
+        out.write(f"| {c} | {n} | {a} | {T:,} | {k} | {med} | {worst} | {ran[0]['bound']} | {wall:.2f} |\n")
+    return out.getvalue()
+
+
 def plot(rows: list[dict], path: Path) -> None:
     """One log–log panel per class: the worst mistakes over the adaptive adversaries and seeds against T, a line per
     learner (solid: the new learners; dashed: LWY25 / GL21; dotted: the SOA), and the line y = T (every round wrong)."""
@@ -353,7 +418,7 @@ def plot(rows: list[dict], path: Path) -> None:
     nrow = max(1, math.ceil(len(classes) / ncol))
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.5 * nrow + 0.8), squeeze=False)
     colors = dict(zip(LEARNERS, plt.get_cmap("tab10").colors))
-    markers = dict(zip(LEARNERS, "osD^vPX*h"))
+    markers = dict(zip(LEARNERS, "osD^vPX*hp"))
     handles: dict[str, Any] = {}
     for ax, c in zip(axes.flat, classes):
         allT = sorted({int(r["T"]) for r in games if r["class"] == c})
@@ -430,10 +495,15 @@ def run(
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--classes", default=",".join(CLASSES))
-    ap.add_argument("--learners", default=",".join(LEARNERS))
+    ap.add_argument("--learners", default=",".join(DEFAULT_LEARNERS))
     ap.add_argument("--adversaries", default=",".join(ADVERSARIES))
     ap.add_argument("--Ts", default="1e3,1e4,1e5,1e6")
-    ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--seeds", type=int, default=2, help="seeds per cell (2: the citable table; 20: --tails)")
+    ap.add_argument(
+        "--tails",
+        action="store_true",
+        help="write the median / worst over the seeds of each cell to private_online_compare_tails.{csv,md}",
+    )
     ap.add_argument("--cell-limit", type=float, default=120.0, help="wall seconds a game may take")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
@@ -443,7 +513,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(HERE / "results"))
     a = ap.parse_args()
     out = Path(a.out)
-    csv_path = out / "private_online_compare.csv"
+    stem = "private_online_compare_tails" if a.tails else "private_online_compare"
+    csv_path = out / f"{stem}.csv"
     for n in a.learners.split(","):
         if n not in LEARNERS:
             ap.error(f"unknown learner {n!r} (choose among {', '.join(LEARNERS)})")
@@ -469,11 +540,12 @@ def main() -> int:
     line = (
         f"* `{Path(__file__).name} --Ts {a.Ts} --learners {a.learners} --adversaries {a.adversaries} --classes "
         f"{a.classes} --seeds {a.seeds} --cell-limit {a.cell_limit:g} --jobs {a.jobs}"
-        f"{' --merge' if a.merge else ''}{' --throughput-only' if a.throughput_only else ''}`: {len(new)} rows, "
+        f"{' --merge' if a.merge else ''}{' --throughput-only' if a.throughput_only else ''}"
+        f"{' --tails' if a.tails else ''}`: {len(new)} rows, "
         f"{time.perf_counter() - w0:.0f} s wall, load average {load0:.1f} → {os.getloadavg()[0]:.1f} (2 cores), "
         f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
-    md_path = out / "private_online_compare.md"
+    md_path = out / f"{stem}.md"
     runs = ""
     if a.merge and md_path.exists():
         text = md_path.read_text(encoding="utf-8")
@@ -492,6 +564,12 @@ def main() -> int:
         for r in rows:
             w.writerow({c: r.get(c, "") for c in COLS})
     tmp.replace(csv_path)
+    if a.tails:
+        md_path.write_text(
+            tails_markdown(rows, head.replace("compared (issue 27 item 5)", "compared: tails")), encoding="utf-8"
+        )
+        print(f"wrote {csv_path}, {md_path}")
+        return 0
     md_path.write_text(markdown(rows, head), encoding="utf-8")
     plot(rows, out / "private_online_compare.png")
     print(f"wrote {csv_path}, {md_path}, {out / 'private_online_compare.png'}")
