@@ -27,16 +27,10 @@ from littlestone.pac import (
 from littlestone.privacy import BudgetAccountant, heterogeneous_advanced_composition, kov_composition
 
 
-@pytest.fixture(autouse=True)
-def _fresh_default():
-    """Each test starts with no default accountant and leaves none behind."""
-    saved = BudgetAccountant._default
-    BudgetAccountant._default = None
-    yield
-    BudgetAccountant._default = saved
-
-
 # ------------------------------------------------------------------------------------------------ arithmetic
+
+
+pytestmark = pytest.mark.usefixtures("fresh_default_accountant")  # tests/conftest.py
 
 
 def test_basic_composition_sums_and_refuses_with_one_line():

@@ -21,16 +21,11 @@ from littlestone.errors import BudgetExceededError, LittlestoneError
 from littlestone.pac import GenericLearnerClassifier
 from littlestone.privacy import BudgetAccountant, PrivacyBudget
 
+
+pytestmark = pytest.mark.usefixtures("fresh_default_accountant")  # tests/conftest.py
+
 X = np.random.default_rng(0).integers(0, 16, size=(200, 1))
 Y = (X[:, 0] >= 8).astype(int)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_default():
-    saved = BudgetAccountant._default
-    BudgetAccountant._default = None
-    yield
-    BudgetAccountant._default = saved
 
 
 @pytest.fixture

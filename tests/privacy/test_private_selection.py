@@ -16,15 +16,10 @@ from littlestone.privacy import BudgetAccountant
 
 #: GRID4 varies only report-only parameters (it exercises K = 4 on one model): the warning is tested in
 #: tests/sklearn/test_private_grid_search.py
-pytestmark = pytest.mark.filterwarnings("ignore::littlestone.pac.private_selection.IdenticalCandidatesWarning")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_default():
-    saved = BudgetAccountant._default
-    BudgetAccountant._default = None
-    yield
-    BudgetAccountant._default = saved
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::littlestone.pac.private_selection.IdenticalCandidatesWarning"),
+    pytest.mark.usefixtures("fresh_default_accountant"),  # tests/conftest.py
+]
 
 
 def _data(n=400, seed=0):

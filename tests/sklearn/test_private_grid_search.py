@@ -31,12 +31,7 @@ from littlestone.pac import (
 from littlestone.privacy import BudgetAccountant
 
 
-@pytest.fixture(autouse=True)
-def _fresh_default():
-    saved = BudgetAccountant._default
-    BudgetAccountant._default = None
-    yield
-    BudgetAccountant._default = saved
+pytestmark = pytest.mark.usefixtures("fresh_default_accountant")  # tests/conftest.py
 
 
 def _data(n=400, seed=0):
