@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -47,3 +48,41 @@ def test_play_private_names_its_pick():
     assert r.exit_code == 2 and "no practical private online learner" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(app, ["play", "--help"])
     assert "--learner private" in r.output
+
+
+@pytest.mark.parametrize(
+    "spec, realizable", [("thresholds:2^60", "bisect"), ("points:16", "points-at"), ("random:16x20", "listat")]
+)
+def test_noisy_pick_is_segment_em_and_names_the_realizable_alternative(spec, realizable):
+    from littlestone.private_online import SegmentedEM
+
+    H = parse_class_spec(spec)
+    picked, cls, why = practical_learner(H, noisy=True)
+    assert (picked, cls) == ("segment-em", SegmentedEM) and f"-l {realizable}" in why
+    cls(H, T=100, epsilon=1.0, backend="seeded", seed=0)
+
+
+def test_noisy_pick_falls_back_where_segment_em_has_no_closed_form():
+    H = parse_class_spec("intervals:2^16")  # intervals over 2^16: no SegmentedEM closed form (yet): IntervalsAT
+    picked, cls, _ = practical_learner(H, noisy=True)
+    assert picked in ("intervals-at", "segment-em")
+    cls(H, T=100, epsilon=1.0, backend="seeded", seed=0)  # whichever it picks takes the class
+
+
+def test_play_private_with_data_picks_the_noisy_stream_learner(tmp_path):
+    """``--data FILE`` (how the examples come — never what they are) leads to SegmentedEM; the same data, clean or
+    with flipped labels, gets the same pick and the same kind of output."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 100, 300)
+    for flip in (0.0, 0.2):
+        y = (x >= 40).astype(int) ^ (rng.random(300) < flip)
+        path = tmp_path / f"s{flip}.csv"
+        path.write_text("x,y\n" + "".join(f"{a},{b}\n" for a, b in zip(x, y)))
+        r = CliRunner().invoke(
+            app,
+            ["play", "-c", "thresholds:100", "-l", "private", "-a", "fixed", "--data", str(path)]
+            + ["--backend", "seeded", "--seed", "0", "--show", "0"],
+        )
+        assert r.exit_code == 0, r.output
+        assert "-l private: segment-em (" in r.output and "-l bisect makes fewer mistakes" in r.output
+        assert "segment-em vs fixed adversary" in r.output

@@ -50,8 +50,8 @@ PLAY_EPILOG = """Examples:
                                               bisect for thresholds, points-at, intervals-at, listat for a
                                               finite class —, named in the output; the released h_t predicts;
                                               --backend seeded --seed 1 for a reproducible run; it assumes
-                                              a hypothesis with no mistakes: on real, noisy data use
-                                              -l segment-em)
+                                              a hypothesis with no mistakes; with --data FILE, -l private
+                                              picks segment-em: real data may be noisy)
 
   littlestone play --class random:16x20 --learner listat --adversary disagreement --rounds 100000 --epsilon 1
 
@@ -221,7 +221,8 @@ def play(
         "--learner",
         "-l",
         help="Online learner. Real, noisy data (no hypothesis right every time): segment-em, pure ε-DP, regret "
-        "against the best hypothesis in hindsight. private: the practical pure ε-DP learner for a clean stream of "
+        "against the best hypothesis in hindsight. private: with --data, segment-em (a file's stream may be "
+        "noisy); against the synthetic adversaries, the practical pure ε-DP learner for a clean stream of "
         "the class (bisect for thresholds, points-at, intervals-at, listat for a finite class; named in the "
         "output) — fewer mistakes when some hypothesis makes none, far more on noisy data; the papers' algorithms "
         "under their names (lwy25, lwy25-paper, gl21, gl21-paper, gl21-adaptive).",
@@ -318,7 +319,7 @@ def play(
     if learner == LearnerName.private:
         from ..private_online.practical import practical_learner
 
-        picked, _, why = practical_learner(H)
+        picked, _, why = practical_learner(H, noisy=fixed is not None)
         console.print(f"-l private: {picked} ({why})", markup=False, highlight=False)
         learner = LearnerName(picked)
     if not private:

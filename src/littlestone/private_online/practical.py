@@ -16,6 +16,12 @@ never the data):
 
 Other classes have no practical learner yet: the error names the papers' learners (``lwy25``, ``gl21``), which take
 any class of finite Littlestone dimension.
+
+With ``noisy=True`` (``play -l private --data FILE``: a stream of the user's, which may be noisy — the choice is made
+on how the examples come, never on what they are) the pick is
+:class:`~littlestone.private_online.SegmentedEM` (``segment-em``) for every class it takes in closed form: regret
+against the best hypothesis in hindsight on any stream, where the realizable learners above wander once no hypothesis
+is right every time. The reason says when the realizable learner is the better choice.
 """
 
 from __future__ import annotations
@@ -30,13 +36,29 @@ from .bisect_at import BisectAT, threshold_candidates
 from .intervals_at import IntervalsAT
 from .list_at import ListAT, list_hypotheses
 from .points_at import PointsAT
+from .segment_scores import scores_for
+from .segmented_em import SegmentedEM
 
 
-def practical_learner(H: HypothesisClass | VersionSpace) -> tuple[str, Any, str]:
+def practical_learner(H: HypothesisClass | VersionSpace, *, noisy: bool = False) -> tuple[str, Any, str]:
     """(name, learner class, why) of the practical private online learner for ``H`` — the name as in
-    ``littlestone play -l`` and ``experiments.private_online.LEARNERS``; refuses, in one line, a class none fits."""
+    ``littlestone play -l`` and ``experiments.private_online.LEARNERS``; refuses, in one line, a class none fits.
+    ``noisy=True``: the noisy-stream learner (SegmentedEM) where it takes the class, the realizable one otherwise."""
     hclass = getattr(H, "hclass", H)
     name = getattr(hclass, "name", type(hclass).__name__)
+    if noisy:
+        realizable, _, _ = practical_learner(H)
+        try:
+            scores_for(H)
+        except LittlestoneError:
+            pass
+        else:
+            return (
+                "segment-em",
+                SegmentedEM,
+                f"examples from a file may be noisy: SegmentedEM competes with the best hypothesis of {name} in "
+                f"hindsight; if one labels every example right, -l {realizable} makes fewer mistakes",
+            )
     whole = not isinstance(H, VersionSpace) or H.key() == hclass.version_space().key()
     if isinstance(hclass, Points) and whole:
         return "points-at", PointsAT, f"{name} is a class of point functions: PointsAT"
