@@ -131,3 +131,31 @@ def test_claim_only_subsample_needs_no_index_array():
         )
         split.feed(sub, "b")
         assert split.signatures() == {frozenset({"a", "b"}), frozenset({"a"})}
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_copied_split_keeps_its_feeds_and_its_read_once_guard(how):
+    """The feeds are keyed by the parts' identities: a copy (pickle, deepcopy) must key them afresh, or composing
+    the copy's claim fails (ThresholdsAlgorithm3.privacy() after unpickling raised KeyError) — and a user's part
+    read once stays read once in the copy."""
+    import copy
+    import pickle
+
+    from littlestone.classes import Thresholds
+    from littlestone.agnostic_online.algorithm3_thresholds import ThresholdsAlgorithm3
+
+    clone = (lambda o: pickle.loads(pickle.dumps(o))) if how == "pickle" else copy.deepcopy
+    split = DataSplit(10, source=np.zeros((10, 1)))
+    a, b = split.block(5, "a"), split.block(5, "b")
+    split.feed(a, "s1")
+    split.users("u", [b])
+    split.reader(b, "u")
+    c = clone(split)
+    ca, cb = c.parts
+    assert c.compose({"s1": PrivacyClaim(1.0), "u": PrivacyClaim(0.5)}).epsilon == 1.0
+    assert c.describe() == split.describe()
+    c.reader(ca, "s1")
+    with pytest.raises(Exception, match="already read"):
+        c.reader(cb, "u")
+    learner = ThresholdsAlgorithm3(Thresholds(16), 200, 1.0, backend="seeded", seed=0)
+    assert clone(learner).privacy().pair == learner.privacy().pair

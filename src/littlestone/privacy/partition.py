@@ -178,6 +178,22 @@ class DataSplit:
         if source is not None:
             self.bind(source)
 
+    # ------------------------------------------------------------------ copies (copy, deepcopy, pickle)
+    def __getstate__(self) -> dict[str, Any]:
+        """The feeds and the opened parts are keyed by the parts' identities, which a copy does not keep: they travel
+        by the parts' positions in :attr:`parts` and are keyed afresh by :meth:`__setstate__`."""
+        state = dict(self.__dict__)
+        pos = {id(p): i for i, p in enumerate(self.parts)}
+        state["_feeds"] = [list(self._feeds[id(p)]) for p in self.parts]
+        state["_opened"] = sorted((pos[i], step) for i, step in self._opened)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        feeds, opened = state.pop("_feeds"), state.pop("_opened")
+        self.__dict__.update(state)
+        self._feeds = {id(p): list(f) for p, f in zip(self.parts, feeds)}
+        self._opened = {(id(self.parts[i]), step) for i, step in opened}
+
     # ------------------------------------------------------------------ the data, read through parts only
     def bind(self, source: Any) -> "DataSplit":
         """Bind the data (an example source with ``len`` ≥ n and ``batch(start, stop)``, position i = record i): from
