@@ -42,7 +42,15 @@ from ..errors import BudgetExceededError, LittlestoneError, PrivacyParameterErro
 from .accountant import BudgetAccountant, claim_pair
 from .budget import Charge
 
-__all__ = ["DefaultLink", "LinkedAccountant", "link_to", "open_link", "resolve_accountant", "state_with_link"]
+__all__ = [
+    "ChargesTheDefaultOfItsPickler",
+    "DefaultLink",
+    "LinkedAccountant",
+    "link_to",
+    "open_link",
+    "resolve_accountant",
+    "state_with_link",
+]
 
 #: the target of a link to the owner's default accountant
 DEFAULT = "default"
@@ -293,6 +301,15 @@ def resolve_accountant(obj: Any, accountant_attr: str = "accountant") -> BudgetA
         return acc
     link = getattr(obj, "__dict__", {}).get("_default_link")
     return None if link is None else link.accountant()
+
+
+class ChargesTheDefaultOfItsPickler:
+    """Mixin of objects charged at ``fit`` through ``accountant=`` (the sanitizers): pickled with ``accountant=None``
+    (joblib's process workers) they name the pickling process's default accountant (:func:`state_with_link`), and
+    they charge :func:`resolve_accountant` of themselves — never a fresh default of the worker's own."""
+
+    def __getstate__(self) -> dict:
+        return state_with_link(dict(self.__dict__))
 
 
 class ChargedPerGame:

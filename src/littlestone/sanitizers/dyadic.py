@@ -27,6 +27,7 @@ from ..privacy import (
     parallel_compose,
     tree_levels,
 )
+from ..privacy.accountant_link import ChargedPerGame, resolve_accountant
 
 RELATION = "replace-one"
 
@@ -34,7 +35,7 @@ RELATION = "replace-one"
 SanitizerFactory = Callable[[float, float, int, int], Any]
 
 
-class DyadicSanitizer:
+class DyadicSanitizer(ChargedPerGame):
     """Algorithm 5 around any sanitizer factory; ``learn_one(x)``, ``window(l, r)`` (1-indexed, inclusive)."""
 
     private = True
@@ -96,7 +97,7 @@ class DyadicSanitizer:
                     ) from None
                 claim = None
             if claim is not None:
-                charge_fit(self.accountant, claim, f"DyadicSanitizer (T={self.horizon})")
+                charge_fit(resolve_accountant(self), claim, f"DyadicSanitizer (T={self.horizon})")
             self._charged = True
         self._data.append(x)
         self.t += 1

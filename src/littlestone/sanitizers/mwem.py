@@ -37,6 +37,7 @@ from ..bounds.mwem import mwem_error_bound, mwem_sample_size, mwem_theory_iterat
 from ..classes import HypothesisClass
 from ..errors import EmptyDataError, LittlestoneError
 from ..privacy import check_epsilon, check_probability, exponential_mechanism, laplace_mechanism
+from ..privacy.accountant_link import ChargesTheDefaultOfItsPickler, resolve_accountant
 from .histogram_release import HistogramRelease
 from .mw_replay import AtomReplay
 from .queries import QueryFamily, query_family
@@ -44,7 +45,7 @@ from .queries import QueryFamily, query_family
 RELATION = "replace-one"
 
 
-class MWEM(HistogramRelease):
+class MWEM(ChargesTheDefaultOfItsPickler, HistogramRelease):
     """ε-DP (α, β)-sanitizer for the counting queries of a class over a finite domain.
 
     ``MWEM(H, epsilon=1.0).fit(X)`` then ``estimates()`` (Est(h_j) for every query j), ``estimate(h)``,
@@ -113,7 +114,7 @@ class MWEM(HistogramRelease):
         from ..experts.tree_hedge import resolve_backend
         from ..privacy.accountant import charge_fit
 
-        charge_fit(self.accountant, self.privacy(), "MWEM.fit")
+        charge_fit(resolve_accountant(self), self.privacy(), "MWEM.fit")
         hist = self.family.histogram(X)
         n = int(round(hist.sum()))
         if n == 0:

@@ -43,6 +43,7 @@ from ..privacy import (
     compose,
     compose_repeated,
 )
+from ..privacy.accountant_link import ChargesTheDefaultOfItsPickler, resolve_accountant
 
 RELATION = "replace-one"
 
@@ -92,7 +93,7 @@ def predicate_class(F: FiniteClass, m: int, alpha: float) -> tuple[FiniteClass, 
     return FiniteClass(M[first], name=f"X_(m={m},α/2={alpha / 2:g})"), tuples[first]
 
 
-class RealizableSanitizer:
+class RealizableSanitizer(ChargesTheDefaultOfItsPickler):
     """(ε, δ)-DP (α, β)-realizable sanitizer for an explicit finite class (LWY25 Thm E.5 with the Lemma E.2
     discriminator). ``fit(X)`` → ``estimate_`` (0/1 per hypothesis), ``won_``, ``rounds_``; ``synthetic(size)``."""
 
@@ -181,7 +182,7 @@ class RealizableSanitizer:
         from ..online import SOA
         from ..privacy.accountant import charge_fit
 
-        charge_fit(self.accountant, self.privacy(), "RealizableSanitizer.fit")
+        charge_fit(resolve_accountant(self), self.privacy(), "RealizableSanitizer.fit")
         idx = self.F.domain.indices(X)
         n = int(idx.size)
         if n == 0:

@@ -52,6 +52,7 @@ from ..privacy.backends import SeededBackend
 from ..privacy.composition import advanced_composition, basic_composition
 from .histogram_release import HistogramRelease
 from .queries import QueryFamily, query_family
+from ..privacy.accountant_link import ChargesTheDefaultOfItsPickler, resolve_accountant
 
 RELATION = "replace-one"
 LEARNERS = ("ggkm21", "exponential")
@@ -125,7 +126,7 @@ def _ggkm21_learner(
     return int(np.flatnonzero((rows == v[None, :]).all(axis=1))[0])
 
 
-class SequentialFoolingSanitizer(HistogramRelease):
+class SequentialFoolingSanitizer(ChargesTheDefaultOfItsPickler, HistogramRelease):
     """(ε, δ)-DP (α, β)-sanitizer for the counting queries of a class over a finite domain (BousquetLM20;
     LWY25 Thm 4.2). ``fit(X)`` then ``estimates()``, ``estimate(j)``, ``synthetic(size)``, ``max_error(X)``;
     ``privacy()`` is the claim; ``won_``, ``rounds_`` and ``transcript_`` (bucket, query of F, answer) describe the
@@ -296,7 +297,7 @@ class SequentialFoolingSanitizer(HistogramRelease):
         from ..experts.tree_hedge import resolve_backend
         from ..privacy.accountant import charge_fit
 
-        charge_fit(self.accountant, self.privacy(), "SequentialFoolingSanitizer.fit")
+        charge_fit(resolve_accountant(self), self.privacy(), "SequentialFoolingSanitizer.fit")
         idx = self.family.index_points(X)
         n = int(idx.size)
         if n == 0:

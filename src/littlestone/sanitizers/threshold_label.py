@@ -44,6 +44,7 @@ from ..errors import DomainError, EmptyDataError, LittlestoneError
 from ..privacy import DiscreteLaplaceMechanism, PrivacyClaim, check_epsilon, check_probability, compose
 from ..privacy.mechanism import Mechanism
 from ..bounds.threshold_label import threshold_label_alpha, threshold_label_noise_bound, tree_depth
+from ..privacy.accountant_link import ChargesTheDefaultOfItsPickler, resolve_accountant
 
 RELATION = "replace-one"
 
@@ -143,7 +144,7 @@ class DyadicLabelTree(Mechanism):
         return NoisyDyadicTree(xs[ys == 0], xs[ys == 1], self.level_mechanisms, backend)
 
 
-class ThresholdLabelSanitizer:
+class ThresholdLabelSanitizer(ChargesTheDefaultOfItsPickler):
     """(ε, 0)-DP (α, β)-sanitizer for H^label of ``Thresholds(n)``, α = 3Ψ/m (:func:`threshold_label_alpha`).
 
     ``fit(data)`` takes (x, y) pairs (or ``fit_arrays(X, y)``); ``estimate(t)`` answers err_S(h_t) for thresholds
@@ -186,7 +187,7 @@ class ThresholdLabelSanitizer:
     def fit(self, data: Any) -> "ThresholdLabelSanitizer":
         from ..privacy.accountant import charge_fit, contained
 
-        charge_fit(self.accountant, self.privacy(), "ThresholdLabelSanitizer.fit")
+        charge_fit(resolve_accountant(self), self.privacy(), "ThresholdLabelSanitizer.fit")
         with contained():  # fit_arrays below: charged here already
             return self._fit_pairs(data)
 
@@ -202,7 +203,7 @@ class ThresholdLabelSanitizer:
         from ..experts.tree_hedge import resolve_backend
         from ..privacy.accountant import charge_fit
 
-        charge_fit(self.accountant, self.privacy(), "ThresholdLabelSanitizer.fit_arrays")
+        charge_fit(resolve_accountant(self), self.privacy(), "ThresholdLabelSanitizer.fit_arrays")
         X = np.asarray(X)
         y = np.asarray(y)
         if X.ndim != 1 or y.ndim != 1 or X.size != y.size:
