@@ -86,3 +86,16 @@ def test_an_unpickled_class_is_read_only_too(protocol):
         G.matrix[0, 0] = 1
     assert np.array_equal(G.matrix, H.matrix) and G.col_masks == H.col_masks and G.name == "chain"
     assert ldim(G) == ldim(H) == 1 and G.version_space().restrict("b", 1).size() == 2
+
+
+def test_the_callers_array_written_later_does_not_change_the_class():
+    """The class is an immutable value: a writeable uint8 array of the caller is not shared (writing it afterwards
+    leaves the class, its masks and its Ldim as they were); a read-only one may be shared (no copy needed)."""
+    M = np.array([[0, 0, 1], [0, 1, 1], [1, 1, 1]], dtype=np.uint8)
+    H = FiniteClass(M)
+    before = (H.matrix.copy(), list(H.col_masks), ldim(H))
+    M[:] = 0
+    assert np.array_equal(H.matrix, before[0]) and list(H.col_masks) == before[1] and ldim(H) == before[2] == 1
+    R = np.array([[0, 1], [1, 1]], dtype=np.uint8)
+    R.flags.writeable = False
+    assert np.shares_memory(FiniteClass(R).matrix, R)

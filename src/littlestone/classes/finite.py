@@ -269,6 +269,8 @@ class FiniteClass(HypothesisClass, immutable=True):
             M, packed = M[keep], packed[keep]
             row_of = {k: i for i, k in enumerate(row_of)}
         del raw
+        if isinstance(matrix, np.ndarray) and matrix.flags.writeable and np.may_share_memory(M, matrix):
+            M = M.copy()  # the caller could still write its array: the class keeps its own (an immutable value)
         M = M.view()  # read-only through the class (the class is an immutable value: copies share it)
         M.flags.writeable = False
         self.matrix = M
