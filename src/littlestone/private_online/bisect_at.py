@@ -257,7 +257,7 @@ class BisectAT(PrivateOnlineLearner):
         self._h = Threshold(self._mid())
 
     def _learn01(self, x: Point, y: int) -> None:
-        mistake = int(self._h(x) != y)
+        mistake = int(self._hf(x) != y)
         self._ones += mistake & y
         if self._seg.add(mistake):
             self._on_top()
