@@ -39,6 +39,14 @@ the raw value (not the dict object, which a caller may mutate), and a bad value 
 the domain or a label outside the declared pair raise the same one-line error on every call. ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
 The conversions are the online package's (``littlestone.online.river_compat``: ``feature_value``, ``label01``), one
 place for every online learner of the library.
+
+**River-speed rounds** (issue 33 item 6): a learner that keeps its released hypothesis in ``_h`` (a
+:class:`ReleasedHypothesis` attribute) gets ``_hf`` with it, h_t as a C-level method where the kind allows
+(:func:`released_evaluator`: a threshold, a finite set, one interval), which ``predict_one`` and its round call; river's
+one-key dict is read in place; the segment AboveThresholds test running counts with
+:meth:`~littlestone.privacy.AboveThreshold.test_count`. The same draws in the same order, the same outputs
+(tests/private_online/test_river_round_outputs.py pins them); benchmarks/bench_river_rounds.py measures the rounds
+against plain-Python river models of the same work.
 """
 
 from __future__ import annotations
