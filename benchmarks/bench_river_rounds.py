@@ -4,11 +4,11 @@ is in the domain, evaluate the released hypothesis, encode the label, count the 
 noise with the noisy threshold, start the next segment at ⊤), before (a git ref, ``main`` by default, exported to a
 temporary directory and imported in a subprocess) and after (this tree), in the same run.
 
-    PYTHONPATH=src python benchmarks/bench_river_rounds.py [--T 100000] [--rounds 3] [--before main] [--out FILE]
+    PYTHONPATH=src python benchmarks/bench_river_rounds.py [--T 100000] [--rounds 3] [--repeat 2] [--before main] [--out FILE]
     PYTHONPATH=src python benchmarks/bench_river_rounds.py --T 5000 --rounds 1 --out -      # a quick check
 
-Each configuration is timed ``--rounds`` times in fresh subprocesses, before and after alternating, and the fastest
-run is kept (the machine is shared: the minimum is the least disturbed). Streams: noisy (labels flipped with
+Each configuration is timed ``--rounds`` times in fresh subprocesses (``--repeat`` times in each, learner, loop and
+model interleaved), before and after alternating, and the fastest run is kept (the machine is shared: the minimum is the least disturbed). Streams: noisy (labels flipped with
 probability 0.1 around a target), ints and river dicts ``{"x": v}``; ListAT also on river dicts of 3 features on a
 public 16×16×16 grid (after only: the grid is new). Writes benchmarks/results/river_rounds.md.
 
@@ -391,18 +391,27 @@ def time_learner(case: str, kind: str, n: int, form: str, xs: list, ys: list) ->
     return drive(build(case, kind, n, form, len(ys)), xs, ys)
 
 
-def worker(T: int, tree: str) -> None:
-    """Time every case this tree supports (one process: the tree's littlestone on sys.path)."""
+def worker(T: int, tree: str, repeat: int = 1) -> None:
+    """Time every case this tree supports (one process: the tree's littlestone on sys.path); each case ``repeat``
+    times, learner, loop and model interleaved, the fastest of each kept."""
     out = {}
     for case, kind, n, form in CASES:
         xs, ys = make_stream(kind, n, form, T)
         key = f"{case}|{kind}|{form}"
         work = WORK.get(case, "count")
         try:
+            runs = [
+                (
+                    time_learner(case, kind, n, form, xs, ys),
+                    reference(kind, n, form, xs, ys, work),
+                    reference_model(kind, n, form, xs, ys, work),
+                )
+                for _ in range(repeat)
+            ]
             out[key] = {
-                "learner": time_learner(case, kind, n, form, xs, ys),
-                "reference": reference(kind, n, form, xs, ys, work),
-                "model": reference_model(kind, n, form, xs, ys, work),
+                "learner": min(r[0] for r in runs),
+                "reference": min(r[1] for r in runs),
+                "model": min(r[2] for r in runs),
             }
         except Exception as exc:  # noqa: BLE001 - a case the old tree does not support
             out[key] = {"error": f"{type(exc).__name__}: {str(exc)[:80]}"}
@@ -416,9 +425,9 @@ def export_tree(ref: str, into: Path) -> Path:
     return into / "src"
 
 
-def run_worker(src: Path, T: int, tree: str) -> dict:
+def run_worker(src: Path, T: int, tree: str, repeat: int = 1) -> dict:
     env = dict(os.environ, PYTHONPATH=str(src))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", tree, "--T", str(T)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", tree, "--T", str(T), "--repeat", str(repeat)]
     res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])["results"]
 
@@ -429,10 +438,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--before", default="main", help="git ref of the 'before' code (default: main)")
     ap.add_argument("--out", default=str(HERE / "results" / "river_rounds.md"), help="'-' = print only")
+    ap.add_argument("--repeat", type=int, default=2, help="timings of each case per run (fastest kept)")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.T, args.worker)
+        worker(args.T, args.worker, args.repeat)
         return
     sha = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", args.before], check=True, capture_output=True, text=True
@@ -442,7 +452,7 @@ def main() -> None:
         old_src = export_tree(args.before, Path(tmp))
         for r in range(args.rounds):
             for tree, src in (("before", old_src), ("after", ROOT / "src")):
-                res = run_worker(src, args.T, tree)
+                res = run_worker(src, args.T, tree, args.repeat)
                 for key, v in res.items():
                     cur = best[tree].setdefault(key, v)
                     if "learner" in v and "learner" in cur:
@@ -454,8 +464,8 @@ def main() -> None:
     lines = [
         "## River-speed rounds: predict_one + learn_one (issue 33 item 6)",
         "",
-        f"`PYTHONPATH=src python benchmarks/bench_river_rounds.py --T {args.T} --rounds {args.rounds}` — "
-        f"before = `{args.before}` ({sha}), after = this tree; fastest of {args.rounds} runs each, T = {args.T:,} "
+        f"`PYTHONPATH=src python benchmarks/bench_river_rounds.py --T {args.T} --rounds {args.rounds} --repeat {args.repeat}` — "
+        f"before = `{args.before}` ({sha}), after = this tree; fastest of {args.rounds} runs × {args.repeat} timings each, T = {args.T:,} "
         f"rounds of a noisy stream (labels flipped w.p. {NOISE}), ε = 1, seeded backend; load average "
         f"{load[0]:.1f} / {load[1]:.1f} (2 cores). reference = a plain-Python loop of the same per-round work "
         "(feature read, domain check, h_t(x), label, mistake count, AboveThreshold comparison with pre-drawn noise; "
