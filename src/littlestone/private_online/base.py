@@ -457,6 +457,7 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
     #: h_t as a fast function of a validated point (:func:`released_evaluator`); None: ``_released()`` is called
     _hf: Any = None
     _one_key = False
+    _key: Any = None  # the key of the last one-key dict read (_only_value)
     _int_lo = _int_hi = 0
 
     def __init__(
@@ -535,8 +536,10 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
         — with a grid — a tuple or river dict of raw feature values)."""
         v = x
         if type(x) is dict and self._one_key and len(x) == 1:  # river's {"x": v}: v read in place
-            for v in x.values():
-                pass
+            try:
+                v = x[self._key]
+            except KeyError:
+                v = self._only_value(x)
         if v is self._raw:  # the value validated last (module doc)
             pt = self._pt
         elif type(v) is int and self._int_lo <= v < self._int_hi:  # _point's int fast path, inline
@@ -579,6 +582,12 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
                 "(GridStumps(grid), GridBoxes(grid)) or a class whose domain holds the cells"
             )
         return grid
+
+    def _only_value(self, x: dict) -> Any:
+        """The value of a one-key dict whose key is not the one remembered: the key is remembered (river's dicts repeat
+        it, so the next rounds read ``x[key]``); any one key is read, as :meth:`_point` reads it."""
+        self._key = next(iter(x))
+        return x[self._key]
 
     def _forget_point(self) -> None:
         self._raw: Any = _NOTHING
@@ -668,8 +677,11 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
         if x is self._raw:
             pt = self._pt
         elif type(x) is dict and self._one_key and len(x) == 1:  # river's {"x": v}: v read in place
-            for v in x.values():
-                pt = self._pt if v is self._raw else self._point(x)
+            try:
+                v = x[self._key]
+            except KeyError:
+                v = self._only_value(x)
+            pt = self._pt if v is self._raw else self._point(x)
         else:
             pt = self._point(x)
         try:  # the declared labels (bools too when the negative is 0) in one lookup
