@@ -233,19 +233,15 @@ class IntervalsAT(PrivateOnlineLearner):
     def _released(self) -> IntervalUnion:
         return self._h
 
-    def _kind(self, x: int, y: int) -> int:
-        """The move a mistake at (x, y) of the released [a, b] asks for (phase 2)."""
-        if y == 1:
-            return 0 if x < self._a else 3
-        return 1 if x < self.m else (2 if x > self.m else 4)
-
     def _learn01(self, x: Point, y: int) -> None:
         if self._hf(x) != y:
             self._count += 1
-            if self.m is None:
+            m = self.m
+            if m is None:
                 self._positives[int(x)] += 1
-            else:
-                self._kinds[self._kind(int(x), y)] += 1
+            else:  # the move a mistake at (x, y) of the released [a, b] asks for (MOVES; _run01 counts them alike)
+                x = int(x)
+                self._kinds[(0 if x < self._a else 3) if y == 1 else (1 if x < m else (2 if x > m else 4))] += 1
         if self._at.test_count(self._count):
             self._on_top()
 
