@@ -464,7 +464,8 @@ def main() -> None:
     lines = [
         "## River-speed rounds: predict_one + learn_one (issue 33 item 6)",
         "",
-        f"`PYTHONPATH=src python benchmarks/bench_river_rounds.py --T {args.T} --rounds {args.rounds} --repeat {args.repeat}` — "
+        f"`PYTHONPATH=src python benchmarks/bench_river_rounds.py --T {args.T} --rounds {args.rounds} --repeat {args.repeat} "
+        f"--before {args.before}` — "
         f"before = `{args.before}` ({sha}), after = this tree; fastest of {args.rounds} runs × {args.repeat} timings each, T = {args.T:,} "
         f"rounds of a noisy stream (labels flipped w.p. {NOISE}), ε = 1, seeded backend; load average "
         f"{load[0]:.1f} / {load[1]:.1f} (2 cores). reference = a plain-Python loop of the same per-round work "
