@@ -17,6 +17,8 @@ _NOISE_BATCH = 64
 _THRESHOLD_BATCH = 16
 #: On a floating-point-safe backend queries are compared on the grid g = Δ/2^GRID_BITS in exact integers.
 GRID_BITS = 10
+#: ints below this in absolute value are exact in float arithmetic (test_count's fast path)
+_EXACT = 1 << 52
 _CLIP = 2.0**900  # |value/g| stays finite; clipping is a contraction, so it keeps the sensitivity
 
 
@@ -51,6 +53,7 @@ class AboveThreshold:
     #: :meth:`test_count`'s copy of the query-noise buffer as a list (re-made when the buffer is redrawn)
     _as_list: list = []
     _as_list_of: Any = None
+    _list_len = 0
 
     def __init__(
         self,
@@ -124,7 +127,7 @@ class AboveThreshold:
     def _query_noise(self) -> float | int:
         if self._pos >= self._buffer.size:
             self._buffer = self._draw(self._query_scale, self._noise_batch)
-            self._pos = 0
+            self._pos, self._list_len = 0, 0
         z = self._buffer[self._pos].item()
         self._pos += 1
         return z
@@ -152,19 +155,35 @@ class AboveThreshold:
         """:meth:`test` for a Python ``int`` the caller computed itself (a running count of 0/1 indicators, with
         ``integer_queries=True``): the same noise, drawn in the same order, and the same comparison — an int is finite,
         integral and exact on the unit grid, so the value checks of :meth:`test` are skipped (one per round of a
-        private online learner, issue 33 item 6)."""
+        private online learner, issue 33 item 6). The query noise is read from the current batch as a list of Python
+        numbers (``_as_list``, its length ``_list_len``; 0 when the batch is new or was drawn by another path)."""
+        pos = self._pos
+        if pos < self._list_len and type(count) is int and -_EXACT < count < _EXACT and not self.halted:
+            self.n_queries += 1
+            above = count + self._as_list[pos] >= self._noisy_threshold
+            self._pos = pos + 1
+            self.halted = above
+            return above
+        return self._test_count(count)
+
+    def _test_count(self, count: int) -> bool:
+        """:meth:`test_count` off its fast path: a halted instance, a value :meth:`test` must check, a new batch."""
         if self.halted:
             raise BudgetExceededError(
                 "AboveThreshold already answered ⊤ and halted; call restart() (charges epsilon again) to continue"
             )
-        if type(count) is not int or not self.integer_queries or abs(count) >= 1 << 52:
+        if type(count) is not int or not self.integer_queries or abs(count) >= _EXACT:
             return self.test(count)
         self.n_queries += 1
         if self._pos >= self._buffer.size:
             self._buffer = self._draw(self._query_scale, self._noise_batch)
             self._pos = 0
-        if self._as_list_of is not self._buffer:  # the buffer as Python numbers (read one per call)
-            self._as_list, self._as_list_of = self._buffer.tolist(), self._buffer
+        if self._as_list_of is not self._buffer:  # the buffer as Python numbers (read one per call), from its start
+            self._as_list, self._as_list_of = [], self._buffer
+        if self._pos >= len(self._as_list):  # converted in doubling pieces: a short segment reads few of a batch
+            n = len(self._as_list)
+            self._as_list += self._buffer[n : max(self._pos + 1, 2 * n, 64)].tolist()
+        self._list_len = len(self._as_list)
         above = count + self._as_list[self._pos] >= self._noisy_threshold
         self._pos += 1
         self.halted = above
@@ -193,7 +212,7 @@ class AboveThreshold:
         n, done = v.size, 0
         while done < n:  # batch by batch, drawing the next batch only when test() would
             if self._pos >= self._buffer.size:
-                self._buffer, self._pos = self._draw(self._query_scale, self._noise_batch), 0
+                self._buffer, self._pos, self._list_len = self._draw(self._query_scale, self._noise_batch), 0, 0
             k = min(self._buffer.size - self._pos, n - done)
             seg, noise = v[done : done + k], self._buffer[self._pos : self._pos + k]
             if self._grid is not None:  # exact integers (floating-point safe)

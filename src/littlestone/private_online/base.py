@@ -39,6 +39,14 @@ the raw value (not the dict object, which a caller may mutate), and a bad value 
 the domain or a label outside the declared pair raise the same one-line error on every call. ``predict_proba_one`` gives river's dict (mass 1 on h_t(x): the released hypothesis is deterministic).
 The conversions are the online package's (``littlestone.online.river_compat``: ``feature_value``, ``label01``), one
 place for every online learner of the library.
+
+**River-speed rounds** (issue 33 item 6): a learner that keeps its released hypothesis in ``_h`` (a
+:class:`ReleasedHypothesis` attribute) gets ``_hf`` with it, h_t as a C-level method where the kind allows
+(:func:`released_evaluator`: a threshold, a finite set, one interval), which ``predict_one`` and its round call; river's
+one-key dict is read in place; the segment AboveThresholds test running counts with
+:meth:`~littlestone.privacy.AboveThreshold.test_count`. The same draws in the same order, the same outputs
+(tests/private_online/test_river_round_outputs.py pins them); benchmarks/bench_river_rounds.py measures the rounds
+against plain-Python river models of the same work.
 """
 
 from __future__ import annotations
@@ -52,6 +60,9 @@ import numpy as np
 from .._random import SeedLike
 from ..classes.base import Hypothesis, HypothesisClass, Point, VersionSpace
 from ..classes.feature_grid import FeatureGrid
+from ..classes.intervals import IntervalUnion
+from ..classes.points import FiniteSet
+from ..classes.thresholds import Threshold
 from ..errors import DomainError, LabelError, LittlestoneError
 from ..online.base import as_version_space
 from ..online.river_compat import CloneFromParams, feature_value, label01
@@ -95,6 +106,43 @@ class ConstantHypothesis(Hypothesis):
 
     def predict(self, X: Any) -> np.ndarray:
         return np.full(len(X), self.c, dtype=np.int8)
+
+
+def released_evaluator(h: Hypothesis, int_points: bool) -> Callable[[Point], Any]:
+    """h as a fast function of a validated point, answering what ``h(x)`` answers (a bool or 0/1): a C-level method
+    for the kinds the segment learners release — a threshold on integer points (t ≤ x), a finite set (membership),
+    the empty or a single interval on integer points (range membership) —, else h itself. Built once per released
+    hypothesis (issue 33 item 6: no Python frame per round for h_t(x)). ``int_points``: every validated point is a
+    Python int (classes on an integer range, no grid)."""
+    kind = type(h)
+    if kind is Threshold and int_points:
+        return h.t.__le__
+    if kind is FiniteSet:
+        return frozenset(h.points).__contains__
+    if kind is IntervalUnion and int_points and len(h.intervals) <= 1:
+        if not h.intervals:
+            return frozenset().__contains__
+        a, b = h.intervals[0]
+        return range(a, b + 1).__contains__
+    return h
+
+
+class ReleasedHypothesis:
+    """The attribute ``_h`` of a learner that keeps its released hypothesis h_t there: assigning it also builds
+    ``_hf`` (:func:`released_evaluator`), the fast h_t(x) that ``predict_one`` and the learners' rounds call — the two
+    can never disagree, whoever assigns ``_h``."""
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        try:
+            return obj.__dict__["_h"]
+        except KeyError:
+            raise AttributeError("_h") from None
+
+    def __set__(self, obj: Any, h: Hypothesis) -> None:
+        obj.__dict__["_h"] = h
+        obj.__dict__["_hf"] = released_evaluator(h, obj._int_range is not None and obj.grid is None)
 
 
 class BaseLearner(ABC):
@@ -404,6 +452,13 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
     relation = "replace-one example of the stream, adaptively chosen (LWY25 Def. 2.4)"
     #: True for learners whose claim may be pure ε-DP: they accept delta = 0
     pure_dp = False
+    #: the released hypothesis, for learners that keep it in ``_h`` (assigning it builds ``_hf``)
+    _h = ReleasedHypothesis()
+    #: h_t as a fast function of a validated point (:func:`released_evaluator`); None: ``_released()`` is called
+    _hf: Any = None
+    _one_key = False
+    _key: Any = None  # the key of the last one-key dict read (_only_value)
+    _int_lo = _int_hi = 0
 
     def __init__(
         self,
@@ -455,6 +510,10 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
         )
         # ints of the class's integer range are points (a subclass whose _validate refuses some of them resets this)
         self._int_range = _int_range(self.hypothesis_class) if _plain_validation(self.hypothesis_class) else None
+        # river's one-key dict {"x": v} read in place by predict_one / learn_one (no declared feature, no grid), and
+        # the ints that are points without a call (_point's int fast path inline in predict_one; empty with a grid)
+        self._one_key = self.grid is None and feature is None
+        self._int_lo, self._int_hi = self._int_range if self._int_range is not None and self.grid is None else (0, 0)
         self._forget_point()
         self.t = 0
 
@@ -475,7 +534,21 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
     def predict_one(self, x: Any) -> Any:
         """h_t(x) in the declared label pair (x: a point, a river dict with one key or the declared ``feature``, or
         — with a grid — a tuple or river dict of raw feature values)."""
-        return self.labels[self._released()(self._pt if x is self._raw else self._point(x))]
+        v = x
+        if type(x) is dict and self._one_key and len(x) == 1:  # river's {"x": v}: v read in place
+            try:
+                v = x[self._key]
+            except KeyError:
+                v = self._only_value(x)
+        if v is self._raw:  # the value validated last (module doc)
+            pt = self._pt
+        elif type(v) is int and self._int_lo <= v < self._int_hi:  # _point's int fast path, inline
+            self._raw = self._pt = pt = v
+            self._raw_type = int
+        else:
+            pt = self._point(x)
+        hf = self._hf
+        return self.labels[(hf if hf is not None else self._released())(pt)]
 
     def predict_proba_one(self, x: Any) -> dict[Any, float]:
         """river's probability dict of h_t(x): the released hypothesis is deterministic, so it puts mass 1 on its label."""
@@ -509,6 +582,12 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
                 "(GridStumps(grid), GridBoxes(grid)) or a class whose domain holds the cells"
             )
         return grid
+
+    def _only_value(self, x: dict) -> Any:
+        """The value of a one-key dict whose key is not the one remembered: the key is remembered (river's dicts repeat
+        it, so the next rounds read ``x[key]``); any one key is read, as :meth:`_point` reads it."""
+        self._key = next(iter(x))
+        return x[self._key]
 
     def _forget_point(self) -> None:
         self._raw: Any = _NOTHING
@@ -595,7 +674,16 @@ class PrivateOnlineLearner(ChargedPerGame, CloneFromParams, ABC):
                 "thresholds depend on T); build a new one with a larger T"
             )
         # the point: the one predict_one validated when x is the same immutable value (module doc), else validated
-        pt = self._pt if x is self._raw else self._point(x)
+        if x is self._raw:
+            pt = self._pt
+        elif type(x) is dict and self._one_key and len(x) == 1:  # river's {"x": v}: v read in place
+            try:
+                v = x[self._key]
+            except KeyError:
+                v = self._only_value(x)
+            pt = self._pt if v is self._raw else self._point(x)
+        else:
+            pt = self._point(x)
         try:  # the declared labels (bools too when the negative is 0) in one lookup
             y01 = self._label01[y]
         except (KeyError, TypeError):

@@ -257,9 +257,11 @@ class BisectAT(PrivateOnlineLearner):
         self._h = Threshold(self._mid())
 
     def _learn01(self, x: Point, y: int) -> None:
-        mistake = int(self._h(x) != y)
+        mistake = self._hf(x) != y  # _hf: the fast h_t(x) (base.released_evaluator)
         self._ones += mistake & y
-        if self._seg.add(mistake):
+        seg = self._seg  # MistakeCountSegments.add inline: the count, then its AboveThreshold's test
+        seg.count += mistake
+        if seg._at.test_count(seg.count):
             self._on_top()
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:

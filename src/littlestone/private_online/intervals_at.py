@@ -153,6 +153,7 @@ class IntervalsAT(PrivateOnlineLearner):
         self.select_move = ExponentialMechanism(b.eps_select2, 1.0)
         (self._rng,), (self._b_at, self._b_sel) = split_randomness(backend, seed, 1, 2)
         self.m: int | None = None  # None: phase 1
+        self._h = EMPTY  # the released hypothesis (builds _hf): EMPTY in phase 1, [a, b] in phase 2
         self.segments = 0
         self.selections = 0
         self.resets = 0
@@ -165,7 +166,7 @@ class IntervalsAT(PrivateOnlineLearner):
         self._at = segment_at(mech, self._b_at)
         self._count = 0
         self._positives: Counter = Counter()
-        self._kinds = np.zeros(len(MOVES), dtype=np.int64)
+        self._kinds = [0] * len(MOVES)  # Python ints: one increment per mistake, no numpy scalar per round
         self.segments += 1
 
     def _begin_bisection(self, m: int) -> None:
@@ -198,7 +199,7 @@ class IntervalsAT(PrivateOnlineLearner):
         """The move selection's scores: the segment's mistakes of each kind and, with a stay score κ > 0 (practical
         setting), "stay" at κ − c (c the segment's count), and "m wrong" lowered by a public handicap: every score
         moves by ≤ 1 when one round is replaced."""
-        scores = self._kinds.astype(float)
+        scores = np.asarray(self._kinds, dtype=float)
         kappa = getattr(self.params, "stay_score", 0.0)
         if kappa > 0:
             scores[4] -= self.params.m_wrong_handicap  # "m wrong" restarts everything: it needs more evidence
@@ -210,6 +211,7 @@ class IntervalsAT(PrivateOnlineLearner):
         assert m is not None
         if move == 4:  # m is not in the target: back to phase 1
             self.m = None
+            self._h = EMPTY
             return
         if move == 0:
             self._hi_a = self._a - 1
@@ -229,22 +231,17 @@ class IntervalsAT(PrivateOnlineLearner):
 
     # ------------------------------------------------------------------------------------------- protocol
     def _released(self) -> IntervalUnion:
-        return EMPTY if self.m is None else self._h
-
-    def _kind(self, x: int, y: int) -> int:
-        """The move a mistake at (x, y) of the released [a, b] asks for (phase 2)."""
-        if y == 1:
-            return 0 if x < self._a else 3
-        return 1 if x < self.m else (2 if x > self.m else 4)
+        return self._h
 
     def _learn01(self, x: Point, y: int) -> None:
-        h = self._released()
-        if h(x) != y:
+        if self._hf(x) != y:
             self._count += 1
-            if self.m is None:
+            m = self.m
+            if m is None:
                 self._positives[int(x)] += 1
-            else:
-                self._kinds[self._kind(int(x), y)] += 1
+            else:  # the move a mistake at (x, y) of the released [a, b] asks for (MOVES; _run01 counts them alike)
+                x = int(x)
+                self._kinds[(0 if x < self._a else 3) if y == 1 else (1 if x < m else (2 if x > m else 4))] += 1
         if self._at.test_count(self._count):
             self._on_top()
 
@@ -274,7 +271,8 @@ class IntervalsAT(PrivateOnlineLearner):
                     kinds = np.where(
                         ys == 1, np.where(xs < self._a, 0, 3), np.where(xs < self.m, 1, np.where(xs > self.m, 2, 4))
                     )
-                    self._kinds += np.bincount(kinds, minlength=len(MOVES))
+                    for i, c in enumerate(np.bincount(kinds, minlength=len(MOVES)).tolist()):
+                        self._kinds[i] += c
             self._count = int(cum[k - 1])
             self.t += k
             pos += k
@@ -312,7 +310,7 @@ class IntervalsAT(PrivateOnlineLearner):
 
     def _diagnostic_state(self) -> dict[str, Any]:
         """Exact counts of the private stream: the current segment's mistakes by kind."""
-        return {"segment_mistakes": self._count, "segment_kinds": dict(zip(MOVES, self._kinds.tolist()))}
+        return {"segment_mistakes": self._count, "segment_kinds": dict(zip(MOVES, self._kinds))}
 
 
 __all__ = ["IntervalsAT", "MOVES", "depth_cells"]

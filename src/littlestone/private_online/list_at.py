@@ -189,6 +189,7 @@ class ListAT(PrivateOnlineLearner):
         self.at_mechanism = self._seg.mechanism
         self.check_mechanism = DiscreteLaplaceMechanism(self.epsilon_check, sensitivity=1) if check else None
         self.i = 0
+        self._h = self.hypotheses[0]  # the released h_i (builds _hf)
         self.stays = 0
 
     @property
@@ -198,7 +199,7 @@ class ListAT(PrivateOnlineLearner):
 
     # ------------------------------------------------------------------------------------------- protocol
     def _released(self) -> Hypothesis:
-        return self.hypotheses[self.i]
+        return self._h
 
     def _next(self) -> None:
         """A ⊤: with the stay check, release c + Z and stay on h_i unless it exceeds M; start the next segment."""
@@ -209,10 +210,13 @@ class ListAT(PrivateOnlineLearner):
                 self._seg.next_segment()
                 return
         self.i = (self.i + 1) % self.k
+        self._h = self.hypotheses[self.i]
         self._seg.next_segment()
 
     def _learn01(self, x: Point, y: int) -> None:
-        if self._seg.add(int(self.hypotheses[self.i](x) != y)):
+        seg = self._seg  # MistakeCountSegments.add inline: the count, then its AboveThreshold's test
+        seg.count += self._hf(x) != y  # _hf: the fast h_i(x) (base.released_evaluator)
+        if seg._at.test_count(seg.count):
             self._next()
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:
@@ -221,7 +225,7 @@ class ListAT(PrivateOnlineLearner):
         pos, size = 0, FIRST_BLOCK
         while pos < n:
             end = min(n, pos + size)
-            pc = self.hypotheses[self.i].predict(X[pos:end])
+            pc = self._h.predict(X[pos:end])
             top = self._seg.feed_block((pc != y[pos:end]).astype(np.int8))
             m = top + 1 if top >= 0 else end - pos
             preds[pos : pos + m] = pc[:m]

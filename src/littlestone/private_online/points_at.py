@@ -174,6 +174,7 @@ class PointsAT(PrivateOnlineLearner):
         else:
             self.selector = StableHistogram(b.eps_select, self.delta, discrete=self._b_sel.floating_point_safe)
         self._q: Point | None = None  # None: a zero segment
+        self._h = ZERO
         self.segments = 0
         self.selections = 0
         self._start_segment()
@@ -191,6 +192,7 @@ class PointsAT(PrivateOnlineLearner):
             self._q = self._select()
         else:
             self._q = None
+        self._h = ZERO if self._q is None else FiniteSet((self._q,))  # the released h_q (builds _hf)
         self._start_segment()
 
     def _select(self) -> Point | None:
@@ -233,20 +235,11 @@ class PointsAT(PrivateOnlineLearner):
             )
         return p
 
-    _rel_q: Any = None  # the point of the last released FiniteSet (one object per segment, not one per call)
-    _rel: Any = None
-
     def _released(self) -> FiniteSet:
-        q = self._q
-        if q is None:
-            return ZERO
-        if q is not self._rel_q:
-            self._rel, self._rel_q = FiniteSet((q,)), q
-        return self._rel
+        return self._h
 
     def _learn01(self, x: Point, y: int) -> None:
-        h = self._released()
-        if h(x) != y:
+        if self._hf(x) != y:
             self._count += 1
             if self._q is None:  # a mistake of the zero function is a positive example
                 self._positives[x] += 1

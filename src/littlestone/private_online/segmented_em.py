@@ -323,14 +323,14 @@ class SegmentedEM(PrivateOnlineLearner):
         return self._h
 
     def _learn01(self, x: Point, y: int) -> None:
-        self._count += int(self._h(x) != y)
-        self._n += 1
+        self._count += self._hf(x) != y  # _hf: the fast h_j(x) (base.released_evaluator)
+        n = self._n = self._n + 1
         self._px.append(x)
         self._py.append(y)
         top = False
-        if self.uses_stay_test:
-            top = self._at.test(RHO_DENOMINATOR * self._count - self._rho_num * self._n - self._offset)
-        if top or self._n >= self._cap:
+        if self.uses_stay_test:  # an int query: test_count (the same noise and comparison as test)
+            top = self._at.test_count(RHO_DENOMINATOR * self._count - self._rho_num * n - self._offset)
+        if top or n >= self._cap:
             self._end_segment(top)
 
     def _run01(self, X: Any, y: np.ndarray) -> np.ndarray:

@@ -100,9 +100,12 @@ class SignFreeBisectAT(BisectAT):
         return f"{self.setting_}(τ={self.tau:.4g} per side, ε/2 each, {self.at} AboveThreshold, sign-free)"
 
     def _learn01(self, x: Point, y: int) -> None:
-        mistake = int(self._h(x) != y)
-        left = self._sides[0].add(mistake & y)
-        right = self._sides[1].add(mistake & (1 - y))
+        mistake = self._hf(x) != y  # a bool; & y and & (1 − y) make the 0/1 ints
+        s0, s1 = self._sides  # MistakeCountSegments.add inline: both sides tested every round, noise in lockstep
+        s0.count += mistake & y
+        left = s0._at.test_count(s0.count)
+        s1.count += mistake & (1 - y)
+        right = s1._at.test_count(s1.count)
         if left or right:
             self._sides[1].next_segment()
             self._move(left)
