@@ -68,6 +68,13 @@ from .segments import AT_KINDS, check_at_kind
 RHO_DENOMINATOR = 1024
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
+#: the bracket (thresholds): a released draw this close to a bracket end, as a fraction of the bracket's width,
+#: reopens that end (by the bracket's width) — the way out when a move was wrong (noise) or the target drifted
+BRACKET_EDGE = 1.0 / 8
+#: the bracket is used on threshold classes of at least this many thresholds only: on small grids (real streams'
+#: public grids have 2–32 cells) the selection over the whole window is cheap (ln R small) and a bracket set by a
+#: drift's ⊤ costs accuracy (benchmarks/results/segment_bracket.md)
+BRACKET_MIN_CLASS = 1 << 10
 #: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
 #: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
 #: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
@@ -110,6 +117,25 @@ def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin:
     rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released)."""
     r = min(max(noisy_errors / n, 0.0), 1.0)
     return min(0.5, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
+
+
+def next_bracket(bracket: tuple[int, int] | None, old: int, new: int, lo: int, hi: int) -> tuple[int, int]:
+    """The thresholds' public bracket [L, U] after the released move old → new (a function of released thresholds
+    only): a move right sets L = old + 1 (the selection found thresholds right of old better), a move left
+    U = old − 1 — a bisection on the released moves. A move that ends within :data:`BRACKET_EDGE` of the
+    bracket's width from the end it moved towards reopens that end by the width (a wrong move, noise, a drift)."""
+    L, U = (lo, hi) if bracket is None else bracket
+    w = U - L
+    edge = max(1, int(w * BRACKET_EDGE))
+    if new > old:
+        if U - new < edge:
+            U = min(hi, U + max(w, 2 * MIN_WINDOW))
+        L = max(L, old + 1)
+    elif new < old:
+        if new - L < edge:
+            L = max(lo, L - max(w, 2 * MIN_WINDOW))
+        U = min(U, old - 1)
+    return (min(L, new), max(U, new))
 
 
 class SegmentedEM(PrivateOnlineLearner):
@@ -155,6 +181,7 @@ class SegmentedEM(PrivateOnlineLearner):
         first: int = DEFAULT_FIRST,
         window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
+        bracket: bool = True,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -188,6 +215,7 @@ class SegmentedEM(PrivateOnlineLearner):
         if window is None:
             window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
+        self.bracket = bool(bracket) and self.window and self.scores.range_size() >= BRACKET_MIN_CLASS
         self.at = check_at_kind(at)
         if split is None:
             split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
@@ -227,6 +255,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._offset = 0  # the public query offset b·(τ_j − τ) of the current segment
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
+        self._bracket: tuple[int, int] | None = None  # [L, U] from the released moves (thresholds)
         self.segments, self.tops = 1, 0
         self._seg_start = 0
         self._new_segment_buffers()
@@ -274,6 +303,9 @@ class SegmentedEM(PrivateOnlineLearner):
         if not self.window or self._width is None:
             return None
         c = self._h.t  # type: ignore[attr-defined]
+        if self._bracket is not None:
+            lo, hi = self._bracket
+            return (max(lo, c - self._width), min(hi, c + self._width))
         return (c - self._width, c + self._width)
 
     def _end_segment(self, top: bool) -> None:
@@ -294,6 +326,18 @@ class SegmentedEM(PrivateOnlineLearner):
             scores = np.append(scores, bonus - self.scores.mistakes(self._h, x, y))
         j = self.selection_mechanism((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
+        if self.window:  # the public step-size rule: computed from the released thresholds only
+            if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
+                lo, hi = self.scores.lo, self.scores.hi  # type: ignore[attr-defined]
+                self._bracket = next_bracket(self._bracket, self._h.t, h_new.t, lo, hi) if top else None  # type: ignore[attr-defined]
+            step = h_new.t - self._h.t  # type: ignore[attr-defined]
+            full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
+            if self._width is None:
+                self._width = full
+            if step:
+                same = step * self._last_step > 0
+                self._width = min(full, 2 * self._width) if same else max(MIN_WINDOW, self._width // 2)
+                self._last_step = step
         if self.uses_stay_test:
             err = self.scores.mistakes(h_new, x, y)
             r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
@@ -303,15 +347,6 @@ class SegmentedEM(PrivateOnlineLearner):
                 rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
             self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
             self._at.restart()
-        if self.window:  # the public step-size rule: computed from the released thresholds only
-            step = h_new.t - self._h.t  # type: ignore[attr-defined]
-            full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
-            if self._width is None:
-                self._width = full
-            if step:
-                same = step * self._last_step > 0
-                self._width = min(full, 2 * self._width) if same else max(MIN_WINDOW, self._width // 2)
-                self._last_step = step
         self._h = h_new
         self.tops += int(top)
         self.segments += 1
@@ -412,6 +447,7 @@ class SegmentedEM(PrivateOnlineLearner):
             "tops": self.tops,
             "rho": self.rho,
             "window": self._width,
+            "bracket": self._bracket,
             "segment_rounds": self._n,
             "segment_cap": self._cap,
             "tau": self.tau,
