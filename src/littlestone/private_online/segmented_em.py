@@ -75,6 +75,10 @@ BRACKET_EDGE = 1.0 / 8
 #: public grids have 2–32 cells) the selection over the whole window is cheap (ln R small) and a bracket set by a
 #: drift's ⊤ costs accuracy (benchmarks/results/segment_bracket.md)
 BRACKET_MIN_CLASS = 1 << 10
+#: the bracket's endgame: once its width is at most ENDGAME_WIDTH, ENDGAME_TOPS more ⊤-ended segments drop it and
+#: reopen the window to the whole class — a bisection ends in ≈ log2(ENDGAME_WIDTH) segments on a realizable
+#: stream, so more ⊤s say the target is outside the bracket (a wrong move through a window that missed the data)
+ENDGAME_WIDTH, ENDGAME_TOPS = 4 * MIN_WINDOW, 16
 #: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
 #: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
 #: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
@@ -256,6 +260,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
         self._bracket: tuple[int, int] | None = None  # [L, U] from the released moves (thresholds)
+        self._endgame_tops = 0  # ⊤-ended segments since the bracket's width fell to ENDGAME_WIDTH (public)
         self.segments, self.tops = 1, 0
         self._seg_start = 0
         self._new_segment_buffers()
@@ -330,6 +335,12 @@ class SegmentedEM(PrivateOnlineLearner):
             if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
                 lo, hi = self.scores.lo, self.scores.hi  # type: ignore[attr-defined]
                 self._bracket = next_bracket(self._bracket, self._h.t, h_new.t, lo, hi) if top else None  # type: ignore[attr-defined]
+                if self._bracket is not None and self._bracket[1] - self._bracket[0] <= ENDGAME_WIDTH:
+                    self._endgame_tops += 1
+                    if self._endgame_tops > ENDGAME_TOPS:  # lost: start the search again over the whole class
+                        self._bracket, self._width = None, None
+                else:
+                    self._endgame_tops = 0
             step = h_new.t - self._h.t  # type: ignore[attr-defined]
             full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
             if self._width is None:
