@@ -3,11 +3,21 @@ released thresholds and the released segment ends only, and what it buys on clea
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
-from littlestone import Thresholds
+import numpy as np
+import pytest
+
+from littlestone import Points, Thresholds
+from littlestone.errors import LittlestoneError
 from littlestone.private_online import SegmentedEM
-from littlestone.private_online.segmented_em import BRACKET_MIN_CLASS, next_bracket
+from littlestone.private_online.segmented_em import (
+    BRACKET_MIN_CLASS,
+    FAST_TOP,
+    RHO_DENOMINATOR,
+    error_level,
+    next_bracket,
+)
 
 
 def _disagreement_game(L, n, T, seed, spy=None):
@@ -109,3 +119,46 @@ def test_the_bracket_cuts_clean_adaptive_mistakes():
         for s in range(3)
     ]
     assert np.median(on) < 0.7 * np.median(off), (on, off)
+
+
+def test_rho_after_a_fast_top_is_replayed_from_released_outputs_alone():
+    # ρ_{j+1} = error_level(r̂) (the release), capped at rho_after_top after a fast ⊤: n(1 − ρ_j) ≤ FAST_TOP·τ_j with
+    # n, ρ_j, τ_j public and the ⊤ released — replayed here from the public state and the released r̂ alone
+    n = 2**16
+    T = 4000
+    L = SegmentedEM(Thresholds(n), T=T, epsilon=1.0, backend="seeded", seed=3)
+    assert L.fast_cap and L.rho_after_top == 0.15
+    released = []
+    mech = L.error_mechanism
+
+    class Spy(type(mech)):  # the same mechanism object, its outputs recorded
+        def __call__(self, *args, **kwargs):
+            out = super().__call__(*args, **kwargs)
+            released.append(float(out))
+            return out
+
+    mech.__class__ = Spy
+    states = []
+    _disagreement_game(L, n, T, 3, spy=states.append)
+    k, fast = 0, 0
+    prev = SegmentedEM(Thresholds(n), T=T, epsilon=1.0).state()
+    for s in states:
+        if s["segments"] != prev["segments"]:
+            m = prev["segment_rounds"] + 1
+            rho = error_level(released[k], m, L.epsilon_error, T, L.margin)
+            if s["tops"] > prev["tops"] and m * (1 - prev["rho"]) <= FAST_TOP * prev["tau_j"]:
+                rho = min(rho, L.rho_after_top)
+                fast += 1
+            assert s["rho"] == math.ceil(rho * RHO_DENOMINATOR) / RHO_DENOMINATOR
+            k += 1
+        prev = s
+    assert fast >= 5 and k == len(released)
+
+
+def test_the_fast_top_cap_is_off_on_small_grids_and_in_the_theory_setting():
+    assert not SegmentedEM(Thresholds(32), T=100, epsilon=1.0).fast_cap
+    assert not SegmentedEM(Thresholds(2**16), T=100, epsilon=1.0, setting="theory").fast_cap
+    assert not SegmentedEM(Thresholds(2**16), T=100, epsilon=1.0, rho_after_top=None).fast_cap
+    assert SegmentedEM(Points(range(2**16)), T=100, epsilon=1.0).fast_cap
+    with pytest.raises(LittlestoneError, match="rho_after_top"):
+        SegmentedEM(Thresholds(2**16), T=100, epsilon=1.0, rho_after_top=0.7)

@@ -61,7 +61,7 @@ from ..privacy.cell_exponential import CellExponentialMechanism
 from ..privacy.laplace import DiscreteLaplaceMechanism
 from ..privacy.mechanism import compose
 from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
-from .segment_scores import SegmentScores, scores_for
+from .segment_scores import PointScores, SegmentScores, scores_for
 from .segments import AT_KINDS, check_at_kind
 
 #: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
@@ -79,6 +79,13 @@ BRACKET_MIN_CLASS = 1 << 10
 #: reopen the window to the whole class — a bisection ends in ≈ log2(ENDGAME_WIDTH) segments on a realizable
 #: stream, so more ⊤s say the target is outside the bracket (a wrong move through a window that missed the data)
 ENDGAME_WIDTH, ENDGAME_TOPS = 4 * MIN_WINDOW, 16
+#: a ⊤ is fast when the segment's length n has n·(1 − ρ_j) ≤ FAST_TOP·τ_j (a hypothesis erring on nearly every round
+#: fires at n(1 − ρ_j) ≈ τ_j; a stationary stream whose error rate p exceeds a low ρ_j by d fires at n ≈ τ_j/d, so
+#: ρ capped below p is lifted again after one slow ⊤)
+FAST_TOP = 3.0
+#: ρ after a fast ⊤ is at most this (``rho_after_top``; measured 0.25 / 0.15 / 0.1 / 0.05 on clean and noisy
+#: adaptive streams, benchmarks/results/segment_clean_adaptive.md): noise up to ≈ 0.13 is still below it
+RHO_AFTER_FAST_TOP = 0.15
 #: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
 #: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
 #: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
@@ -186,6 +193,7 @@ class SegmentedEM(PrivateOnlineLearner):
         window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
         bracket: bool = True,
+        rho_after_top: float | None = RHO_AFTER_FAST_TOP,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -220,6 +228,18 @@ class SegmentedEM(PrivateOnlineLearner):
             window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
         self.bracket = bool(bracket) and self.window and self.scores.range_size() >= BRACKET_MIN_CLASS
+        if rho_after_top is not None and (
+            isinstance(rho_after_top, bool)
+            or not isinstance(rho_after_top, (int, float))
+            or not 0 < rho_after_top <= 0.5
+        ):
+            raise LittlestoneError(f"rho_after_top must be a number in (0, 0.5] or None, not {rho_after_top!r}")
+        self.rho_after_top = 0.5 if rho_after_top is None else float(rho_after_top)
+        #: the fast-⊤ cap of ρ: on wide threshold classes (with the bracket) and point functions — not on the small
+        #: grids of real streams, where it cost accuracy (scorecard within-2-points 91 of 170 against 98)
+        self.fast_cap = (
+            rho_after_top is not None and not self.theory and (self.bracket or isinstance(self.scores, PointScores))
+        )
         self.at = check_at_kind(at)
         if split is None:
             split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
@@ -329,6 +349,9 @@ class SegmentedEM(PrivateOnlineLearner):
             sizes = list(sizes) + [1]
             bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
             scores = np.append(scores, bonus - self.scores.mistakes(self._h, x, y))
+        # a fast ⊤ (public: the segment's length, ρ_j and τ_j): the stay test fired as on a hypothesis that errs on
+        # nearly every round — the error release on so short a segment caps ρ at ½; the next ρ is capped lower
+        fast_top = top and self.fast_cap and self._n * (1.0 - self.rho) <= FAST_TOP * self._tau_j
         j = self.selection_mechanism((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
         if self.window:  # the public step-size rule: computed from the released thresholds only
@@ -356,6 +379,8 @@ class SegmentedEM(PrivateOnlineLearner):
                 rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
             else:
                 rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
+            if fast_top:
+                rho = min(rho, self.rho_after_top)
             self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
             self._at.restart()
         self._h = h_new
@@ -462,6 +487,7 @@ class SegmentedEM(PrivateOnlineLearner):
             "segment_rounds": self._n,
             "segment_cap": self._cap,
             "tau": self.tau,
+            "tau_j": getattr(self, "_tau_j", self.tau),
             "setting": self.setting,
         }
 
