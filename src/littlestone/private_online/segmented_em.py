@@ -23,9 +23,16 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   After a segment that reached its public end although it was long enough for the stay test to fire on a hypothesis
   that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
   practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
+* **bracket** (thresholds of ≥ :data:`BRACKET_MIN_CLASS` values, practical setting). After a ⊤-ended segment the
+  released move s_j → s_{j+1} narrows a public bracket [L, U] (right: L = s_j + 1; left: U = s_j − 1; a move that
+  lands within :data:`BRACKET_EDGE` of the end it moved to reopens that end; :data:`ENDGAME_TOPS` ⊤s at width ≤
+  :data:`ENDGAME_WIDTH` drop it) and the selection draws in window ∩ bracket (:func:`next_bracket`); a public end
+  drops it. A bisection on released moves: what earlier segments showed, kept without reading them again.
 * **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
   r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
   values and the public segment length n.
+  After a *fast* ⊤ (n(1 − ρ_j) ≤ :data:`FAST_TOP`·τ_j, public) on the bracket's classes and point functions,
+  ρ_{j+1} ≤ ``rho_after_top`` (0.15): the release's confidence term caps ρ at ½ on every short segment.
 
 Privacy (docs/derivations.md, "G.2 SegmentedEM"): (ε, 0)-DP under LWY25 Def. 2.4 on every stream and every setting.
 Within a segment the released hypothesis is fixed and ρ_j public, so replacing round t* changes the queries of its
@@ -161,9 +168,10 @@ class SegmentedEM(PrivateOnlineLearner):
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release; default :data:`PRACTICAL_SPLIT`, or the bound's ``DEFAULT_SPLIT`` in the theory
     setting), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
-    ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
-    ``accountant``.
+    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin``
+    (added to ρ), ``bracket`` (the thresholds' public bracket; True), ``rho_after_top`` (ρ's cap after a fast ⊤;
+    0.15, None = no cap), ``at`` ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``,
+    ``feature``, ``diagnostics``, ``accountant``.
 
     >>> from littlestone import Thresholds
     >>> learner = SegmentedEM(Thresholds(2**60), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -495,4 +503,12 @@ class SegmentedEM(PrivateOnlineLearner):
         return {"segment_mistakes": self._count}
 
 
-__all__ = ["SegmentedEM", "PRACTICAL_SPLIT", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]
+__all__ = [
+    "SegmentedEM",
+    "PRACTICAL_SPLIT",
+    "RHO_DENOMINATOR",
+    "check_split",
+    "default_tau",
+    "error_level",
+    "next_bracket",
+]
