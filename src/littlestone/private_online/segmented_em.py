@@ -23,9 +23,16 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   After a segment that reached its public end although it was long enough for the stay test to fire on a hypothesis
   that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
   practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
+* **bracket** (thresholds of ≥ :data:`BRACKET_MIN_CLASS` values, practical setting). After a ⊤-ended segment the
+  released move s_j → s_{j+1} narrows a public bracket [L, U] (right: L = s_j + 1; left: U = s_j − 1; a move that
+  lands within :data:`BRACKET_EDGE` of the end it moved to reopens that end; :data:`ENDGAME_TOPS` ⊤s at width ≤
+  :data:`ENDGAME_WIDTH` drop it) and the selection draws in window ∩ bracket (:func:`next_bracket`); a public end
+  drops it. A bisection on released moves: what earlier segments showed, kept without reading them again.
 * **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
   r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
   values and the public segment length n.
+  After a *fast* ⊤ (n(1 − ρ_j) ≤ :data:`FAST_TOP`·τ_j, public) on the bracket's classes and point functions,
+  ρ_{j+1} ≤ ``rho_after_top`` (0.15): the release's confidence term caps ρ at ½ on every short segment.
 
 Privacy (docs/derivations.md, "G.2 SegmentedEM"): (ε, 0)-DP under LWY25 Def. 2.4 on every stream and every setting.
 Within a segment the released hypothesis is fixed and ρ_j public, so replacing round t* changes the queries of its
@@ -61,13 +68,31 @@ from ..privacy.cell_exponential import CellExponentialMechanism
 from ..privacy.laplace import DiscreteLaplaceMechanism
 from ..privacy.mechanism import compose
 from .base import LearnerPrivacy, PrivateOnlineLearner, compose_claims, split_randomness
-from .segment_scores import SegmentScores, scores_for
+from .segment_scores import PointScores, SegmentScores, scores_for
 from .segments import AT_KINDS, check_at_kind
 
 #: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
 RHO_DENOMINATOR = 1024
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
+#: the bracket (thresholds): a released draw this close to a bracket end, as a fraction of the bracket's width,
+#: reopens that end (by the bracket's width) — the way out when a move was wrong (noise) or the target drifted
+BRACKET_EDGE = 1.0 / 8
+#: the bracket is used on threshold classes of at least this many thresholds only: on small grids (real streams'
+#: public grids have 2–32 cells) the selection over the whole window is cheap (ln R small) and a bracket set by a
+#: drift's ⊤ costs accuracy (benchmarks/results/segment_bracket.md)
+BRACKET_MIN_CLASS = 1 << 10
+#: the bracket's endgame: once its width is at most ENDGAME_WIDTH, ENDGAME_TOPS more ⊤-ended segments drop it and
+#: reopen the window to the whole class — a bisection ends in ≈ log2(ENDGAME_WIDTH) segments on a realizable
+#: stream, so more ⊤s say the target is outside the bracket (a wrong move through a window that missed the data)
+ENDGAME_WIDTH, ENDGAME_TOPS = 4 * MIN_WINDOW, 16
+#: a ⊤ is fast when the segment's length n has n·(1 − ρ_j) ≤ FAST_TOP·τ_j (a hypothesis erring on nearly every round
+#: fires at n(1 − ρ_j) ≈ τ_j; a stationary stream whose error rate p exceeds a low ρ_j by d fires at n ≈ τ_j/d, so
+#: ρ capped below p is lifted again after one slow ⊤)
+FAST_TOP = 3.0
+#: ρ after a fast ⊤ is at most this (``rho_after_top``; measured 0.25 / 0.15 / 0.1 / 0.05 on clean and noisy
+#: adaptive streams, benchmarks/results/segment_clean_adaptive.md): noise up to ≈ 0.13 is still below it
+RHO_AFTER_FAST_TOP = 0.15
 #: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
 #: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
 #: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
@@ -112,6 +137,25 @@ def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin:
     return min(0.5, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
 
 
+def next_bracket(bracket: tuple[int, int] | None, old: int, new: int, lo: int, hi: int) -> tuple[int, int]:
+    """The thresholds' public bracket [L, U] after the released move old → new (a function of released thresholds
+    only): a move right sets L = old + 1 (the selection found thresholds right of old better), a move left
+    U = old − 1 — a bisection on the released moves. A move that ends within :data:`BRACKET_EDGE` of the
+    bracket's width from the end it moved towards reopens that end by the width (a wrong move, noise, a drift)."""
+    L, U = (lo, hi) if bracket is None else bracket
+    w = U - L
+    edge = max(1, int(w * BRACKET_EDGE))
+    if new > old:
+        if U - new < edge:
+            U = min(hi, U + max(w, 2 * MIN_WINDOW))
+        L = max(L, old + 1)
+    elif new < old:
+        if new - L < edge:
+            L = max(lo, L - max(w, 2 * MIN_WINDOW))
+        U = min(U, old - 1)
+    return (min(L, new), max(U, new))
+
+
 class SegmentedEM(PrivateOnlineLearner):
     """SegmentedEM (App. G.2 + G.1): segments ended by a step AboveThreshold on (mistakes − ρ·rounds) or at public
     doubling times; at each end the exponential mechanism selects the next hypothesis on the segment's rounds and a
@@ -124,9 +168,10 @@ class SegmentedEM(PrivateOnlineLearner):
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release; default :data:`PRACTICAL_SPLIT`, or the bound's ``DEFAULT_SPLIT`` in the theory
     setting), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
-    ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
-    ``accountant``.
+    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin``
+    (added to ρ), ``bracket`` (the thresholds' public bracket; True), ``rho_after_top`` (ρ's cap after a fast ⊤;
+    0.15, None = no cap), ``at`` ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``,
+    ``feature``, ``diagnostics``, ``accountant``.
 
     >>> from littlestone import Thresholds
     >>> learner = SegmentedEM(Thresholds(2**60), T=1000, epsilon=1.0, backend="seeded", seed=0)
@@ -155,6 +200,8 @@ class SegmentedEM(PrivateOnlineLearner):
         first: int = DEFAULT_FIRST,
         window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
+        bracket: bool = True,
+        rho_after_top: float | None = RHO_AFTER_FAST_TOP,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -188,6 +235,19 @@ class SegmentedEM(PrivateOnlineLearner):
         if window is None:
             window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
+        self.bracket = bool(bracket) and self.window and self.scores.range_size() >= BRACKET_MIN_CLASS
+        if rho_after_top is not None and (
+            isinstance(rho_after_top, bool)
+            or not isinstance(rho_after_top, (int, float))
+            or not 0 < rho_after_top <= 0.5
+        ):
+            raise LittlestoneError(f"rho_after_top must be a number in (0, 0.5] or None, not {rho_after_top!r}")
+        self.rho_after_top = 0.5 if rho_after_top is None else float(rho_after_top)
+        #: the fast-⊤ cap of ρ: on wide threshold classes (with the bracket) and point functions — not on the small
+        #: grids of real streams, where it cost accuracy (scorecard within-2-points 91 of 170 against 98)
+        self.fast_cap = (
+            rho_after_top is not None and not self.theory and (self.bracket or isinstance(self.scores, PointScores))
+        )
         self.at = check_at_kind(at)
         if split is None:
             split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
@@ -227,6 +287,8 @@ class SegmentedEM(PrivateOnlineLearner):
         self._offset = 0  # the public query offset b·(τ_j − τ) of the current segment
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
+        self._bracket: tuple[int, int] | None = None  # [L, U] from the released moves (thresholds)
+        self._endgame_tops = 0  # ⊤-ended segments since the bracket's width fell to ENDGAME_WIDTH (public)
         self.segments, self.tops = 1, 0
         self._seg_start = 0
         self._new_segment_buffers()
@@ -274,6 +336,9 @@ class SegmentedEM(PrivateOnlineLearner):
         if not self.window or self._width is None:
             return None
         c = self._h.t  # type: ignore[attr-defined]
+        if self._bracket is not None:
+            lo, hi = self._bracket
+            return (max(lo, c - self._width), min(hi, c + self._width))
         return (c - self._width, c + self._width)
 
     def _end_segment(self, top: bool) -> None:
@@ -292,18 +357,21 @@ class SegmentedEM(PrivateOnlineLearner):
             sizes = list(sizes) + [1]
             bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
             scores = np.append(scores, bonus - self.scores.mistakes(self._h, x, y))
+        # a fast ⊤ (public: the segment's length, ρ_j and τ_j): the stay test fired as on a hypothesis that errs on
+        # nearly every round — the error release on so short a segment caps ρ at ½; the next ρ is capped lower
+        fast_top = top and self.fast_cap and self._n * (1.0 - self.rho) <= FAST_TOP * self._tau_j
         j = self.selection_mechanism((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
-        if self.uses_stay_test:
-            err = self.scores.mistakes(h_new, x, y)
-            r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
-            if self.theory:
-                rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
-            else:
-                rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
-            self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
-            self._at.restart()
         if self.window:  # the public step-size rule: computed from the released thresholds only
+            if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
+                lo, hi = self.scores.lo, self.scores.hi  # type: ignore[attr-defined]
+                self._bracket = next_bracket(self._bracket, self._h.t, h_new.t, lo, hi) if top else None  # type: ignore[attr-defined]
+                if self._bracket is not None and self._bracket[1] - self._bracket[0] <= ENDGAME_WIDTH:
+                    self._endgame_tops += 1
+                    if self._endgame_tops > ENDGAME_TOPS:  # lost: start the search again over the whole class
+                        self._bracket, self._width = None, None
+                else:
+                    self._endgame_tops = 0
             step = h_new.t - self._h.t  # type: ignore[attr-defined]
             full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
             if self._width is None:
@@ -312,6 +380,17 @@ class SegmentedEM(PrivateOnlineLearner):
                 same = step * self._last_step > 0
                 self._width = min(full, 2 * self._width) if same else max(MIN_WINDOW, self._width // 2)
                 self._last_step = step
+        if self.uses_stay_test:
+            err = self.scores.mistakes(h_new, x, y)
+            r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
+            if self.theory:
+                rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
+            else:
+                rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
+            if fast_top:
+                rho = min(rho, self.rho_after_top)
+            self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
+            self._at.restart()
         self._h = h_new
         self.tops += int(top)
         self.segments += 1
@@ -412,9 +491,11 @@ class SegmentedEM(PrivateOnlineLearner):
             "tops": self.tops,
             "rho": self.rho,
             "window": self._width,
+            "bracket": self._bracket,
             "segment_rounds": self._n,
             "segment_cap": self._cap,
             "tau": self.tau,
+            "tau_j": getattr(self, "_tau_j", self.tau),
             "setting": self.setting,
         }
 
@@ -422,4 +503,12 @@ class SegmentedEM(PrivateOnlineLearner):
         return {"segment_mistakes": self._count}
 
 
-__all__ = ["SegmentedEM", "PRACTICAL_SPLIT", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]
+__all__ = [
+    "SegmentedEM",
+    "PRACTICAL_SPLIT",
+    "RHO_DENOMINATOR",
+    "check_split",
+    "default_tau",
+    "error_level",
+    "next_bracket",
+]
