@@ -14,6 +14,10 @@ same mechanism over all hypotheses.
   window [centre − W, centre + W] restricts the candidates (the learner's public step-size rule);
 * :class:`PointScores` — point functions on an integer range (Points(2⁶⁰)) and the zero function: one cell per
   distinct point of the stretch, one for the zero function, one for the rest of the domain;
+* :class:`StumpScores` — stumps (thresholds and their negations, any domain): the thresholds' cells in both
+  directions;
+* :class:`IntervalScores` — intervals and the empty interval on {0, …, n−1} (n up to 2⁶²): O(m²) cells of exact
+  big-integer sizes, or the same mechanism drawn in two stages in O(m) (docs/derivations.md, "G.3");
 * :class:`FiniteScores` — any listable class: a vector of scores, from the predictions on the distinct points
   of the stretch (one column per distinct point, cached).
 """
@@ -126,6 +130,53 @@ class ThresholdScores(SegmentScores):
 
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
         return h.predict(X)
+
+
+class StumpScores(SegmentScores):
+    """Stumps (:class:`~littlestone.classes.stumps.Stumps`): thresholds h_t, t ∈ [l1, h1], and negations
+    g_s = 1 − h_s, s ∈ [l2, h2], any domain size: the thresholds' cells in both directions (g_s errs where h_s is
+    right, so its mistakes are |stretch| − those of h_s). Not ordered (no window)."""
+
+    def __init__(self, l1: int, h1: int, l2: int, h2: int, n: int):
+        self.pos = ThresholdScores(l1, h1) if l1 <= h1 else None
+        self.neg = ThresholdScores(l2, h2) if l2 <= h2 else None
+        if self.pos is None and self.neg is None:
+            raise LittlestoneError("StumpScores needs at least one stump")
+        self.n = int(n)
+
+    def start(self) -> Hypothesis:
+        from ..classes.stumps import NegThreshold
+
+        return self.pos.start() if self.pos is not None else NegThreshold(self.neg.start().t)  # type: ignore[union-attr]
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        return sum(sc.hi - sc.lo + 1 for sc in (self.pos, self.neg) if sc is not None)
+
+    def cells(
+        self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
+    ) -> tuple[list[int], np.ndarray, Decoder]:
+        from ..classes.stumps import NegThreshold
+
+        sizes: list[int] = []
+        mist: list[np.ndarray] = []
+        dpos: Decoder | None = None
+        dneg: Decoder | None = None
+        if self.pos is not None:
+            sp, mp, dpos = self.pos.cells(x, y)
+            sizes += list(sp)
+            mist.append(np.asarray(mp, dtype=float))
+        k = len(sizes)
+        if self.neg is not None:
+            sn, mn, dneg = self.neg.cells(x, y)
+            sizes += list(sn)
+            mist.append(len(y) - np.asarray(mn, dtype=float))
+
+        def decode(j: int, rng: np.random.Generator) -> Hypothesis:
+            if j < k:
+                return dpos(j, rng)  # type: ignore[misc]
+            return NegThreshold(dneg(j - k, rng).t)  # type: ignore[misc, attr-defined]
+
+        return sizes, np.concatenate(mist), decode
 
 
 class PointScores(SegmentScores):
@@ -355,11 +406,12 @@ class IntervalScores(SegmentScores):
 
 def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
     """The closed form that fits the class (by its structure only — public): thresholds, points on an integer
-    range, intervals, else any listable class (at most ``list_at.MAX_LIST`` hypotheses)."""
+    range, intervals, stumps, else any listable class (at most ``list_at.MAX_LIST`` hypotheses)."""
     from .bisect_at import threshold_candidates
     from .list_at import MAX_LIST, list_hypotheses
 
     from ..classes.intervals import Intervals
+    from ..classes.stumps import Stumps, StumpsVersionSpace
 
     hclass = getattr(H, "hclass", H)
     whole = not isinstance(H, VersionSpace) or H.key() == hclass.version_space().key()
@@ -367,6 +419,9 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
         return PointScores(hclass)
     if isinstance(hclass, Intervals) and whole:
         return IntervalScores(hclass.n)
+    if isinstance(hclass, Stumps):
+        V = H if isinstance(H, StumpsVersionSpace) else hclass.version_space()
+        return StumpScores(V.l1, V.h1, V.l2, V.h2, hclass.n)
     try:
         lo, hi = threshold_candidates(H)
         return ThresholdScores(lo, hi)
@@ -377,9 +432,17 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
     except LittlestoneError:
         name = getattr(hclass, "name", type(hclass).__name__)
         raise LittlestoneError(
-            f"the agnostic learners have no closed form for {name}: they take thresholds (any domain), points on an "
+            f"the agnostic learners have no closed form for {name}: they take thresholds (any domain), stumps (any domain), points on an "
             f"integer range, intervals, or a class that lists at most {MAX_LIST:,} hypotheses"
         ) from None
 
 
-__all__ = ["FiniteScores", "IntervalScores", "PointScores", "SegmentScores", "ThresholdScores", "scores_for"]
+__all__ = [
+    "FiniteScores",
+    "IntervalScores",
+    "PointScores",
+    "SegmentScores",
+    "StumpScores",
+    "ThresholdScores",
+    "scores_for",
+]
