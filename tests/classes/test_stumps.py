@@ -11,7 +11,7 @@ from littlestone.classes import FiniteClass
 from littlestone.classes.spec import parse_class_spec
 from littlestone.classes.stumps import NegThreshold, Stumps
 from littlestone.classes.thresholds import Threshold
-from littlestone.errors import LittlestoneError
+from littlestone.errors import DomainError, LittlestoneError
 from littlestone.testing import check_hypothesis_class
 
 
@@ -93,5 +93,7 @@ def test_spec_hypotheses_and_bad_input():
     assert G.disagreement(Threshold(0), NegThreshold(10 - 1)) is not None
     with pytest.raises(LittlestoneError, match="Stumps"):
         Stumps(0)
+    with pytest.raises(DomainError, match=r"outside the domain of stumps\(10\)"):
+        G.validate_points([3, 12])
     with pytest.raises(LittlestoneError, match="negated"):
         G.hypothesis(0, positive=False)

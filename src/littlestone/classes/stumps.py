@@ -187,8 +187,9 @@ class Stumps(HypothesisClass, immutable=True):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
             raise LittlestoneError(f"Stumps(n) needs an integer n ≥ 1, got {n!r}")
         self.n = int(n)
-        self._line = Thresholds(self.n)  # the domain {0, …, n−1} and its point validation
         self.name = f"stumps({self.n})"
+        self._line = Thresholds(self.n)  # the domain {0, …, n−1} and its point validation (errors name stumps)
+        self._line.name = self.name
         self.spec: str | None = f"stumps:{self.n}"  # rebuilds the class (littlestone.classes.spec)
 
     def version_space(self) -> StumpsVersionSpace:
