@@ -24,10 +24,9 @@ same mechanism over all hypotheses.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from typing import Any, Callable
-
-import math
 
 import numpy as np
 
@@ -302,8 +301,8 @@ class IntervalScores(SegmentScores):
 
     With p_0 < … < p_{m−1} the distinct points of the stretch (p_{−1} = −1, p_m = n, d_k = p_k − p_{k−1}), an
     interval covers a run p_i … p_{j−1} (0 ≤ i < j ≤ m) for d_i·d_j choices of (a, b) — a ∈ [p_{i−1}+1, p_i],
-    b ∈ [p_{j−1}, p_j − 1] — or no point: the empty interval and the d_k−1 choose 2 (+ d_k − 1) intervals inside each
-    gap, Z = 1 + Σ_k c_k(c_k+1)/2 with c_k = d_k − 1, all with the score of the empty interval. Score of the run:
+    b ∈ [p_{j−1}, p_j − 1] — or no point: the empty interval and the c_k(c_k+1)/2 intervals inside each gap of
+    c_k = d_k − 1 integers, Z = 1 + Σ_k c_k(c_k+1)/2 in all, with the score of the empty interval. Score of the run:
     −(ones outside + zeros inside) = −O + E_j − E_i (E prefix sums of ones − zeros): separable in (i, j).
 
     * unbound (:meth:`cells` without :meth:`bind`): the O(m²) cells (i, j) and the no-point cell, exact sizes
@@ -312,6 +311,8 @@ class IntervalScores(SegmentScores):
       O(m) — the start index i (or the no-point cell) from its marginal, P(i) ∝ d_i e^{−εE_i/2}·Σ_{j>i} d_j
       e^{εE_j/2} (log-sum-exp), then the end index j given i with P(j | i) ∝ d_j e^{εE_j/2} by a second run of the
       same mechanism object on the row (the second half of one draw: the pair has exactly the EM law, ε-DP once).
+      The cells are then the m start indices and the no-point cell, and the "mistakes" :meth:`cells` returns are
+      minus their stage-1 scores (−O − E_i + (2/ε)·ln Σ_{j>i} d_j e^{εE_j/2}; O for the no-point cell).
     """
 
     def __init__(self, n: int):
