@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from littlestone.classes import AllFunctions, Intervals, Points, PointsAndNegations
+from littlestone.classes import AllFunctions, Intervals, Points, PointsAndNegations, Stumps
 
 N = 2**60
 CLASSES = {
@@ -15,6 +15,7 @@ CLASSES = {
     "intervals": Intervals(N),
     "allfunctions": AllFunctions(N),
     "pointsneg": PointsAndNegations(),
+    "stumps": Stumps(N),
 }
 
 # a few centres so that random points collide and positives/negatives interact

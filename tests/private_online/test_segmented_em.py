@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from littlestone import Intervals, Points, Thresholds
+from littlestone import Points, Thresholds
+from littlestone.classes.conjunctions import Conjunctions
 from littlestone.bounds.agnostic_segments import epoch_lengths, segmented_em_bound
 from littlestone.classes.finite import FiniteClass
 from littlestone.errors import LittlestoneError
@@ -221,8 +222,8 @@ def test_bad_input_is_one_clear_error():
     ):
         with pytest.raises(LittlestoneError, match=msg):
             SegmentedEM(H, T=10, epsilon=1.0, backend="seeded", seed=0, **kw)
-    with pytest.raises(LittlestoneError, match="no closed form for intervals"):
-        SegmentedEM(Intervals(4000), T=10, epsilon=1.0, backend="seeded", seed=0)
+    with pytest.raises(LittlestoneError, match="no closed form for conjunctions"):
+        SegmentedEM(Conjunctions(30), T=10, epsilon=1.0, backend="seeded", seed=0)
 
 
 def test_labels_and_river_dicts():

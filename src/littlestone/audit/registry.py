@@ -504,6 +504,9 @@ def _declared() -> list[Declared]:
     from .agnostic_segments import agnostic_segment_audits  # SegmentedEM's selections (issue 33)
 
     out.extend(agnostic_segment_audits())
+    from .agnostic_intervals import agnostic_interval_audits  # SegmentedEM's two-stage selection on intervals
+
+    out.extend(agnostic_interval_audits())
     from .split_reads import split_read_audits  # reads bound to the declared DataSplit (issue 26 item 3)
 
     out.extend(split_read_audits())

@@ -16,6 +16,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ".points": ("CofiniteSet", "FiniteSet", "Points"),
     ".allfunctions": ("AllFunctions",),
     ".intervals": ("IntervalUnion", "Intervals"),
+    ".stumps": ("NegThreshold", "Stumps"),
     ".conjunctions": ("Conjunction", "Conjunctions"),
     ".affine": ("AffineFlat", "AffineSubspaces"),
     ".points_negations": ("PointsAndNegations",),
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .points import CofiniteSet, FiniteSet, Points
     from .allfunctions import AllFunctions
     from .intervals import IntervalUnion, Intervals
+    from .stumps import NegThreshold, Stumps
     from .conjunctions import Conjunction, Conjunctions
     from .affine import AffineFlat, AffineSubspaces
     from .points_negations import PointsAndNegations

@@ -16,6 +16,7 @@ from .base import HypothesisClass
 #: accepted forms, shown in every error message
 FORMS = (
     "thresholds:N",
+    "stumps:N",
     "points",
     "points:N",
     "intervals:N",
@@ -83,6 +84,13 @@ def _thresholds(arg: str | None, spec: str) -> HypothesisClass:
 
     (n,) = _args(arg, ["N"], spec)
     return Thresholds(_int(n, "N", spec))
+
+
+def _stumps(arg: str | None, spec: str) -> HypothesisClass:
+    from .stumps import Stumps
+
+    (n,) = _args(arg, ["N"], spec)
+    return Stumps(_int(n, "N", spec))
 
 
 def _points(arg: str | None, spec: str) -> HypothesisClass:
@@ -163,6 +171,7 @@ def _random(arg: str | None, spec: str) -> HypothesisClass:
 
 _PARSERS: dict[str, Callable[[str | None, str], HypothesisClass]] = {
     "thresholds": _thresholds,
+    "stumps": _stumps,
     "points": _points,
     "intervals": _intervals,
     "conjunctions": _conjunctions,

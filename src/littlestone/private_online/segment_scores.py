@@ -14,12 +14,17 @@ same mechanism over all hypotheses.
   window [centre − W, centre + W] restricts the candidates (the learner's public step-size rule);
 * :class:`PointScores` — point functions on an integer range (Points(2⁶⁰)) and the zero function: one cell per
   distinct point of the stretch, one for the zero function, one for the rest of the domain;
+* :class:`StumpScores` — stumps (thresholds and their negations, any domain): the thresholds' cells in both
+  directions;
+* :class:`IntervalScores` — intervals and the empty interval on {0, …, n−1} (n up to 2⁶²): O(m²) cells of exact
+  big-integer sizes, or the same mechanism drawn in two stages in O(m) (docs/derivations.md, "G.3");
 * :class:`FiniteScores` — any listable class: a vector of scores, from the predictions on the distinct points
   of the stretch (one column per distinct point, cached).
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from typing import Any, Callable
 
@@ -53,6 +58,9 @@ class SegmentScores(ABC):
     @abstractmethod
     def range_size(self, window: tuple[int, int] | None = None) -> int:
         """The number of hypotheses a selection draws from (inside ``window`` for an ordered class)."""
+
+    def bind(self, mechanism: Any, backend: Any) -> None:
+        """The learner's selection mechanism and its backend, for a closed form that draws in stages (no-op here)."""
 
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
         """h on a vector of validated points (0/1 int8)."""
@@ -121,6 +129,53 @@ class ThresholdScores(SegmentScores):
 
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
         return h.predict(X)
+
+
+class StumpScores(SegmentScores):
+    """Stumps (:class:`~littlestone.classes.stumps.Stumps`): thresholds h_t, t ∈ [l1, h1], and negations
+    g_s = 1 − h_s, s ∈ [l2, h2], any domain size: the thresholds' cells in both directions (g_s errs where h_s is
+    right, so its mistakes are |stretch| − those of h_s). Not ordered (no window)."""
+
+    def __init__(self, l1: int, h1: int, l2: int, h2: int, n: int):
+        self.pos = ThresholdScores(l1, h1) if l1 <= h1 else None
+        self.neg = ThresholdScores(l2, h2) if l2 <= h2 else None
+        if self.pos is None and self.neg is None:
+            raise LittlestoneError("StumpScores needs at least one stump")
+        self.n = int(n)
+
+    def start(self) -> Hypothesis:
+        from ..classes.stumps import NegThreshold
+
+        return self.pos.start() if self.pos is not None else NegThreshold(self.neg.start().t)  # type: ignore[union-attr]
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        return sum(sc.hi - sc.lo + 1 for sc in (self.pos, self.neg) if sc is not None)
+
+    def cells(
+        self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
+    ) -> tuple[list[int], np.ndarray, Decoder]:
+        from ..classes.stumps import NegThreshold
+
+        sizes: list[int] = []
+        mist: list[np.ndarray] = []
+        dpos: Decoder | None = None
+        dneg: Decoder | None = None
+        if self.pos is not None:
+            sp, mp, dpos = self.pos.cells(x, y)
+            sizes += list(sp)
+            mist.append(np.asarray(mp, dtype=float))
+        k = len(sizes)
+        if self.neg is not None:
+            sn, mn, dneg = self.neg.cells(x, y)
+            sizes += list(sn)
+            mist.append(len(y) - np.asarray(mn, dtype=float))
+
+        def decode(j: int, rng: np.random.Generator) -> Hypothesis:
+            if j < k:
+                return dpos(j, rng)  # type: ignore[misc]
+            return NegThreshold(dneg(j - k, rng).t)  # type: ignore[misc, attr-defined]
+
+        return sizes, np.concatenate(mist), decode
 
 
 class PointScores(SegmentScores):
@@ -228,16 +283,146 @@ class FiniteScores(SegmentScores):
         return [1] * len(self.hypotheses), mist, decode
 
 
+def _pair_in_gap(r: int, c: int) -> tuple[int, int]:
+    """The r-th pair (u, v), 0 ≤ u ≤ v < c, in the order (0,0), (0,1), …, (0,c−1), (1,1), …: r < c(c+1)/2."""
+    lo, hi = 0, c - 1  # the largest u with before(u) = u·c − u(u−1)/2 ≤ r
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if mid * c - mid * (mid - 1) // 2 <= r:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo, lo + r - (lo * c - lo * (lo - 1) // 2)
+
+
+class IntervalScores(SegmentScores):
+    """Intervals [a, b] ⊆ {0, …, n−1} and the empty interval (Intervals(n), n up to 2⁶²; docs/derivations.md
+    "G.3 Intervals and stumps in closed form").
+
+    With p_0 < … < p_{m−1} the distinct points of the stretch (p_{−1} = −1, p_m = n, d_k = p_k − p_{k−1}), an
+    interval covers a run p_i … p_{j−1} (0 ≤ i < j ≤ m) for d_i·d_j choices of (a, b) — a ∈ [p_{i−1}+1, p_i],
+    b ∈ [p_{j−1}, p_j − 1] — or no point: the empty interval and the c_k(c_k+1)/2 intervals inside each gap of
+    c_k = d_k − 1 integers, Z = 1 + Σ_k c_k(c_k+1)/2 in all, with the score of the empty interval. Score of the run:
+    −(ones outside + zeros inside) = −O + E_j − E_i (E prefix sums of ones − zeros): separable in (i, j).
+
+    * unbound (:meth:`cells` without :meth:`bind`): the O(m²) cells (i, j) and the no-point cell, exact sizes
+      (Python ints up to n²/2 ≈ 2¹²³);
+    * bound to the learner's selection mechanism (:meth:`bind`): the same exponential mechanism drawn in two stages in
+      O(m) — the start index i (or the no-point cell) from its marginal, P(i) ∝ d_i e^{−εE_i/2}·Σ_{j>i} d_j
+      e^{εE_j/2} (log-sum-exp), then the end index j given i with P(j | i) ∝ d_j e^{εE_j/2} by a second run of the
+      same mechanism object on the row (the second half of one draw: the pair has exactly the EM law, ε-DP once).
+      The cells are then the m start indices and the no-point cell, and the "mistakes" :meth:`cells` returns are
+      minus their stage-1 scores (−O − E_i + (2/ε)·ln Σ_{j>i} d_j e^{εE_j/2}; O for the no-point cell).
+    """
+
+    def __init__(self, n: int):
+        self.n = int(n)
+        self._mech: Any = None
+        self._backend: Any = None
+
+    def start(self) -> Hypothesis:
+        from ..classes.intervals import EMPTY
+
+        return EMPTY
+
+    def range_size(self, window: tuple[int, int] | None = None) -> int:
+        return self.n * (self.n + 1) // 2 + 1
+
+    def bind(self, mechanism: Any, backend: Any) -> None:
+        self._mech, self._backend = mechanism, backend
+
+    def _stretch(self, x: Any, y: np.ndarray) -> tuple[list[int], list[int], np.ndarray, int]:
+        """(p with p_{−1}, p_m: [−1, p_0, …, p_{m−1}, n], d_0 … d_m, E_0 … E_m, ones)."""
+        y = np.asarray(y, dtype=np.int64)
+        if len(y):
+            u, ones, zeros = _sorted_counts(np.asarray(x), y)
+            pts = [int(v) for v in u.tolist()]
+        else:
+            pts, ones, zeros = [], np.zeros(0, np.int64), np.zeros(0, np.int64)
+        p = [-1] + pts + [self.n]
+        d = [p[k + 1] - p[k] for k in range(len(pts) + 1)]
+        E = np.concatenate([[0], np.cumsum(ones - zeros)]).astype(float)
+        return p, d, E, int(y.sum())
+
+    def _zero_cell(self, p: list[int], d: list[int]) -> tuple[int, Callable[[np.random.Generator], Hypothesis]]:
+        """(Z, a uniform draw among the empty interval and the intervals covering no point of the stretch)."""
+        from ..classes.intervals import EMPTY, IntervalUnion
+
+        inside = [(c - 1) * c // 2 for c in d]  # c_k(c_k+1)/2 with c_k = d_k − 1
+        Z = 1 + sum(inside)
+
+        def draw(rng: np.random.Generator) -> Hypothesis:
+            r = uniform_below(rng, Z)
+            if r == 0:
+                return EMPTY
+            r -= 1
+            for k, w in enumerate(inside):
+                if r < w:
+                    u, v = _pair_in_gap(r, d[k] - 1)
+                    return IntervalUnion(((p[k] + 1 + u, p[k] + 1 + v),))
+                r -= w
+            raise AssertionError("unreachable")  # pragma: no cover
+
+        return Z, draw
+
+    def cells(
+        self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
+    ) -> tuple[list[int], np.ndarray, Decoder]:
+        from ..classes.intervals import IntervalUnion
+
+        p, d, E, ones = self._stretch(x, y)
+        m = len(d) - 1
+        Z, draw_zero = self._zero_cell(p, d)
+
+        def interval(i: int, j: int, rng: np.random.Generator) -> Hypothesis:
+            a = p[i] + 1 + uniform_below(rng, d[i])  # a ∈ [p_{i−1} + 1, p_i] (p shifted by one: p[i] = p_{i−1})
+            b = p[j] + uniform_below(rng, d[j])  # b ∈ [p_{j−1}, p_j − 1]
+            return IntervalUnion(((a, b),))
+
+        if self._mech is None:  # the O(m²) cells
+            ii, jj = np.triu_indices(m + 1, k=1)
+            sizes = [d[i] * d[j] for i, j in zip(ii.tolist(), jj.tolist())] + [Z]
+            mist = np.concatenate([ones - (E[jj] - E[ii]), [ones]])
+            pairs = list(zip(ii.tolist(), jj.tolist()))
+
+            def decode(c: int, rng: np.random.Generator) -> Hypothesis:
+                return draw_zero(rng) if c == len(pairs) else interval(*pairs[c], rng)
+
+            return sizes, mist, decode
+        # two stages: cell i < m is "the run starts at p_i", its weight summed over the ends j > i in log space
+        scale = float(self._mech.scale)
+        logd = np.array([math.log(v) for v in d])
+        tail = np.logaddexp.accumulate((E / scale + logd)[::-1])[::-1]  # tail[k] = LSE_{j ≥ k}(E_j/scale + ln d_j)
+        agg = -ones - E[:m] + scale * tail[1:]  # −O − E_i + scale·LSE_{j > i}(…); ln d_i enters through the size
+        mech, backend = self._mech, self._backend
+
+        def decode2(i: int, rng: np.random.Generator) -> Hypothesis:
+            if i == m:
+                return draw_zero(rng)
+            j = i + 1 + mech(([d[k] for k in range(i + 1, m + 1)], E[i + 1 :]), backend=backend)
+            return interval(i, j, rng)
+
+        return d[:m] + [Z], np.concatenate([-agg, [ones]]), decode2
+
+
 def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
     """The closed form that fits the class (by its structure only — public): thresholds, points on an integer
-    range, else any listable class (at most ``list_at.MAX_LIST`` hypotheses)."""
+    range, intervals, stumps, else any listable class (at most ``list_at.MAX_LIST`` hypotheses)."""
     from .bisect_at import threshold_candidates
     from .list_at import MAX_LIST, list_hypotheses
+
+    from ..classes.intervals import Intervals
+    from ..classes.stumps import Stumps, StumpsVersionSpace
 
     hclass = getattr(H, "hclass", H)
     whole = not isinstance(H, VersionSpace) or H.key() == hclass.version_space().key()
     if isinstance(hclass, Points) and whole and hclass.domain.integer_range is not None:
         return PointScores(hclass)
+    if isinstance(hclass, Intervals) and whole:
+        return IntervalScores(hclass.n)
+    if isinstance(hclass, Stumps):
+        V = H if isinstance(H, StumpsVersionSpace) else hclass.version_space()
+        return StumpScores(V.l1, V.h1, V.l2, V.h2, hclass.n)
     try:
         lo, hi = threshold_candidates(H)
         return ThresholdScores(lo, hi)
@@ -248,9 +433,17 @@ def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
     except LittlestoneError:
         name = getattr(hclass, "name", type(hclass).__name__)
         raise LittlestoneError(
-            f"the agnostic learners have no closed form for {name}: they take thresholds (any domain), points on an "
-            f"integer range, or a class that lists at most {MAX_LIST:,} hypotheses"
+            f"the agnostic learners have no closed form for {name}: they take thresholds (any domain), stumps (any domain), points on an "
+            f"integer range, intervals, or a class that lists at most {MAX_LIST:,} hypotheses"
         ) from None
 
 
-__all__ = ["FiniteScores", "PointScores", "SegmentScores", "ThresholdScores", "scores_for"]
+__all__ = [
+    "FiniteScores",
+    "IntervalScores",
+    "PointScores",
+    "SegmentScores",
+    "StumpScores",
+    "ThresholdScores",
+    "scores_for",
+]

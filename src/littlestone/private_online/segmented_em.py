@@ -266,6 +266,7 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"tau must be positive, not {tau!r}")
         #: the mechanism objects run once per segment (privacy() composes exactly these)
         self.selection_mechanism = CellExponentialMechanism(e_em, 1.0)
+        self.scores.bind(self.selection_mechanism, self._b_select)  # a closed form drawing in two stages (intervals)
         self.at_mechanism = None
         self.error_mechanism = None
         if self.uses_stay_test:
