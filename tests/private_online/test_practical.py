@@ -62,11 +62,15 @@ def test_noisy_pick_is_segment_em_and_names_the_realizable_alternative(spec, rea
     cls(H, T=100, epsilon=1.0, backend="seeded", seed=0)
 
 
-def test_noisy_pick_falls_back_where_segment_em_has_no_closed_form():
-    H = parse_class_spec("intervals:2^16")  # intervals over 2^16: no SegmentedEM closed form (yet): IntervalsAT
-    picked, cls, _ = practical_learner(H, noisy=True)
-    assert picked in ("intervals-at", "segment-em")
-    cls(H, T=100, epsilon=1.0, backend="seeded", seed=0)  # whichever it picks takes the class
+def test_noisy_pick_covers_classes_without_a_realizable_practical_learner():
+    H = parse_class_spec("stumps:2^40")  # no realizable practical learner; SegmentedEM's closed form
+    with pytest.raises(LittlestoneError):
+        practical_learner(H)
+    picked, cls, why = practical_learner(H, noisy=True)
+    assert picked == "segment-em" and "makes fewer mistakes" not in why
+    cls(H, T=100, epsilon=1.0, backend="seeded", seed=0)
+    picked, _, why = practical_learner(parse_class_spec("intervals:2^16"), noisy=True)
+    assert picked == "segment-em" and "-l intervals-at" in why
 
 
 def test_play_private_with_data_picks_the_noisy_stream_learner(tmp_path):

@@ -47,17 +47,20 @@ def practical_learner(H: HypothesisClass | VersionSpace, *, noisy: bool = False)
     hclass = getattr(H, "hclass", H)
     name = getattr(hclass, "name", type(hclass).__name__)
     if noisy:
-        realizable, _, _ = practical_learner(H)
         try:
             scores_for(H)
         except LittlestoneError:
             pass
         else:
+            try:
+                clean = f"; if one labels every example right, -l {practical_learner(H)[0]} makes fewer mistakes"
+            except LittlestoneError:  # no realizable practical learner for the class (stumps over a large domain)
+                clean = ""
             return (
                 "segment-em",
                 SegmentedEM,
                 f"examples from a file may be noisy: SegmentedEM competes with the best hypothesis of {name} in "
-                f"hindsight; if one labels every example right, -l {realizable} makes fewer mistakes",
+                f"hindsight{clean}",
             )
     whole = not isinstance(H, VersionSpace) or H.key() == hclass.version_space().key()
     if isinstance(hclass, Points) and whole:
