@@ -68,3 +68,27 @@ def test_streamed_iid_games_are_the_same_for_any_jobs(run):
     b = run(*args, "--seed", "5", "--show", "0", "--jobs", "2")
     assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
     assert a.output.splitlines()[-2:] == b.output.splitlines()[-2:]
+
+
+def test_work_longer_than_an_interval_shows_a_line_even_if_the_thread_never_ran(monkeypatch):
+    """The progress thread may not get to run before a fast, busy job ends (the flake this guards): the job's last
+    state is printed at its end once it lasted an interval; nothing for shorter work or after an error."""
+    import time
+
+    buf = io.StringIO()
+    monkeypatch.setattr(_common.err_console, "_file", buf)
+    monkeypatch.setattr(_common.PlainProgress, "_run", lambda self: None)  # a thread that never gets the GIL
+    with _common.PlainProgress(interval=0.01) as p:
+        t = p.add_task("playing", total=50)
+        p.update(t, completed=50)
+        time.sleep(0.03)
+    assert re.search(r"playing 50/50", buf.getvalue())
+    buf.truncate(0)
+    buf.seek(0)
+    with _common.PlainProgress(interval=10.0) as p:
+        p.add_task("short", total=5)
+    with pytest.raises(RuntimeError), _common.PlainProgress(interval=0.01) as p:
+        p.add_task("failing", total=5)
+        time.sleep(0.03)
+        raise RuntimeError("boom")
+    assert buf.getvalue() == ""

@@ -254,6 +254,7 @@ class PlainProgress:
         self._stop = threading.Event()
         self._start = time.monotonic()
         self._thread: Any = None
+        self._printed = False
 
     def __enter__(self) -> "PlainProgress":
         import threading
@@ -277,18 +278,27 @@ class PlainProgress:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        import time
+
         self._stop.set()
         if self._previous_handler is not None:
             signal.signal(signal.SIGINT, self._previous_handler)
             self._previous_handler = None
         if self._thread is not None:
             self._thread.join(timeout=1.0)
+        # work longer than one interval shows at least one line, even when the thread never got to run (a busy
+        # machine, a loop that keeps the GIL): its last state, unless the work ended by an error or Ctrl-C
+        if exc[0] is None and not self._printed and time.monotonic() - self._start >= self.interval:
+            self._print(self.line())
+
+    def _print(self, line: str) -> None:
+        if line:
+            self._printed = True
+            err_console.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            line = self.line()
-            if line:
-                err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+            self._print(self.line())
 
     def line(self) -> str:
         import time
