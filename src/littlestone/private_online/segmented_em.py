@@ -4,7 +4,7 @@ functions and any listable finite class (shared/spec ALGORITHMS.md App. G.2 with
 docs/derivations.md, "G.2 SegmentedEM").
 
 The stream is cut into segments; the released hypothesis h_j is fixed for the whole of segment j. With
-ε = ε_AT + ε_EM + ε_err (default shares 0.15 / 0.8 / 0.05 in the practical setting, :data:`PRACTICAL_SPLIT`;
+ε = ε_AT + ε_EM + ε_err (default shares 0.2 / 0.75 / 0.05 in the practical setting, :data:`PRACTICAL_SPLIT`;
 0.5 / 0.35 / 0.15 in the theory setting):
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
@@ -15,11 +15,18 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   is wrong). τ = ln T/ε_AT by default.
 * **public end.** The segment also ends when it is as long as the stream before it (max(``first``, start round)):
   on a stationary stream the segments double, so the selection below reads ever more rounds (G.1's epochs).
+* **quiet segments** (practical setting). A segment whose public length max(``first``, start) is below
+  ``stay_factor``·τ (default :data:`STAY_FACTOR` = 4) runs no stay test — a hypothesis erring on every round would
+  reach τ_j only by its end — and its selection takes the stay test's share; the error release runs only when the
+  next segment runs a stay test (it alone reads ρ), else its share goes to the selection too and ρ = ½. Both flags
+  are functions of public segment starts, so every segment's rounds are read by mechanisms of total ε at most ε.
 * **selection.** At the end, the exponential mechanism (ε_EM, score −mistakes on *this segment's* rounds, sensitivity
   1) releases h_{j+1}, over the whole class in closed form (:mod:`~littlestone.private_online.segment_scores`); for
   thresholds restricted to a public window |s − s_j| ≤ W whose width follows the released steps (doubled after two
   steps the same way, halved after a turn — computed from released outputs only): an adversary whose examples all
-  lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them.
+  lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them. The
+  window engages at the first segment ended by a ⊤ (a released output): on a stream where the stay test never
+  fires every selection sees the whole class.
   After a segment that reached its public end although it was long enough for the stay test to fire on a hypothesis
   that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
   practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
@@ -68,11 +75,20 @@ from .segments import AT_KINDS, check_at_kind
 RHO_DENOMINATOR = 1024
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
-#: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
-#: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
-#: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
-#: rounds, rarely ends it), while the adaptive adversary stays near 2–3 % of T with 0.15 of ε on the stay test.
-PRACTICAL_SPLIT = (0.15, 0.8, 0.05)
+#: the practical setting runs the stay test in a segment only when its public length is at least this many τ: shorter,
+#: a hypothesis erring on every round reaches the threshold τ_j only by the segment's end (at ρ = ½), so the test
+#: would spend ε_AT for nothing — the selection gets that share instead
+STAY_FACTOR = 4.0
+#: the practical setting's shares of ε (stay test, selection, error release) in a segment that runs the stay test
+#: (a quiet segment — :data:`STAY_FACTOR` — gives the selection the stay test's share). Measured (benchmarks/results/
+#: real_streams_scorecard.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary
+#: streams (a wrong draw is kept for a whole doubling segment), the stay test's share the adaptive adversary's (each ⊤
+#: costs about τ/(1 − ρ) rounds, τ = ln T/ε_AT): 0.2 keeps it near 2.7 % of T with the window engaged at the first ⊤,
+#: and costs one real-stream cell of 170 against 0.15.
+PRACTICAL_SPLIT = (0.2, 0.75, 0.05)
+#: the practical setting's shortest public segment (the theory setting's is the bound's ``DEFAULT_FIRST``): the public
+#: start hypothesis is kept for ``first`` rounds, which on a 1,250-round stream is worth whole points of accuracy
+PRACTICAL_FIRST = 16
 #: vectorised blocks of :meth:`SegmentedEM.run`: FIRST, 2·FIRST, … up to MAX rounds
 FIRST_BLOCK, MAX_BLOCK = 256, 1 << 16
 
@@ -124,7 +140,9 @@ class SegmentedEM(PrivateOnlineLearner):
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release; default :data:`PRACTICAL_SPLIT`, or the bound's ``DEFAULT_SPLIT`` in the theory
     setting), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
+    public segment; default :data:`PRACTICAL_FIRST`, or the bound's ``DEFAULT_FIRST`` in the theory setting),
+    ``stay_factor`` (segments shorter than stay_factor·τ run no stay test; default :data:`STAY_FACTOR`, 0 in the
+    theory setting), ``window`` (the thresholds' public window; None = the class default, True here), ``margin`` (added to ρ), ``at``
     ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``, ``feature``, ``diagnostics``,
     ``accountant``.
 
@@ -152,9 +170,10 @@ class SegmentedEM(PrivateOnlineLearner):
         setting: str = "practical",
         split: Sequence[float] | None = None,
         tau: float | None = None,
-        first: int = DEFAULT_FIRST,
+        first: int | None = None,
         window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
+        stay_factor: float | None = None,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -178,6 +197,8 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"setting must be 'practical' or 'theory', not {setting!r}")
         self.setting_ = str(setting)
         self.scores: SegmentScores = scores_for(self.initial_version_space)
+        if first is None:
+            first = DEFAULT_FIRST if setting == "theory" else PRACTICAL_FIRST
         if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 1:
             raise LittlestoneError(f"first must be a positive int, not {first!r}")
         self.first = int(first)
@@ -189,6 +210,11 @@ class SegmentedEM(PrivateOnlineLearner):
             window = self.default_window
         self.window = bool(window) and self.scores.ordered and not self.theory
         self.at = check_at_kind(at)
+        if stay_factor is None:
+            stay_factor = 0.0 if self.theory else STAY_FACTOR
+        if isinstance(stay_factor, bool) or not isinstance(stay_factor, (int, float)) or not stay_factor >= 0:
+            raise LittlestoneError(f"stay_factor must be a number ≥ 0, not {stay_factor!r}")
+        self.stay_factor = float(stay_factor)
         if split is None:
             split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
         self.split = self._split(split)
@@ -206,6 +232,7 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"tau must be positive, not {tau!r}")
         #: the mechanism objects run once per segment (privacy() composes exactly these)
         self.selection_mechanism = CellExponentialMechanism(e_em, 1.0)
+        self._selection_mechanisms: dict[float, CellExponentialMechanism] = {e_em: self.selection_mechanism}
         self.at_mechanism = None
         self.error_mechanism = None
         if self.uses_stay_test:
@@ -229,6 +256,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._last_step = 0
         self.segments, self.tops = 1, 0
         self._seg_start = 0
+        self.quiet_segments = 0
         self._new_segment_buffers()
 
     def _split(self, split: Sequence[float]) -> tuple[float, float, float]:
@@ -243,10 +271,31 @@ class SegmentedEM(PrivateOnlineLearner):
         self._px: list[Any] = []
         self._py: list[int] = []
         self._cap = max(self.first, self._seg_start)
-        if self.uses_stay_test:
+        self._active = self.stay_active(self._seg_start)
+        if self._active:
             tau_j = selection_tau(self.epsilon_select, self.scores.range_size(self._window()))
             self._offset = math.ceil(RHO_DENOMINATOR * max(0.0, tau_j - self.tau))
             self._tau_j = max(self.tau, tau_j)
+
+    def stay_active(self, start: int) -> bool:
+        """Whether the segment starting at round ``start`` runs the stay test: its public length max(first, start) is
+        at least stay_factor·τ (public: a function of the released ends and of public parameters only)."""
+        if not self.uses_stay_test:
+            return False
+        return max(self.first, start) >= self.stay_factor * self.tau
+
+    def selection_epsilon(self, active: bool, next_active: bool) -> float:
+        """ε of the selection at the end of a segment: what the segment's stay test (if it ran) and the error release
+        (if the next segment runs a stay test, it needs ρ) leave of ε; both flags public."""
+        if not self.uses_stay_test:
+            return self.epsilon_select
+        return self.epsilon - active * self.epsilon_at - next_active * self.epsilon_error
+
+    def _selection_mechanism(self, eps: float) -> CellExponentialMechanism:
+        m = self._selection_mechanisms.get(eps)
+        if m is None:
+            m = self._selection_mechanisms[eps] = CellExponentialMechanism(eps, 1.0)
+        return m
 
     def _segment_examples(self) -> tuple[Any, np.ndarray]:
         if self._px:
@@ -273,6 +322,7 @@ class SegmentedEM(PrivateOnlineLearner):
     def _window(self) -> tuple[int, int] | None:
         if not self.window or self._width is None:
             return None
+
         c = self._h.t  # type: ignore[attr-defined]
         return (c - self._width, c + self._width)
 
@@ -283,18 +333,19 @@ class SegmentedEM(PrivateOnlineLearner):
         window = self._window()
         sizes, mistakes, decode = self.scores.cells(x, y, window)
         scores = -np.asarray(mistakes, dtype=float)
+        active = self._active
+        next_active = self.stay_active(self._seg_start + self._n)  # public: the next segment's start and length
+        select = self._selection_mechanism(self.selection_epsilon(active, next_active))
         # a segment that reached its public end although long enough for the stay test to have fired on a hypothesis
         # erring always (n ≥ 2τ_j/(1 − ρ_j), public): the kept hypothesis gets a public extra weight
-        incumbent = (
-            self.uses_stay_test and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
-        )
+        incumbent = active and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
         if incumbent:
             sizes = list(sizes) + [1]
             bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
             scores = np.append(scores, bonus - self.scores.mistakes(self._h, x, y))
-        j = self.selection_mechanism((sizes, scores), backend=self._b_select)
+        j = select((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
-        if self.uses_stay_test:
+        if next_active:
             err = self.scores.mistakes(h_new, x, y)
             r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
             if self.theory:
@@ -302,8 +353,14 @@ class SegmentedEM(PrivateOnlineLearner):
             else:
                 rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
             self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
+        elif self.uses_stay_test:
+            self._rho_num = RHO_DENOMINATOR // 2  # no release: the public ρ = ½
+        if active:
             self._at.restart()
-        if self.window:  # the public step-size rule: computed from the released thresholds only
+        self.quiet_segments += int(self.uses_stay_test and not active)
+        if self.window and (top or self._width is not None):
+            # the public step-size rule, computed from released thresholds and ⊤s only: the window engages at the first
+            # segment ended by a ⊤ (a search under way); until then every selection sees the whole class
             step = h_new.t - self._h.t  # type: ignore[attr-defined]
             full = self.scores.hi - self.scores.lo + 1  # type: ignore[attr-defined]
             if self._width is None:
@@ -328,7 +385,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._px.append(x)
         self._py.append(y)
         top = False
-        if self.uses_stay_test:
+        if self._active:
             top = self._at.test(RHO_DENOMINATOR * self._count - self._rho_num * self._n - self._offset)
         if top or self._n >= self._cap:
             self._end_segment(top)
@@ -344,7 +401,7 @@ class SegmentedEM(PrivateOnlineLearner):
             yb = y[pos : pos + k]
             miss = (pb != yb).astype(np.int64)
             m, top = k, False
-            if self.uses_stay_test:
+            if self._active:
                 q = (
                     RHO_DENOMINATOR * (self._count + np.cumsum(miss))
                     - self._rho_num * (self._n + np.arange(1, k + 1, dtype=np.int64))
@@ -378,14 +435,26 @@ class SegmentedEM(PrivateOnlineLearner):
         """The current segment's public error level ρ_j = a_j/b (from released values)."""
         return self._rho_num / RHO_DENOMINATOR
 
+    def segment_mechanisms(self, active: bool, next_active: bool) -> list[Any]:
+        """The mechanism objects that read one segment's rounds: its stay test (if ``active``), the selection at its
+        end, the error release (if the next segment runs a stay test: ``next_active``)."""
+        select = self._selection_mechanism(self.selection_epsilon(active, next_active))
+        at = self.at_mechanism if active else None
+        err = self.error_mechanism if next_active else None
+        return [m for m in (at, select, err) if m is not None]
+
     def privacy(self) -> LearnerPrivacy:
-        """(ε_AT + ε_EM + ε_err, 0) = (ε, 0): per segment the stay test (:attr:`at_mechanism`), the selection
-        (:attr:`selection_mechanism`) and the error release (:attr:`error_mechanism`) compose (basic); segments are
-        disjoint with released or public ends (F.1), so the segments compose in parallel."""
-        parts = [m for m in (self.at_mechanism, self.selection_mechanism, self.error_mechanism) if m is not None]
-        segment = compose(parts, "basic", what="one segment: stay test, selection, error release")
+        """(ε, 0): per segment the stay test (:attr:`at_mechanism`, unless quiet), the selection and the error release
+        (:attr:`error_mechanism`, unless the next segment is quiet) compose (basic) to ε whichever runs — the
+        selection takes the shares of those that do not; segments are disjoint with released or public ends (F.1), so
+        the segments compose in parallel (the maximum over the kinds of segment)."""
+        kinds = [(a, n) for a in (True, False) for n in (True, False)] if self.uses_stay_test else [(False, False)]
+        segments = [
+            compose(self.segment_mechanisms(a, n), "basic", what="one segment: stay test, selection, error release")
+            for a, n in kinds
+        ]
         return compose_claims(
-            [segment], [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
+            segments, [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
         )
 
     def regret_bound(self) -> float:
@@ -422,4 +491,13 @@ class SegmentedEM(PrivateOnlineLearner):
         return {"segment_mistakes": self._count}
 
 
-__all__ = ["SegmentedEM", "PRACTICAL_SPLIT", "RHO_DENOMINATOR", "check_split", "default_tau", "error_level"]
+__all__ = [
+    "SegmentedEM",
+    "PRACTICAL_FIRST",
+    "PRACTICAL_SPLIT",
+    "STAY_FACTOR",
+    "RHO_DENOMINATOR",
+    "check_split",
+    "default_tau",
+    "error_level",
+]
