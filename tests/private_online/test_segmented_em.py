@@ -379,3 +379,19 @@ def test_quiet_flags_and_window_are_functions_of_released_values():
             if step:
                 width = min(full, 2 * width) if step * last > 0 else max(4, width // 2)
                 last = step
+
+
+def test_theory_setting_keeps_the_bounds_schedule_and_every_stay_test():
+    # the i.i.d. theorem is stated for segments that all run the stay test, from first = DEFAULT_FIRST: the practical
+    # defaults (first 16, quiet segments) must not leak into the theory setting
+    from littlestone.bounds.agnostic_segments import DEFAULT_FIRST
+    from littlestone.private_online.segmented_em import PRACTICAL_FIRST, STAY_FACTOR
+
+    theory = SegmentedEM(Thresholds(2**16), T=10_000, epsilon=1.0, setting="theory", backend="seeded", seed=0)
+    assert theory.first == DEFAULT_FIRST and theory.stay_factor == 0.0 and theory.stay_active(0)
+    practical = SegmentedEM(Thresholds(2**16), T=10_000, epsilon=1.0, backend="seeded", seed=0)
+    assert practical.first == PRACTICAL_FIRST and practical.stay_factor == STAY_FACTOR
+    assert not practical.stay_active(0) and practical.stay_active(int(STAY_FACTOR * practical.tau) + 1)
+    assert "quiet below 4·τ" in practical.setting
+    with pytest.raises(LittlestoneError, match="stay_factor"):
+        SegmentedEM(Thresholds(8), T=10, epsilon=1.0, stay_factor=-1)

@@ -428,7 +428,10 @@ class SegmentedEM(PrivateOnlineLearner):
     @property
     def setting(self) -> str:
         parts = ", ".join(f"{v:.3g}" for v in self.split)
-        return f"{self.setting_}(split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, {self.at} AboveThreshold)"
+        return (
+            f"{self.setting_}(split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, "
+            f"quiet below {self.stay_factor:g}·τ, {self.at} AboveThreshold)"
+        )
 
     @property
     def rho(self) -> float:
