@@ -395,3 +395,19 @@ def test_theory_setting_keeps_the_bounds_schedule_and_every_stay_test():
     assert "quiet below 4·τ" in practical.setting
     with pytest.raises(LittlestoneError, match="stay_factor"):
         SegmentedEM(Thresholds(8), T=10, epsilon=1.0, stay_factor=-1)
+
+
+def test_practical_rho_starts_at_the_public_cap_and_releases_stay_below_it():
+    # ρ is public: RHO_CAP before any release and after a quiet segment, and every release is capped by it
+    from littlestone.private_online.segmented_em import RHO_CAP, error_level
+
+    L = SegmentedEM(Thresholds(2**10), T=5000, epsilon=1.0, backend="seeded", seed=0)
+    assert L.rho == pytest.approx(RHO_CAP, abs=1 / RHO_DENOMINATOR)
+    assert error_level(10_000.0, 100, 0.05, 5000, 0.02) == RHO_CAP
+    assert error_level(10.0, 10_000, 0.05, 5000, 0.02) < 0.1
+    X, y = _stream(Thresholds(2**10), 5000, 0.1, 3)
+    rhos = []
+    for x, v in zip(X.tolist(), y.tolist()):
+        L.learn_one(x, v)
+        rhos.append(L.rho)
+    assert max(rhos) <= RHO_CAP + 1 / RHO_DENOMINATOR and min(rhos) < 0.3  # long stationary segments: ρ near 0.1

@@ -18,7 +18,7 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
 * **quiet segments** (practical setting). A segment whose public length max(``first``, start) is below
   ``stay_factor``·τ (default :data:`STAY_FACTOR` = 4) runs no stay test — a hypothesis erring on every round would
   reach τ_j only by its end — and its selection takes the stay test's share; the error release runs only when the
-  next segment runs a stay test (it alone reads ρ), else its share goes to the selection too and ρ = ½. Both flags
+  next segment runs a stay test (it alone reads ρ), else its share goes to the selection too and ρ = :data:`RHO_CAP`. Both flags
   are functions of public segment starts, so every segment's rounds are read by mechanisms of total ε at most ε.
 * **selection.** At the end, the exponential mechanism (ε_EM, score −mistakes on *this segment's* rounds, sensitivity
   1) releases h_{j+1}, over the whole class in closed form (:mod:`~littlestone.private_online.segment_scores`); for
@@ -31,7 +31,7 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
   practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
 * **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
-  r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
+  r̂; ρ_{j+1} = min(0.55, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
   values and the public segment length n.
 
 Privacy (docs/derivations.md, "G.2 SegmentedEM"): (ε, 0)-DP under LWY25 Def. 2.4 on every stream and every setting.
@@ -73,10 +73,15 @@ from .segments import AT_KINDS, check_at_kind
 
 #: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
 RHO_DENOMINATOR = 1024
+#: the practical setting's largest ρ (before any release, after a quiet segment, and the cap of every release): a
+#: public constant a little above ½, so that on a near-chance stream (the best errs 40–50 %) the stay test does not
+#: end segments on the count's excursions; a hypothesis the adversary makes err on 90 % of its rounds still reaches
+#: τ_j after about τ_j/0.35 rounds. Measured: benchmarks/results/real_streams_scorecard.md (½: 123 cells, 0.55: 126)
+RHO_CAP = 0.55
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
 #: the practical setting runs the stay test in a segment only when its public length is at least this many τ: shorter,
-#: a hypothesis erring on every round reaches the threshold τ_j only by the segment's end (at ρ = ½), so the test
+#: a hypothesis erring on every round reaches the threshold τ_j only by the segment's end (at ρ near ½), so the test
 #: would spend ε_AT for nothing — the selection gets that share instead
 STAY_FACTOR = 4.0
 #: the practical setting's shares of ε (stay test, selection, error release) in a segment that runs the stay test
@@ -121,11 +126,12 @@ def selection_tau(epsilon_select: float, range_size: int) -> float:
     return 2.0 * (math.log(max(range_size, 1)) + SELECTION_SLACK) / epsilon_select
 
 
-def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float) -> float:
-    """ρ = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on n
-    rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released)."""
+def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float, cap: float = RHO_CAP) -> float:
+    """ρ = min(cap, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on
+    n rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released;
+    cap = :data:`RHO_CAP`)."""
     r = min(max(noisy_errors / n, 0.0), 1.0)
-    return min(0.5, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
+    return min(cap, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
 
 
 class SegmentedEM(PrivateOnlineLearner):
@@ -250,7 +256,8 @@ class SegmentedEM(PrivateOnlineLearner):
                 integer_queries=True,  # b·(mistakes) − a·(rounds): integers
             )
         self._h: Hypothesis = self.scores.start()
-        self._rho_num = RHO_DENOMINATOR if self.theory else RHO_DENOMINATOR // 2  # ρ_1 = 1 or ½ (public)
+        # ρ_1 = 1 (theory) or RHO_CAP (practical): public
+        self._rho_num = RHO_DENOMINATOR if self.theory else math.ceil(RHO_CAP * RHO_DENOMINATOR)
         self._offset = 0  # the public query offset b·(τ_j − τ) of the current segment
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
@@ -354,7 +361,7 @@ class SegmentedEM(PrivateOnlineLearner):
                 rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
             self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
         elif self.uses_stay_test:
-            self._rho_num = RHO_DENOMINATOR // 2  # no release: the public ρ = ½
+            self._rho_num = math.ceil(RHO_CAP * RHO_DENOMINATOR)  # no release: the public ρ = RHO_CAP
         if active:
             self._at.restart()
         self.quiet_segments += int(self.uses_stay_test and not active)
