@@ -35,15 +35,16 @@ LEARNERS = {
     "signfree": lambda T: SignFreeBisectAT(Thresholds(1 << 10), T=T, **KW),
 }
 #: sha256 (first 16 hex digits) of the predictions and the final hypothesis, number of positive predictions, segments
-#: — computed on main 3cc76f2 (before the fast paths) with river dicts {"x": v}, T = 4000, seed 7
+#: — computed on main 3cc76f2 (before the fast paths) with river dicts {"x": v}, T = 4000, seed 7; SegmentedEM and
+#: EpochEM re-pinned when their practical defaults changed (a change of what they release, not of the fast paths)
 PINNED = {
     "bisect": ("f3f8cc59a604068b", 2795, 43),
     "listat": ("bf3b089c888b6128", 2492, 83),
     "points": ("b849e13ab0a09ca8", 264, 14),
     "intervals": ("ff80eeb9157b3f04", 1876, 23),
-    "segmented": ("8878db4cb0032ee8", 2658, 7),
-    "segmented_points": ("1941d9a60b0308d2", 539, 7),
-    "epoch": ("f95cc38658ba1e43", 2707, 7),
+    "segmented": ("daf4410ba23da540", 2635, 9),  # the three noisy-stream rows re-pinned after issue 33's new defaults
+    "segmented_points": ("cfe8532c3ec959ae", 502, 9),  # (first = 16, quiet segments, ρ cap, bracket; merged main) —
+    "epoch": ("b1e9d30e34df7cdf", 2658, 9),  # the fast paths release what `run` releases (second assertion)
     "signfree": ("957ffb1a5bbaed3b", 2588, 20),
 }
 T = 4000

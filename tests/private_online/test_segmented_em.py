@@ -79,8 +79,8 @@ def test_privacy_is_pure_epsilon_from_the_mechanisms_run(cls):
         # the stay test: b·(mistakes) − a·(rounds) moves by b when one round changes: sensitivity b, noise b/ε_AT
         assert isinstance(learner._at, StepAboveThreshold)
         assert learner._at.sensitivity == RHO_DENOMINATOR == learner.at_mechanism.sensitivity
-        assert learner._at.epsilon == pytest.approx(0.12)  # the practical shares 0.15 / 0.8 / 0.05 of ε = 0.8
-        assert learner.selection_mechanism.epsilon == pytest.approx(0.64)
+        assert learner._at.epsilon == pytest.approx(0.16)  # the practical shares 0.2 / 0.75 / 0.05 of ε = 0.8
+        assert learner.selection_mechanism.epsilon == pytest.approx(0.6)
         assert learner.error_mechanism.sensitivity == 1 and learner.error_mechanism.epsilon == pytest.approx(0.04)
         theory = cls(Thresholds(2**16), T=10_000, epsilon=0.8, setting="theory", backend="seeded", seed=0)
         assert theory._at.epsilon == pytest.approx(0.4)  # the bound's shares 0.5 / 0.35 / 0.15
@@ -124,8 +124,8 @@ def test_a_round_feeds_exactly_one_selection():
 
     L.scores.cells = spy
     L.run(X, y)
-    ended = sum(epoch_lengths(3000, 64)[:-1])
-    assert read == epoch_lengths(3000, 64)[: len(read)] and sum(read) == ended
+    ended = sum(epoch_lengths(3000, L.first)[:-1])
+    assert read == epoch_lengths(3000, L.first)[: len(read)] and sum(read) == ended
 
 
 def test_stay_test_ends_a_segment_where_the_hypothesis_errs():
@@ -300,3 +300,115 @@ def test_clone_is_a_fresh_learner_with_the_same_parameters(cls):
     C = L.clone()
     assert type(C) is cls and C.t == 0 and C.epsilon == 0.5 and C.first == 32 and C.window == L.window
     assert C.window is (cls is SegmentedEM)
+
+
+def _segment_log(L, X, y):
+    """Per segment, from the learner's rounds: (start, ended by ⊤, quiet flag, window, released threshold) and the
+    mechanism objects called at its end (spies on every selection mechanism and the error release)."""
+    calls: list = []
+
+    def spy(m):
+        f = m.__call__
+
+        class Spy(type(m)):
+            def __call__(self, *a, **k):
+                calls.append(self)
+                return f(*a, **k)
+
+        m.__class__ = Spy
+        return m
+
+    for m in [L.selection_mechanism, L.error_mechanism] + [
+        L._selection_mechanism(L.selection_epsilon(a, n)) for a in (True, False) for n in (True, False)
+    ]:
+        if m is not None and type(m).__name__ != "Spy":
+            spy(m)
+    log, ends = [], []
+    for x, v in zip(X.tolist(), y.tolist()):
+        before, tops, start, active, window = L.segments, L.tops, L._seg_start, L._active, L._window()
+        h = L.hypothesis()
+        L.learn_one(x, v)
+        if L.segments != before:
+            log.append((start, L.tops > tops, active, window, h.t))
+            ends.append(list(calls))
+            calls.clear()
+    return log, ends
+
+
+def test_quiet_segments_spend_at_most_epsilon_per_segment():
+    # every segment's rounds are read by its stay test (if it runs), the selection at its end and the error release
+    # (if the next segment runs a stay test): the ε of what actually ran sums to ε — a quiet segment's selection takes
+    # the shares of the mechanisms that did not run, and never more (a selection at full ε beside a stay test is red)
+    H = Thresholds(2**10)
+    X, y = _stream(H, 6000, 0.2, 4)
+    L = SegmentedEM(H, T=6000, epsilon=1.0, backend="seeded", seed=1)
+    log, ends = _segment_log(L, X, y)
+    assert L.quiet_segments >= 3 and any(active for _, _, active, _, _ in log)  # both kinds of segment happened
+    for k, ((start, _, active, _, _), called) in enumerate(zip(log, ends)):
+        spent = active * L.epsilon_at + sum(m.epsilon for m in called)
+        assert spent == pytest.approx(1.0), (start, active, [m.epsilon for m in called])
+        if k + 1 < len(log):  # the error release runs iff the next segment (public start) runs a stay test
+            assert (L.error_mechanism in called) == L.stay_active(log[k + 1][0])
+    assert L.privacy().epsilon == pytest.approx(1.0)
+    assert all(sum(m.epsilon for m in L.segment_mechanisms(a, n)) <= 1.0 + 1e-12 for a in (0, 1) for n in (0, 1))
+
+
+def test_quiet_flags_and_window_are_functions_of_released_values():
+    # a public replay: from the segment starts (released ends), the ⊤s and the released thresholds alone, recompute
+    # which segments run the stay test (public length ≥ stay_factor·τ) and the window of every selection (none until
+    # the first ⊤, then the step rule); the learner must agree — a flag or a window read from the data goes red
+    H = Thresholds(2**12)
+    rng = np.random.default_rng(5)
+    T = 6000
+    L = SegmentedEM(H, T=T, epsilon=1.0, backend="seeded", seed=2)
+    # a drifting stream: the target moves, so ⊤s happen and the window engages
+    t1, t2 = 1000, 3500
+    X = rng.integers(0, 2**12, T, dtype=np.int64)
+    y = np.where(np.arange(T) < 2500, X >= t1, X >= t2).astype(np.int8)
+    y ^= (rng.random(T) < 0.05).astype(np.int8)
+    log, _ = _segment_log(L, X, y)
+    assert any(top for _, top, _, _, _ in log) and any(not a for _, _, a, _, _ in log)
+    width, last, full = None, 0, H.n
+    hs = [h for *_, h in log] + [L.hypothesis().t]
+    for k, (start, top, active, window, h) in enumerate(log):
+        assert active == (max(L.first, start) >= L.stay_factor * L.tau)
+        expect = None if width is None else (h - width, h + width)
+        assert window == expect, (k, window, expect)
+        step = hs[k + 1] - h
+        if top or width is not None:
+            width = full if width is None else width
+            if step:
+                width = min(full, 2 * width) if step * last > 0 else max(4, width // 2)
+                last = step
+
+
+def test_theory_setting_keeps_the_bounds_schedule_and_every_stay_test():
+    # the i.i.d. theorem is stated for segments that all run the stay test, from first = DEFAULT_FIRST: the practical
+    # defaults (first 16, quiet segments) must not leak into the theory setting
+    from littlestone.bounds.agnostic_segments import DEFAULT_FIRST
+    from littlestone.private_online.segmented_em import PRACTICAL_FIRST, STAY_FACTOR
+
+    theory = SegmentedEM(Thresholds(2**16), T=10_000, epsilon=1.0, setting="theory", backend="seeded", seed=0)
+    assert theory.first == DEFAULT_FIRST and theory.stay_factor == 0.0 and theory.stay_active(0)
+    practical = SegmentedEM(Thresholds(2**16), T=10_000, epsilon=1.0, backend="seeded", seed=0)
+    assert practical.first == PRACTICAL_FIRST and practical.stay_factor == STAY_FACTOR
+    assert not practical.stay_active(0) and practical.stay_active(int(STAY_FACTOR * practical.tau) + 1)
+    assert "quiet below 4·τ" in practical.setting
+    with pytest.raises(LittlestoneError, match="stay_factor"):
+        SegmentedEM(Thresholds(8), T=10, epsilon=1.0, stay_factor=-1)
+
+
+def test_practical_rho_starts_at_the_public_cap_and_releases_stay_below_it():
+    # ρ is public: RHO_CAP before any release and after a quiet segment, and every release is capped by it
+    from littlestone.private_online.segmented_em import RHO_CAP, error_level
+
+    L = SegmentedEM(Thresholds(2**10), T=5000, epsilon=1.0, backend="seeded", seed=0)
+    assert L.rho == pytest.approx(RHO_CAP, abs=1 / RHO_DENOMINATOR)
+    assert error_level(10_000.0, 100, 0.05, 5000, 0.02) == RHO_CAP
+    assert error_level(10.0, 10_000, 0.05, 5000, 0.02) < 0.1
+    X, y = _stream(Thresholds(2**10), 5000, 0.1, 3)
+    rhos = []
+    for x, v in zip(X.tolist(), y.tolist()):
+        L.learn_one(x, v)
+        rhos.append(L.rho)
+    assert max(rhos) <= RHO_CAP + 1 / RHO_DENOMINATOR and min(rhos) < 0.3  # long stationary segments: ρ near 0.1

@@ -30,7 +30,10 @@ T_GAME = 5
 
 
 def _segment_em_intervals(backend: Any, *, T: int, cls: type = SegmentedEM) -> Any:
-    return cls(Intervals(2), T=T, epsilon=EPS, backend=backend, split=(0.05, 0.9, 0.05), tau=1e9, first=4)
+    # stay_factor=0: every segment runs its (never firing) stay test, so the selection keeps ε_EM = 0.9 of ε
+    return cls(
+        Intervals(2), T=T, epsilon=EPS, backend=backend, split=(0.05, 0.9, 0.05), tau=1e9, first=4, stay_factor=0
+    )
 
 
 def special_end_then_zero_ones(t: int, released: tuple) -> tuple:
@@ -50,9 +53,8 @@ class SegmentedEMIntervalsExactEnd(SegmentedEM):
     """BROKEN: SegmentedEM on intervals whose second selection stage (the end given the start) is the exact argmax,
     with the honest claim."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.scores.bind(_ArgmaxEnd(self.epsilon_select, 1.0), self._b_select)
+    def _second_stage(self, select: CellExponentialMechanism) -> CellExponentialMechanism:
+        return _ArgmaxEnd(select.epsilon, 1.0)
 
 
 def agnostic_interval_audits() -> list[tuple[Any, list[Any]]]:

@@ -35,7 +35,15 @@ SELECTION_ROUNDS = (4, 8, 16, 32, 64, 128)
 
 def _segment_em(backend: Any, *, T: int, cls: type = SegmentedEM) -> Any:
     return cls(
-        Thresholds(2), T=T, epsilon=EPS, backend=backend, split=(0.05, 0.9, 0.05), tau=1e9, first=4, window=False
+        Thresholds(2),
+        T=T,
+        epsilon=EPS,
+        backend=backend,
+        split=(0.05, 0.9, 0.05),
+        tau=1e9,
+        first=4,
+        window=False,
+        stay_factor=0.0,  # every segment runs its (silent) stay test: the selection keeps 0.9 of ε
     )
 
 
@@ -79,6 +87,9 @@ class SegmentedEMExactSelection(SegmentedEM):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.selection_mechanism = _Argmax(self.epsilon_select, 1.0)
+
+    def _selection_mechanism(self, eps: float) -> CellExponentialMechanism:
+        return _Argmax(eps, 1.0)  # every kind of segment (quiet ones too) selects by the argmax
 
 
 class SegmentedEMReadTwice(SegmentedEM):

@@ -4,7 +4,7 @@ functions and any listable finite class (shared/spec ALGORITHMS.md App. G.2 with
 docs/derivations.md, "G.2 SegmentedEM").
 
 The stream is cut into segments; the released hypothesis h_j is fixed for the whole of segment j. With
-ε = ε_AT + ε_EM + ε_err (default shares 0.15 / 0.8 / 0.05 in the practical setting, :data:`PRACTICAL_SPLIT`;
+ε = ε_AT + ε_EM + ε_err (default shares 0.2 / 0.75 / 0.05 in the practical setting, :data:`PRACTICAL_SPLIT`;
 0.5 / 0.35 / 0.15 in the theory setting):
 
 * **stay test.** A step AboveThreshold(τ, ε_AT) on q = b·(mistakes of h_j in the segment) − a_j·(rounds in the
@@ -15,11 +15,18 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   is wrong). τ = ln T/ε_AT by default.
 * **public end.** The segment also ends when it is as long as the stream before it (max(``first``, start round)):
   on a stationary stream the segments double, so the selection below reads ever more rounds (G.1's epochs).
+* **quiet segments** (practical setting). A segment whose public length max(``first``, start) is below
+  ``stay_factor``·τ (default :data:`STAY_FACTOR` = 4) runs no stay test — a hypothesis erring on every round would
+  reach τ_j only by its end — and its selection takes the stay test's share; the error release runs only when the
+  next segment runs a stay test (it alone reads ρ), else its share goes to the selection too and ρ = :data:`RHO_CAP`. Both flags
+  are functions of public segment starts, so every segment's rounds are read by mechanisms of total ε at most ε.
 * **selection.** At the end, the exponential mechanism (ε_EM, score −mistakes on *this segment's* rounds, sensitivity
   1) releases h_{j+1}, over the whole class in closed form (:mod:`~littlestone.private_online.segment_scores`); for
   thresholds restricted to a public window |s − s_j| ≤ W whose width follows the released steps (doubled after two
   steps the same way, halved after a turn — computed from released outputs only): an adversary whose examples all
-  lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them.
+  lie on one side of the target makes every threshold beyond them fit, and the window keeps the draw near them. The
+  window engages at the first segment ended by a ⊤ (a released output): on a stream where the stay test never
+  fires every selection sees the whole class.
   After a segment that reached its public end although it was long enough for the stay test to fire on a hypothesis
   that always errs (n(1 − ρ_j) ≥ 2τ_j), h_j gets a public extra weight e^{ε_EM·τ′_j/2} (a public base measure; the
   practical setting only): a hypothesis that passed a long test is not traded for an equally good one.
@@ -29,7 +36,7 @@ The stream is cut into segments; the released hypothesis h_j is fixed for the wh
   :data:`ENDGAME_WIDTH` drop it) and the selection draws in window ∩ bracket (:func:`next_bracket`); a public end
   drops it. A bisection on released moves: what earlier segments showed, kept without reading them again.
 * **error level.** A discrete Laplace release (ε_err, sensitivity 1) of h_{j+1}'s mistakes on the same rounds gives
-  r̂; ρ_{j+1} = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
+  r̂; ρ_{j+1} = min(0.55, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)) — public, a function of released
   values and the public segment length n.
   After a *fast* ⊤ (n(1 − ρ_j) ≤ :data:`FAST_TOP`·τ_j, public) on the bracket's classes and point functions,
   ρ_{j+1} ≤ ``rho_after_top`` (0.15): the release's confidence term caps ρ at ½ on every short segment.
@@ -73,6 +80,11 @@ from .segments import AT_KINDS, check_at_kind
 
 #: ρ is kept as a/b with this public denominator b, so that the AboveThreshold's queries b·m − a·n are integers
 RHO_DENOMINATOR = 1024
+#: the practical setting's largest ρ (before any release, after a quiet segment, and the cap of every release): a
+#: public constant a little above ½, so that on a near-chance stream (the best errs 40–50 %) the stay test does not
+#: end segments on the count's excursions; a hypothesis the adversary makes err on 90 % of its rounds still reaches
+#: τ_j after about τ_j/0.35 rounds. Measured: benchmarks/results/real_streams_scorecard.md (½: 123 cells, 0.55: 126)
+RHO_CAP = 0.55
 #: the smallest window half-width of the threshold selection
 MIN_WINDOW = 4
 #: the bracket (thresholds): a released draw this close to a bracket end, as a fraction of the bracket's width,
@@ -93,11 +105,20 @@ FAST_TOP = 3.0
 #: ρ after a fast ⊤ is at most this (``rho_after_top``; measured 0.25 / 0.15 / 0.1 / 0.05 on clean and noisy
 #: adaptive streams, benchmarks/results/segment_clean_adaptive.md): noise up to ≈ 0.13 is still below it
 RHO_AFTER_FAST_TOP = 0.15
-#: the practical setting's shares of ε (stay test, selection, error release). Measured (benchmarks/results/
-#: real_streams.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary streams
-#: (a wrong draw is kept for a whole doubling segment; the stay test, with ρ near ½ on segments of a few hundred
-#: rounds, rarely ends it), while the adaptive adversary stays near 2–3 % of T with 0.15 of ε on the stay test.
-PRACTICAL_SPLIT = (0.15, 0.8, 0.05)
+#: the practical setting runs the stay test in a segment only when its public length is at least this many τ: shorter,
+#: a hypothesis erring on every round reaches the threshold τ_j only by the segment's end (at ρ near ½), so the test
+#: would spend ε_AT for nothing — the selection gets that share instead
+STAY_FACTOR = 4.0
+#: the practical setting's shares of ε (stay test, selection, error release) in a segment that runs the stay test
+#: (a quiet segment — :data:`STAY_FACTOR` — gives the selection the stay test's share). Measured (benchmarks/results/
+#: real_streams_scorecard.md; thresholds 2^16 at T = 10^5): the selection's share sets the regret on short stationary
+#: streams (a wrong draw is kept for a whole doubling segment), the stay test's share the adaptive adversary's (each ⊤
+#: costs about τ/(1 − ρ) rounds, τ = ln T/ε_AT): 0.2 keeps it near 2.7 % of T with the window engaged at the first ⊤,
+#: and costs one real-stream cell of 170 against 0.15.
+PRACTICAL_SPLIT = (0.2, 0.75, 0.05)
+#: the practical setting's shortest public segment (the theory setting's is the bound's ``DEFAULT_FIRST``): the public
+#: start hypothesis is kept for ``first`` rounds, which on a 1,250-round stream is worth whole points of accuracy
+PRACTICAL_FIRST = 16
 #: vectorised blocks of :meth:`SegmentedEM.run`: FIRST, 2·FIRST, … up to MAX rounds
 FIRST_BLOCK, MAX_BLOCK = 256, 1 << 16
 
@@ -130,11 +151,12 @@ def selection_tau(epsilon_select: float, range_size: int) -> float:
     return 2.0 * (math.log(max(range_size, 1)) + SELECTION_SLACK) / epsilon_select
 
 
-def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float) -> float:
-    """ρ = min(½, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on n
-    rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released)."""
+def error_level(noisy_errors: float, n: int, epsilon_err: float, T: int, margin: float, cap: float = RHO_CAP) -> float:
+    """ρ = min(cap, r̂/n + margin + 2·√(max(r̂/n, 0.01)/n) + 2·ln T/(ε_err·n)): the error rate a hypothesis selected on
+    n rounds, with r̂ its noisy mistakes there, should keep on fresh rounds of the same law (public: r̂ is released;
+    cap = :data:`RHO_CAP`)."""
     r = min(max(noisy_errors / n, 0.0), 1.0)
-    return min(0.5, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
+    return min(cap, r + margin + 2.0 * math.sqrt(max(r, 0.01) / n) + 2.0 * math.log(max(T, 2)) / (epsilon_err * n))
 
 
 def next_bracket(bracket: tuple[int, int] | None, old: int, new: int, lo: int, hi: int) -> tuple[int, int]:
@@ -168,7 +190,9 @@ class SegmentedEM(PrivateOnlineLearner):
     :func:`littlestone.bounds.agnostic_segments.segmented_em_bound`), ``split`` (shares of ε: stay test,
     selection, error release; default :data:`PRACTICAL_SPLIT`, or the bound's ``DEFAULT_SPLIT`` in the theory
     setting), ``tau`` (the AboveThreshold's threshold; default ln T/ε_AT), ``first`` (the shortest
-    public segment), ``window`` (the thresholds' public window; None = the class default, True here), ``margin``
+    public segment; default :data:`PRACTICAL_FIRST`, or the bound's ``DEFAULT_FIRST`` in the theory setting),
+    ``stay_factor`` (segments shorter than stay_factor·τ run no stay test; default :data:`STAY_FACTOR`, 0 in the
+    theory setting), ``window`` (the thresholds' public window; None = the class default, True here), ``margin``
     (added to ρ), ``bracket`` (the thresholds' public bracket; True), ``rho_after_top`` (ρ's cap after a fast ⊤;
     0.15, None = no cap), ``at`` ("step" — default —, "monotone" or "standard"), ``backend``, ``seed``, ``labels``,
     ``feature``, ``diagnostics``, ``accountant``.
@@ -197,11 +221,12 @@ class SegmentedEM(PrivateOnlineLearner):
         setting: str = "practical",
         split: Sequence[float] | None = None,
         tau: float | None = None,
-        first: int = DEFAULT_FIRST,
+        first: int | None = None,
         window: bool | None = None,
         margin: float = DEFAULT_MARGIN,
         bracket: bool = True,
         rho_after_top: float | None = RHO_AFTER_FAST_TOP,
+        stay_factor: float | None = None,
         at: str = "step",
         backend: Any = "secure",
         seed: SeedLike = None,
@@ -225,6 +250,8 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"setting must be 'practical' or 'theory', not {setting!r}")
         self.setting_ = str(setting)
         self.scores: SegmentScores = scores_for(self.initial_version_space)
+        if first is None:
+            first = DEFAULT_FIRST if setting == "theory" else PRACTICAL_FIRST
         if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 1:
             raise LittlestoneError(f"first must be a positive int, not {first!r}")
         self.first = int(first)
@@ -249,6 +276,11 @@ class SegmentedEM(PrivateOnlineLearner):
             rho_after_top is not None and not self.theory and (self.bracket or isinstance(self.scores, PointScores))
         )
         self.at = check_at_kind(at)
+        if stay_factor is None:
+            stay_factor = 0.0 if self.theory else STAY_FACTOR
+        if isinstance(stay_factor, bool) or not isinstance(stay_factor, (int, float)) or not stay_factor >= 0:
+            raise LittlestoneError(f"stay_factor must be a number ≥ 0, not {stay_factor!r}")
+        self.stay_factor = float(stay_factor)
         if split is None:
             split = DEFAULT_SPLIT if self.theory else PRACTICAL_SPLIT
         self.split = self._split(split)
@@ -266,7 +298,7 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"tau must be positive, not {tau!r}")
         #: the mechanism objects run once per segment (privacy() composes exactly these)
         self.selection_mechanism = CellExponentialMechanism(e_em, 1.0)
-        self.scores.bind(self.selection_mechanism, self._b_select)  # a closed form drawing in two stages (intervals)
+        self._selection_mechanisms: dict[float, CellExponentialMechanism] = {e_em: self.selection_mechanism}
         self.at_mechanism = None
         self.error_mechanism = None
         if self.uses_stay_test:
@@ -284,7 +316,8 @@ class SegmentedEM(PrivateOnlineLearner):
                 integer_queries=True,  # b·(mistakes) − a·(rounds): integers
             )
         self._h: Hypothesis = self.scores.start()
-        self._rho_num = RHO_DENOMINATOR if self.theory else RHO_DENOMINATOR // 2  # ρ_1 = 1 or ½ (public)
+        # ρ_1 = 1 (theory) or RHO_CAP (practical): public
+        self._rho_num = RHO_DENOMINATOR if self.theory else math.ceil(RHO_CAP * RHO_DENOMINATOR)
         self._offset = 0  # the public query offset b·(τ_j − τ) of the current segment
         self._width = None  # the window's half-width (thresholds): the whole class at first
         self._last_step = 0
@@ -292,6 +325,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._endgame_tops = 0  # ⊤-ended segments since the bracket's width fell to ENDGAME_WIDTH (public)
         self.segments, self.tops = 1, 0
         self._seg_start = 0
+        self.quiet_segments = 0
         self._new_segment_buffers()
 
     def _split(self, split: Sequence[float]) -> tuple[float, float, float]:
@@ -306,10 +340,36 @@ class SegmentedEM(PrivateOnlineLearner):
         self._px: list[Any] = []
         self._py: list[int] = []
         self._cap = max(self.first, self._seg_start)
-        if self.uses_stay_test:
+        self._active = self.stay_active(self._seg_start)
+        if self._active:
             tau_j = selection_tau(self.epsilon_select, self.scores.range_size(self._window()))
             self._offset = math.ceil(RHO_DENOMINATOR * max(0.0, tau_j - self.tau))
             self._tau_j = max(self.tau, tau_j)
+
+    def stay_active(self, start: int) -> bool:
+        """Whether the segment starting at round ``start`` runs the stay test: its public length max(first, start) is
+        at least stay_factor·τ (public: a function of the released ends and of public parameters only)."""
+        if not self.uses_stay_test:
+            return False
+        return max(self.first, start) >= self.stay_factor * self.tau
+
+    def selection_epsilon(self, active: bool, next_active: bool) -> float:
+        """ε of the selection at the end of a segment: what the segment's stay test (if it ran) and the error release
+        (if the next segment runs a stay test, it needs ρ) leave of ε; both flags public."""
+        if not self.uses_stay_test:
+            return self.epsilon_select
+        return self.epsilon - active * self.epsilon_at - next_active * self.epsilon_error
+
+    def _second_stage(self, select: CellExponentialMechanism) -> CellExponentialMechanism:
+        """The mechanism a two-stage closed form (intervals) draws its second stage with: the selection's own (the
+        two stages are one exponential-mechanism draw; G.3)."""
+        return select
+
+    def _selection_mechanism(self, eps: float) -> CellExponentialMechanism:
+        m = self._selection_mechanisms.get(eps)
+        if m is None:
+            m = self._selection_mechanisms[eps] = CellExponentialMechanism(eps, 1.0)
+        return m
 
     def _segment_examples(self) -> tuple[Any, np.ndarray]:
         if self._px:
@@ -336,6 +396,7 @@ class SegmentedEM(PrivateOnlineLearner):
     def _window(self) -> tuple[int, int] | None:
         if not self.window or self._width is None:
             return None
+
         c = self._h.t  # type: ignore[attr-defined]
         if self._bracket is not None:
             lo, hi = self._bracket
@@ -347,13 +408,16 @@ class SegmentedEM(PrivateOnlineLearner):
         x, y = self._selection_examples()
         n = len(y)
         window = self._window()
+        active = self._active
+        next_active = self.stay_active(self._seg_start + self._n)  # public: the next segment's start and length
+        select = self._selection_mechanism(self.selection_epsilon(active, next_active))
+        # a closed form drawing in two stages (intervals) draws its second stage through this segment's mechanism
+        self.scores.bind(self._second_stage(select), self._b_select)
         sizes, mistakes, decode = self.scores.cells(x, y, window)
         scores = -np.asarray(mistakes, dtype=float)
         # a segment that reached its public end although long enough for the stay test to have fired on a hypothesis
         # erring always (n ≥ 2τ_j/(1 − ρ_j), public): the kept hypothesis gets a public extra weight
-        incumbent = (
-            self.uses_stay_test and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
-        )
+        incumbent = active and not self.theory and not top and self._n * (1.0 - self.rho) >= 2.0 * self._tau_j
         if incumbent:
             sizes = list(sizes) + [1]
             bonus = selection_tau(self.epsilon_select, self.scores.range_size(window))
@@ -361,9 +425,26 @@ class SegmentedEM(PrivateOnlineLearner):
         # a fast ⊤ (public: the segment's length, ρ_j and τ_j): the stay test fired as on a hypothesis that errs on
         # nearly every round — the error release on so short a segment caps ρ at ½; the next ρ is capped lower
         fast_top = top and self.fast_cap and self._n * (1.0 - self.rho) <= FAST_TOP * self._tau_j
-        j = self.selection_mechanism((sizes, scores), backend=self._b_select)
+        j = select((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
-        if self.window:  # the public step-size rule: computed from the released thresholds only
+        if next_active:
+            err = self.scores.mistakes(h_new, x, y)
+            r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
+            if self.theory:
+                rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
+            else:
+                rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
+            if fast_top:
+                rho = min(rho, self.rho_after_top)
+            self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
+        elif self.uses_stay_test:
+            self._rho_num = math.ceil(RHO_CAP * RHO_DENOMINATOR)  # no release: the public ρ = RHO_CAP
+        if active:
+            self._at.restart()
+        self.quiet_segments += int(self.uses_stay_test and not active)
+        if self.window and (top or self._width is not None):
+            # the public step-size rule, computed from released thresholds and ⊤s only: the window engages at the first
+            # segment ended by a ⊤ (a search under way); until then every selection sees the whole class
             if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
                 lo, hi = self.scores.lo, self.scores.hi  # type: ignore[attr-defined]
                 self._bracket = next_bracket(self._bracket, self._h.t, h_new.t, lo, hi) if top else None  # type: ignore[attr-defined]
@@ -381,17 +462,6 @@ class SegmentedEM(PrivateOnlineLearner):
                 same = step * self._last_step > 0
                 self._width = min(full, 2 * self._width) if same else max(MIN_WINDOW, self._width // 2)
                 self._last_step = step
-        if self.uses_stay_test:
-            err = self.scores.mistakes(h_new, x, y)
-            r_hat = float(self.error_mechanism(np.int64(err), backend=self._b_error))  # type: ignore[misc]
-            if self.theory:
-                rho = theory_error_level(r_hat, n, self.epsilon_error, self._size, self._beta_prime, self.margin)
-            else:
-                rho = error_level(r_hat, n, self.epsilon_error, self.T, self.margin)
-            if fast_top:
-                rho = min(rho, self.rho_after_top)
-            self._rho_num = math.ceil(rho * RHO_DENOMINATOR)
-            self._at.restart()
         self._h = h_new
         self.tops += int(top)
         self.segments += 1
@@ -408,7 +478,7 @@ class SegmentedEM(PrivateOnlineLearner):
         self._px.append(x)
         self._py.append(y)
         top = False
-        if self.uses_stay_test:  # an int query: test_count (the same noise and comparison as test)
+        if self._active:  # an int query: test_count (the same noise and comparison as test)
             top = self._at.test_count(RHO_DENOMINATOR * self._count - self._rho_num * n - self._offset)
         if top or n >= self._cap:
             self._end_segment(top)
@@ -424,7 +494,7 @@ class SegmentedEM(PrivateOnlineLearner):
             yb = y[pos : pos + k]
             miss = (pb != yb).astype(np.int64)
             m, top = k, False
-            if self.uses_stay_test:
+            if self._active:
                 q = (
                     RHO_DENOMINATOR * (self._count + np.cumsum(miss))
                     - self._rho_num * (self._n + np.arange(1, k + 1, dtype=np.int64))
@@ -451,21 +521,36 @@ class SegmentedEM(PrivateOnlineLearner):
     @property
     def setting(self) -> str:
         parts = ", ".join(f"{v:.3g}" for v in self.split)
-        return f"{self.setting_}(split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, {self.at} AboveThreshold)"
+        return (
+            f"{self.setting_}(split=({parts}), τ={self.tau:.4g}, first={self.first}, window={self.window}, "
+            f"quiet below {self.stay_factor:g}·τ, {self.at} AboveThreshold)"
+        )
 
     @property
     def rho(self) -> float:
         """The current segment's public error level ρ_j = a_j/b (from released values)."""
         return self._rho_num / RHO_DENOMINATOR
 
+    def segment_mechanisms(self, active: bool, next_active: bool) -> list[Any]:
+        """The mechanism objects that read one segment's rounds: its stay test (if ``active``), the selection at its
+        end, the error release (if the next segment runs a stay test: ``next_active``)."""
+        select = self._selection_mechanism(self.selection_epsilon(active, next_active))
+        at = self.at_mechanism if active else None
+        err = self.error_mechanism if next_active else None
+        return [m for m in (at, select, err) if m is not None]
+
     def privacy(self) -> LearnerPrivacy:
-        """(ε_AT + ε_EM + ε_err, 0) = (ε, 0): per segment the stay test (:attr:`at_mechanism`), the selection
-        (:attr:`selection_mechanism`) and the error release (:attr:`error_mechanism`) compose (basic); segments are
-        disjoint with released or public ends (F.1), so the segments compose in parallel."""
-        parts = [m for m in (self.at_mechanism, self.selection_mechanism, self.error_mechanism) if m is not None]
-        segment = compose(parts, "basic", what="one segment: stay test, selection, error release")
+        """(ε, 0): per segment the stay test (:attr:`at_mechanism`, unless quiet), the selection and the error release
+        (:attr:`error_mechanism`, unless the next segment is quiet) compose (basic) to ε whichever runs — the
+        selection takes the shares of those that do not; segments are disjoint with released or public ends (F.1), so
+        the segments compose in parallel (the maximum over the kinds of segment)."""
+        kinds = [(a, n) for a in (True, False) for n in (True, False)] if self.uses_stay_test else [(False, False)]
+        segments = [
+            compose(self.segment_mechanisms(a, n), "basic", what="one segment: stay test, selection, error release")
+            for a, n in kinds
+        ]
         return compose_claims(
-            [segment], [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
+            segments, [], self.relation, "segments on disjoint stretches of the stream (F.1); basic within one"
         )
 
     def regret_bound(self) -> float:
@@ -506,7 +591,9 @@ class SegmentedEM(PrivateOnlineLearner):
 
 __all__ = [
     "SegmentedEM",
+    "PRACTICAL_FIRST",
     "PRACTICAL_SPLIT",
+    "STAY_FACTOR",
     "RHO_DENOMINATOR",
     "check_split",
     "default_tau",
