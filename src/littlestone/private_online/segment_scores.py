@@ -44,6 +44,8 @@ class SegmentScores(ABC):
 
     #: True when a public window around the released hypothesis restricts the candidates (an ordered class)
     ordered = False
+    #: True when the class brings its own public window rule (:meth:`window_for`, :meth:`next_width`): stumps, intervals
+    windowed = False
 
     @abstractmethod
     def start(self) -> Hypothesis:
@@ -62,6 +64,14 @@ class SegmentScores(ABC):
     def bind(self, mechanism: Any, backend: Any) -> None:
         """The learner's selection mechanism and its backend, for a closed form that draws in stages (no-op here)."""
 
+    def window_for(self, h: Hypothesis, width: Any) -> Any:
+        """The public window around the released hypothesis h for the public width state (None: the whole class)."""
+        return None
+
+    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> Any:
+        """The public width state after the released move old → new (a function of released hypotheses only)."""
+        return None
+
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
         """h on a vector of validated points (0/1 int8)."""
         return h.predict(X)
@@ -77,6 +87,43 @@ def _sorted_counts(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray
     ones = np.bincount(inv, weights=y, minlength=len(u)).astype(np.int64)
     zeros = np.bincount(inv, minlength=len(u)).astype(np.int64) - ones
     return u, ones, zeros
+
+
+#: the smallest half-width of a stump's or an interval endpoint's public window
+MIN_WINDOW = 4
+
+
+def next_half_width(width: int | None, last: int, step: int, full: int) -> tuple[int, int]:
+    """(W, last step) after a released move of one coordinate by ``step``: the thresholds' public step-size rule —
+    the whole class at first, doubled after two moves the same way, halved (not below :data:`MIN_WINDOW`) after a
+    turn, kept when the coordinate did not move. Released values only."""
+    W = full if width is None else width
+    if step:
+        W = min(full, 2 * W) if step * last > 0 else max(MIN_WINDOW, W // 2)
+        last = step
+    return W, last
+
+
+def pairs_below(a0: int, a1: int, b0: int, b1: int) -> int:
+    """#{(a, b) : a0 ≤ a ≤ a1, b0 ≤ b ≤ b1, a ≤ b} (exact, any size)."""
+    a1 = min(a1, b1)
+    if a0 > a1 or b0 > b1:
+        return 0
+    flat = max(0, min(a1, b0) - a0 + 1) * (b1 - b0 + 1)  # a ≤ b0: every b
+    u, v = max(a0, b0 + 1), a1  # a > b0: b ∈ [a, b1]
+    tri = (v - u + 1) * (b1 + 1) - (u + v) * (v - u + 1) // 2 if u <= v else 0
+    return flat + tri
+
+
+def draw_pair_below(rng: np.random.Generator, a0: int, a1: int, b0: int, b1: int) -> tuple[int, int]:
+    """A uniform draw among the pairs :func:`pairs_below` counts (non-empty): a uniform pair of the rectangle
+    [a0, min(a1, b1)] × [max(b0, a0), b1] until a ≤ b (at least half of that rectangle; public randomness)."""
+    a1, b0 = min(a1, b1), max(b0, a0)
+    while True:
+        a = a0 + uniform_below(rng, a1 - a0 + 1)
+        b = b0 + uniform_below(rng, b1 - b0 + 1)
+        if a <= b:
+            return a, b
 
 
 class ThresholdScores(SegmentScores):
@@ -134,7 +181,18 @@ class ThresholdScores(SegmentScores):
 class StumpScores(SegmentScores):
     """Stumps (:class:`~littlestone.classes.stumps.Stumps`): thresholds h_t, t ∈ [l1, h1], and negations
     g_s = 1 − h_s, s ∈ [l2, h2], any domain size: the thresholds' cells in both directions (g_s errs where h_s is
-    right, so its mistakes are |stretch| − those of h_s). Not ordered (no window)."""
+    right, so its mistakes are |stretch| − those of h_s).
+
+    Windowed: the public window (c − W, c + W, side) around the released stump's cut c (t of h_t, s of g_s) holds the
+    stumps of the released direction whose cut lies in [c − W, c + W] — of both directions once W reaches the cuts'
+    whole span (:meth:`window_for`); W follows the released cuts' moves by the thresholds' rule
+    (:func:`next_half_width`). An adversary playing between the released cut and the target's makes every cut of the
+    same direction beyond its examples fit, and every cut of the other direction before them: the window cuts the
+    first plateau, and keeping the direction removes the second. A wrong direction errs on everything outside the
+    two cuts, so its best cut runs to the window's edge, the moves repeat, W doubles back to the whole span and
+    both directions compete again (docs/derivations.md, "G.3", the stumps' and intervals' windows)."""
+
+    windowed = True
 
     def __init__(self, l1: int, h1: int, l2: int, h2: int, n: int):
         self.pos = ThresholdScores(l1, h1) if l1 <= h1 else None
@@ -142,31 +200,63 @@ class StumpScores(SegmentScores):
         if self.pos is None and self.neg is None:
             raise LittlestoneError("StumpScores needs at least one stump")
         self.n = int(n)
+        sides = [sc for sc in (self.pos, self.neg) if sc is not None]
+        self.full = max(sc.hi for sc in sides) - min(sc.lo for sc in sides) + 1  # the cuts' span
 
     def start(self) -> Hypothesis:
         from ..classes.stumps import NegThreshold
 
         return self.pos.start() if self.pos is not None else NegThreshold(self.neg.start().t)  # type: ignore[union-attr]
 
-    def range_size(self, window: tuple[int, int] | None = None) -> int:
-        return sum(sc.hi - sc.lo + 1 for sc in (self.pos, self.neg) if sc is not None)
+    @staticmethod
+    def cut(h: Hypothesis) -> int:
+        """The cut of a stump: t of h_t = 1[x ≥ t], s of g_s = 1[x < s]."""
+        return int(h.t if isinstance(h, Threshold) else h.s)  # type: ignore[attr-defined]
+
+    def window_for(self, h: Hypothesis, width: Any) -> tuple[int, int, int | None] | None:
+        """(c − W, c + W, side): side 1 for thresholds h_t, 0 for negations g_s, None for both (W ≥ the span)."""
+        if width is None:
+            return None
+        c = self.cut(h)
+        return (c - width[0], c + width[0], None if width[0] >= self.full else int(isinstance(h, Threshold)))
+
+    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int]:
+        W, last = (None, 0) if width is None else width
+        return next_half_width(W, last, self.cut(new) - self.cut(old), self.full)
+
+    def _sides(self, window: Any) -> tuple[ThresholdScores | None, ThresholdScores | None, Any]:
+        """(thresholds' scores, negations' scores, the cuts' window): a side the window leaves out is None."""
+        if window is None:
+            return self.pos, self.neg, None
+        lo, hi, side = window
+        return (self.pos if side != 0 else None), (self.neg if side != 1 else None), (lo, hi)
+
+    def range_size(self, window: Any = None) -> int:
+        pos, neg, cuts = self._sides(window)
+        lo, hi = (-math.inf, math.inf) if cuts is None else cuts
+        return sum(
+            max(0, min(hi, sc.hi) - max(lo, sc.lo) + 1)  # type: ignore[call-overload]
+            for sc in (pos, neg)
+            if sc is not None
+        )
 
     def cells(
         self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
     ) -> tuple[list[int], np.ndarray, Decoder]:
         from ..classes.stumps import NegThreshold
 
+        pos, neg, cuts = self._sides(window)
         sizes: list[int] = []
         mist: list[np.ndarray] = []
         dpos: Decoder | None = None
         dneg: Decoder | None = None
-        if self.pos is not None:
-            sp, mp, dpos = self.pos.cells(x, y)
+        if pos is not None:
+            sp, mp, dpos = pos.cells(x, y, cuts)
             sizes += list(sp)
             mist.append(np.asarray(mp, dtype=float))
         k = len(sizes)
-        if self.neg is not None:
-            sn, mn, dneg = self.neg.cells(x, y)
+        if neg is not None:
+            sn, mn, dneg = neg.cells(x, y, cuts)
             sizes += list(sn)
             mist.append(len(y) - np.asarray(mn, dtype=float))
 
