@@ -405,6 +405,8 @@ class IntervalScores(SegmentScores):
       minus their stage-1 scores (−O − E_i + (2/ε)·ln Σ_{j>i} d_j e^{εE_j/2}; O for the no-point cell).
     """
 
+    windowed = True
+
     def __init__(self, n: int):
         self.n = int(n)
         self._mech: Any = None
@@ -415,8 +417,32 @@ class IntervalScores(SegmentScores):
 
         return EMPTY
 
-    def range_size(self, window: tuple[int, int] | None = None) -> int:
-        return self.n * (self.n + 1) // 2 + 1
+    # the public window: a rectangle of endpoints (a, b) around the released interval's, plus the empty interval
+    def window_for(self, h: Hypothesis, width: Any) -> tuple[int, int, int, int] | None:
+        """(A0, A1, B0, B1): the intervals [a, b] with a ∈ [A0, A1], b ∈ [B0, B1] (and the empty interval); a ± W_a and
+        b ± W_b around the released [a, b]. None (the whole class) before the first move or when the empty interval
+        is released."""
+        ivs = getattr(h, "intervals", ())
+        if width is None or not ivs:
+            return None
+        (a, b), (wa, _, wb, _) = ivs[0], width
+        return (max(0, a - wa), min(self.n - 1, a + wa), max(0, b - wb), min(self.n - 1, b + wb))
+
+    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int, int, int]:
+        """(W_a, last a-step, W_b, last b-step): each endpoint by the thresholds' rule (:func:`next_half_width`); a move
+        from or to the empty interval starts both again from the whole domain."""
+        io, inew = getattr(old, "intervals", ()), getattr(new, "intervals", ())
+        if width is None or not io or not inew:
+            return (self.n, 0, self.n, 0)
+        (a0, b0), (a1, b1) = io[0], inew[0]
+        wa, la = next_half_width(width[0], width[1], a1 - a0, self.n)
+        wb, lb = next_half_width(width[2], width[3], b1 - b0, self.n)
+        return (wa, la, wb, lb)
+
+    def range_size(self, window: tuple[int, int, int, int] | None = None) -> int:
+        if window is None:
+            return self.n * (self.n + 1) // 2 + 1
+        return 1 + pairs_below(*window)
 
     def bind(self, mechanism: Any, backend: Any) -> None:
         self._mech, self._backend = mechanism, backend
@@ -434,11 +460,19 @@ class IntervalScores(SegmentScores):
         E = np.concatenate([[0], np.cumsum(ones - zeros)]).astype(float)
         return p, d, E, int(y.sum())
 
-    def _zero_cell(self, p: list[int], d: list[int]) -> tuple[int, Callable[[np.random.Generator], Hypothesis]]:
-        """(Z, a uniform draw among the empty interval and the intervals covering no point of the stretch)."""
+    def _zero_cell(
+        self, p: list[int], d: list[int], window: tuple[int, int, int, int] | None
+    ) -> tuple[int, Callable[[np.random.Generator], Hypothesis]]:
+        """(Z, a uniform draw among the empty interval and the intervals (inside the window) covering no point of the
+        stretch)."""
         from ..classes.intervals import EMPTY, IntervalUnion
 
-        inside = [(c - 1) * c // 2 for c in d]  # c_k(c_k+1)/2 with c_k = d_k − 1
+        if window is None:
+            inside = [(c - 1) * c // 2 for c in d]  # c_k(c_k+1)/2 with c_k = d_k − 1
+        else:  # gap k: the integers p_{k−1} + 1 … p_k − 1 (p shifted by one), both endpoints inside the window
+            A0, A1, B0, B1 = window
+            box = [(max(A0, p[k] + 1), min(A1, p[k + 1] - 1), max(B0, p[k] + 1), min(B1, p[k + 1] - 1)) for k in range(len(d))]
+            inside = [pairs_below(*r) for r in box]
         Z = 1 + sum(inside)
 
         def draw(rng: np.random.Generator) -> Hypothesis:
@@ -448,6 +482,8 @@ class IntervalScores(SegmentScores):
             r -= 1
             for k, w in enumerate(inside):
                 if r < w:
+                    if window is not None:
+                        return IntervalUnion((draw_pair_below(rng, *box[k]),))
                     u, v = _pair_in_gap(r, d[k] - 1)
                     return IntervalUnion(((p[k] + 1 + u, p[k] + 1 + v),))
                 r -= w
@@ -456,24 +492,31 @@ class IntervalScores(SegmentScores):
         return Z, draw
 
     def cells(
-        self, x: Any, y: np.ndarray, window: tuple[int, int] | None = None
+        self, x: Any, y: np.ndarray, window: tuple[int, int, int, int] | None = None
     ) -> tuple[list[int], np.ndarray, Decoder]:
         from ..classes.intervals import IntervalUnion
 
         p, d, E, ones = self._stretch(x, y)
         m = len(d) - 1
-        Z, draw_zero = self._zero_cell(p, d)
+        Z, draw_zero = self._zero_cell(p, d, window)
+        # the start a of a run at p_i: a ∈ [p_{i−1} + 1, p_i] (i < m); its end b at p_{j−1}: b ∈ [p_{j−1}, p_j − 1]
+        # (j ≥ 1) — p shifted by one (p[i] = p_{i−1}); inside the window, the parts in [A0, A1] and [B0, B1]
+        A0, A1, B0, B1 = (0, self.n - 1, 0, self.n - 1) if window is None else window
+        a_lo = [max(A0, p[i] + 1) for i in range(m)]
+        da = [max(0, min(A1, p[i + 1]) - a_lo[i] + 1) for i in range(m)]
+        b_lo = [0] + [max(B0, p[j]) for j in range(1, m + 1)]
+        db = [0] + [max(0, min(B1, p[j + 1] - 1) - b_lo[j] + 1) for j in range(1, m + 1)]
 
         def interval(i: int, j: int, rng: np.random.Generator) -> Hypothesis:
-            a = p[i] + 1 + uniform_below(rng, d[i])  # a ∈ [p_{i−1} + 1, p_i] (p shifted by one: p[i] = p_{i−1})
-            b = p[j] + uniform_below(rng, d[j])  # b ∈ [p_{j−1}, p_j − 1]
+            a = a_lo[i] + uniform_below(rng, da[i])
+            b = b_lo[j] + uniform_below(rng, db[j])
             return IntervalUnion(((a, b),))
 
         if self._mech is None:  # the O(m²) cells
             ii, jj = np.triu_indices(m + 1, k=1)
-            sizes = [d[i] * d[j] for i, j in zip(ii.tolist(), jj.tolist())] + [Z]
-            mist = np.concatenate([ones - (E[jj] - E[ii]), [ones]])
-            pairs = list(zip(ii.tolist(), jj.tolist()))
+            pairs = [(i, j) for i, j in zip(ii.tolist(), jj.tolist()) if da[i] * db[j] > 0]
+            sizes = [da[i] * db[j] for i, j in pairs] + [Z]
+            mist = np.array([ones - (E[j] - E[i]) for i, j in pairs] + [ones], dtype=float)
 
             def decode(c: int, rng: np.random.Generator) -> Hypothesis:
                 return draw_zero(rng) if c == len(pairs) else interval(*pairs[c], rng)
@@ -481,18 +524,22 @@ class IntervalScores(SegmentScores):
             return sizes, mist, decode
         # two stages: cell i < m is "the run starts at p_i", its weight summed over the ends j > i in log space
         scale = float(self._mech.scale)
-        logd = np.array([math.log(v) for v in d])
-        tail = np.logaddexp.accumulate((E / scale + logd)[::-1])[::-1]  # tail[k] = LSE_{j ≥ k}(E_j/scale + ln d_j)
-        agg = -ones - E[:m] + scale * tail[1:]  # −O − E_i + scale·LSE_{j > i}(…); ln d_i enters through the size
+        logd = np.array([math.log(v) if v > 0 else -math.inf for v in db])
+        with np.errstate(invalid="ignore"):
+            tail = np.logaddexp.accumulate((E / scale + logd)[::-1])[::-1]  # tail[k] = LSE_{j ≥ k}(E_j/scale + ln db_j)
+        agg = -ones - E[:m] + scale * tail[1:]  # −O − E_i + scale·LSE_{j > i}(…); ln da_i enters through the size
+        starts = [i for i in range(m) if da[i] > 0 and np.isfinite(agg[i])]
         mech, backend = self._mech, self._backend
 
-        def decode2(i: int, rng: np.random.Generator) -> Hypothesis:
-            if i == m:
+        def decode2(c: int, rng: np.random.Generator) -> Hypothesis:
+            if c == len(starts):
                 return draw_zero(rng)
-            j = i + 1 + mech(([d[k] for k in range(i + 1, m + 1)], E[i + 1 :]), backend=backend)
+            i = starts[c]
+            ends = [k for k in range(i + 1, m + 1) if db[k] > 0]
+            j = ends[mech(([db[k] for k in ends], E[ends]), backend=backend)]
             return interval(i, j, rng)
 
-        return d[:m] + [Z], np.concatenate([-agg, [ones]]), decode2
+        return [da[i] for i in starts] + [Z], np.concatenate([-agg[starts], [ones]]), decode2
 
 
 def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
