@@ -14,6 +14,7 @@ from littlestone.classes.intervals import EMPTY, IntervalUnion
 from littlestone.classes.stumps import NegThreshold, Stumps
 from littlestone.classes.thresholds import Threshold
 from littlestone.private_online import SegmentedEM
+from littlestone.private_online.segmented_em import selection_tau
 from littlestone.private_online.segment_scores import (
     IntervalScores,
     StumpScores,
@@ -167,8 +168,15 @@ def test_pairs_below_counts_and_draws_uniformly():
 def _adversarial_run(H, T, seed, target, widths_seen):
     """A disagreement adversary; returns the learner and the public states at every segment end."""
     L = SegmentedEM(H, T=T, epsilon=1.0, backend="seeded", seed=seed)
+    cells, used = L.scores.cells, []
+
+    def recorded(x, y, window=None):  # the window each selection reads, at the moment it reads it
+        used.append(window)
+        return cells(x, y, window)
+
+    L.scores.cells = recorded
     rng = np.random.default_rng(seed + 7)
-    states = [L._public_state()]
+    states = [dict(L._public_state())]
     for _ in range(T):
         h = L.hypothesis()
         xs = rng.integers(0, H.n, 64)
@@ -178,7 +186,7 @@ def _adversarial_run(H, T, seed, target, widths_seen):
         seg = L.segments
         L.learn_one(x, y)
         if L.segments != seg:
-            states.append(L._public_state())
+            states.append(dict(L._public_state(), used=used[-1]))
     widths_seen.extend(s["window"] for s in states)
     return L, states
 
@@ -196,10 +204,12 @@ def test_the_window_is_replayed_from_the_released_hypotheses_alone(which):
     assert L.window and any(w is not None for w in widths)
     width = None
     for before, after in zip(states, states[1:]):  # the public rule, from released hypotheses only
+        window = sc.window_for(before["hypothesis"], width)
+        assert after["used"] == window  # the selection that released after["hypothesis"] read this window
+        if window is not None:  # τ_j read range_size(window): public too
+            assert before["tau_j"] == max(L.tau, selection_tau(L.epsilon_select, sc.range_size(window)))
         width = sc.next_width(width, before["hypothesis"], after["hypothesis"])
         assert width == after["window"]
-        assert after["tau_j"] >= 0  # τ_j reads range_size(window): public too
-    assert sc.window_for(states[-1]["hypothesis"], width) == L._window()
 
 
 @pytest.mark.parametrize("which", ["stumps", "intervals"])
