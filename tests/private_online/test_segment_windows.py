@@ -31,7 +31,7 @@ STRETCHES = [
     (np.array([0, 9, 9, 5]), np.array([0, 1, 1, 1])),
 ]
 N = 10
-IV_WINDOWS = [(0, 9, 0, 9), (2, 5, 4, 8), (3, 3, 3, 3), (4, 7, 1, 5), (0, 2, 7, 9), (6, 9, 0, 3)]
+IV_WINDOWS = [(0, 9, 0, 9), (2, 5, 4, 8), (3, 3, 3, 3), (4, 7, 1, 5), (0, 2, 7, 9), (5, 8, 2, 6)]
 
 
 def _intervals(n: int) -> list:
@@ -40,7 +40,7 @@ def _intervals(n: int) -> list:
 
 def _in_iv_window(h, w) -> bool:
     if not h.intervals:
-        return True
+        return False  # the empty interval is in the whole class only
     (a, b), (A0, A1, B0, B1) = h.intervals[0], w
     return A0 <= a <= A1 and B0 <= b <= B1
 
@@ -86,10 +86,10 @@ def _exact_law_of_draws(sc, x, y, window, eps, stages: bool) -> dict:
     law: dict = {}
     rng = np.random.default_rng(0)
     for c, size in enumerate(sizes):
-        if stages and c < len(sizes) - 1:  # the second stage: every end j with its probability
-            rows.clear()
-            Exact.pick = 0
-            decode(c, rng)
+        rows.clear()
+        Exact.pick = 0
+        decode(c, rng)
+        if rows:  # a start cell of the two-stage draw: every end j with its exact probability
             second = rows[0]
             for jj, q in enumerate(second):
                 Exact.pick = jj

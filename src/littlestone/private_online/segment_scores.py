@@ -93,13 +93,18 @@ def _sorted_counts(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray
 MIN_WINDOW = 4
 
 
-def next_half_width(width: int | None, last: int, step: int, full: int) -> tuple[int, int]:
+def next_half_width(width: int | None, last: int, step: int, full: int, far: bool = False) -> tuple[int, int]:
     """(W, last step) after a released move of one coordinate by ``step``: the thresholds' public step-size rule —
     the whole class at first, doubled after two moves the same way, halved (not below :data:`MIN_WINDOW`) after a
-    turn, kept when the coordinate did not move. Released values only."""
+    turn, kept when the coordinate did not move. With ``far``, a move the same way doubles W only when it is at least
+    W/2 long (else W is kept): a coordinate the segment's examples hardly constrain moves uniformly in its window,
+    and without this its width would walk up as often as down. Released values only."""
     W = full if width is None else width
     if step:
-        W = min(full, 2 * W) if step * last > 0 else max(MIN_WINDOW, W // 2)
+        if step * last > 0:
+            W = min(full, 2 * W) if not far or 2 * abs(step) >= W else W
+        else:
+            W = max(MIN_WINDOW, W // 2)
         last = step
     return W, last
 
@@ -417,13 +422,14 @@ class IntervalScores(SegmentScores):
 
         return EMPTY
 
-    # the public window: a rectangle of endpoints (a, b) around the released interval's, plus the empty interval
+    # the public window: a rectangle of endpoints (a, b) around the released interval's
     def window_for(self, h: Hypothesis, width: Any) -> tuple[int, int, int, int] | None:
-        """(A0, A1, B0, B1): the intervals [a, b] with a ∈ [A0, A1], b ∈ [B0, B1] (and the empty interval); a ± W_a and
-        b ± W_b around the released [a, b]. None (the whole class) before the first move or when the empty interval
-        is released."""
+        """(A0, A1, B0, B1): the intervals [a, b] with a ∈ [A0, A1], b ∈ [B0, B1], a ± W_a and b ± W_b around the
+        released [a, b] — not the empty interval, which fits every stretch of the adversary's where the released
+        interval is too wide on both sides. None (the whole class, the empty interval with it) before the first move,
+        when the empty interval is released, or when both widths reach the domain."""
         ivs = getattr(h, "intervals", ())
-        if width is None or not ivs:
+        if width is None or not ivs or min(width[0], width[2]) >= self.n:
             return None
         (a, b), (wa, _, wb, _) = ivs[0], width
         return (max(0, a - wa), min(self.n - 1, a + wa), max(0, b - wb), min(self.n - 1, b + wb))
@@ -435,14 +441,14 @@ class IntervalScores(SegmentScores):
         if width is None or not io or not inew:
             return (self.n, 0, self.n, 0)
         (a0, b0), (a1, b1) = io[0], inew[0]
-        wa, la = next_half_width(width[0], width[1], a1 - a0, self.n)
-        wb, lb = next_half_width(width[2], width[3], b1 - b0, self.n)
+        wa, la = next_half_width(width[0], width[1], a1 - a0, self.n, far=True)
+        wb, lb = next_half_width(width[2], width[3], b1 - b0, self.n, far=True)
         return (wa, la, wb, lb)
 
     def range_size(self, window: tuple[int, int, int, int] | None = None) -> int:
         if window is None:
             return self.n * (self.n + 1) // 2 + 1
-        return 1 + pairs_below(*window)
+        return pairs_below(*window)
 
     def bind(self, mechanism: Any, backend: Any) -> None:
         self._mech, self._backend = mechanism, backend
@@ -463,8 +469,8 @@ class IntervalScores(SegmentScores):
     def _zero_cell(
         self, p: list[int], d: list[int], window: tuple[int, int, int, int] | None
     ) -> tuple[int, Callable[[np.random.Generator], Hypothesis]]:
-        """(Z, a uniform draw among the empty interval and the intervals (inside the window) covering no point of the
-        stretch)."""
+        """(Z, a uniform draw among the intervals covering no point of the stretch and the empty interval — or, inside a
+        window, among the window's intervals covering no point; Z may be 0 there)."""
         from ..classes.intervals import EMPTY, IntervalUnion
 
         if window is None:
@@ -473,13 +479,14 @@ class IntervalScores(SegmentScores):
             A0, A1, B0, B1 = window
             box = [(max(A0, p[k] + 1), min(A1, p[k + 1] - 1), max(B0, p[k] + 1), min(B1, p[k + 1] - 1)) for k in range(len(d))]
             inside = [pairs_below(*r) for r in box]
-        Z = 1 + sum(inside)
+        empty = int(window is None)
+        Z = empty + sum(inside)
 
         def draw(rng: np.random.Generator) -> Hypothesis:
             r = uniform_below(rng, Z)
-            if r == 0:
+            if empty and r == 0:
                 return EMPTY
-            r -= 1
+            r -= empty
             for k, w in enumerate(inside):
                 if r < w:
                     if window is not None:
@@ -515,8 +522,8 @@ class IntervalScores(SegmentScores):
         if self._mech is None:  # the O(m²) cells
             ii, jj = np.triu_indices(m + 1, k=1)
             pairs = [(i, j) for i, j in zip(ii.tolist(), jj.tolist()) if da[i] * db[j] > 0]
-            sizes = [da[i] * db[j] for i, j in pairs] + [Z]
-            mist = np.array([ones - (E[j] - E[i]) for i, j in pairs] + [ones], dtype=float)
+            sizes = [da[i] * db[j] for i, j in pairs] + [Z][: int(Z > 0)]
+            mist = np.array([ones - (E[j] - E[i]) for i, j in pairs] + [ones][: int(Z > 0)], dtype=float)
 
             def decode(c: int, rng: np.random.Generator) -> Hypothesis:
                 return draw_zero(rng) if c == len(pairs) else interval(*pairs[c], rng)
@@ -539,7 +546,8 @@ class IntervalScores(SegmentScores):
             j = ends[mech(([db[k] for k in ends], E[ends]), backend=backend)]
             return interval(i, j, rng)
 
-        return [da[i] for i in starts] + [Z], np.concatenate([-agg[starts], [ones]]), decode2
+        z = int(Z > 0)  # the no-point cell (always there without a window: the empty interval)
+        return [da[i] for i in starts] + [Z][:z], np.concatenate([-agg[starts], [ones][:z]]), decode2
 
 
 def scores_for(H: HypothesisClass | VersionSpace) -> SegmentScores:
