@@ -189,13 +189,13 @@ class StumpScores(SegmentScores):
     right, so its mistakes are |stretch| − those of h_s).
 
     Windowed: the public window (c − W, c + W, side) around the released stump's cut c (t of h_t, s of g_s) holds the
-    stumps of the released direction whose cut lies in [c − W, c + W] — of both directions once W reaches the cuts'
-    whole span (:meth:`window_for`); W follows the released cuts' moves by the thresholds' rule
+    stumps of the released direction whose cut lies in [c − W, c + W] — of both directions once [c − W, c + W] holds
+    every cut (:meth:`window_for`); W follows the released cuts' moves by the thresholds' rule
     (:func:`next_half_width`). An adversary playing between the released cut and the target's makes every cut of the
     same direction beyond its examples fit, and every cut of the other direction before them: the window cuts the
     first plateau, and keeping the direction removes the second. A wrong direction errs on everything outside the
-    two cuts, so its best cut runs to the window's edge, the moves repeat, W doubles back to the whole span and
-    both directions compete again (docs/derivations.md, "G.3", the stumps' and intervals' windows)."""
+    two cuts, so its best cut runs to the window's edge, the moves repeat, W doubles until the window holds every cut
+    and both directions compete again (docs/derivations.md, "G.3", the stumps' and intervals' windows)."""
 
     windowed = True
 
@@ -206,7 +206,8 @@ class StumpScores(SegmentScores):
             raise LittlestoneError("StumpScores needs at least one stump")
         self.n = int(n)
         sides = [sc for sc in (self.pos, self.neg) if sc is not None]
-        self.full = max(sc.hi for sc in sides) - min(sc.lo for sc in sides) + 1  # the cuts' span
+        self.cut_lo, self.cut_hi = min(sc.lo for sc in sides), max(sc.hi for sc in sides)
+        self.full = self.cut_hi - self.cut_lo + 1  # the cuts' span
 
     def start(self) -> Hypothesis:
         from ..classes.stumps import NegThreshold
@@ -219,11 +220,13 @@ class StumpScores(SegmentScores):
         return int(h.t if isinstance(h, Threshold) else h.s)  # type: ignore[attr-defined]
 
     def window_for(self, h: Hypothesis, width: Any) -> tuple[int, int, int | None] | None:
-        """(c − W, c + W, side): side 1 for thresholds h_t, 0 for negations g_s, None for both (W ≥ the span)."""
+        """(c − W, c + W, side): side 1 for thresholds h_t, 0 for negations g_s, None for both (when [c − W, c + W]
+        holds every cut)."""
         if width is None:
             return None
         c = self.cut(h)
-        return (c - width[0], c + width[0], None if width[0] >= self.full else int(isinstance(h, Threshold)))
+        lo, hi = c - width[0], c + width[0]
+        return (lo, hi, None if lo <= self.cut_lo and hi >= self.cut_hi else int(isinstance(h, Threshold)))
 
     def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int]:
         W, last = (None, 0) if width is None else width
@@ -427,12 +430,13 @@ class IntervalScores(SegmentScores):
         """(A0, A1, B0, B1): the intervals [a, b] with a ∈ [A0, A1], b ∈ [B0, B1], a ± W_a and b ± W_b around the
         released [a, b] — not the empty interval, which fits every stretch of the adversary's where the released
         interval is too wide on both sides. None (the whole class, the empty interval with it) before the first move,
-        when the empty interval is released, or when both widths reach the domain."""
+        when the empty interval is released, or when the rectangle holds every interval."""
         ivs = getattr(h, "intervals", ())
-        if width is None or not ivs or min(width[0], width[2]) >= self.n:
+        if width is None or not ivs:
             return None
         (a, b), (wa, _, wb, _) = ivs[0], width
-        return (max(0, a - wa), min(self.n - 1, a + wa), max(0, b - wb), min(self.n - 1, b + wb))
+        w = (max(0, a - wa), min(self.n - 1, a + wa), max(0, b - wb), min(self.n - 1, b + wb))
+        return None if w == (0, self.n - 1, 0, self.n - 1) else w
 
     def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int, int, int]:
         """(W_a, last a-step, W_b, last b-step): each endpoint by the thresholds' rule (:func:`next_half_width`); a move
