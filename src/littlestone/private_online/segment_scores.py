@@ -15,9 +15,10 @@ same mechanism over all hypotheses.
 * :class:`PointScores` — point functions on an integer range (Points(2⁶⁰)) and the zero function: one cell per
   distinct point of the stretch, one for the zero function, one for the rest of the domain;
 * :class:`StumpScores` — stumps (thresholds and their negations, any domain): the thresholds' cells in both
-  directions;
+  directions; windowed: a public window around the released cut (:meth:`SegmentScores.window_for`);
 * :class:`IntervalScores` — intervals and the empty interval on {0, …, n−1} (n up to 2⁶²): O(m²) cells of exact
-  big-integer sizes, or the same mechanism drawn in two stages in O(m) (docs/derivations.md, "G.3");
+  big-integer sizes, or the same mechanism drawn in two stages in O(m) (docs/derivations.md, "G.3"); windowed: a
+  rectangle of endpoints around the released interval;
 * :class:`FiniteScores` — any listable class: a vector of scores, from the predictions on the distinct points
   of the stretch (one column per distinct point, cached).
 """
@@ -411,6 +412,11 @@ class IntervalScores(SegmentScores):
       same mechanism object on the row (the second half of one draw: the pair has exactly the EM law, ε-DP once).
       The cells are then the m start indices and the no-point cell, and the "mistakes" :meth:`cells` returns are
       minus their stage-1 scores (−O − E_i + (2/ε)·ln Σ_{j>i} d_j e^{εE_j/2}; O for the no-point cell).
+
+    Windowed (SegmentedEM): a window (A0, A1, B0, B1) is the rectangle of endpoints a ∈ [A0, A1], b ∈ [B0, B1]
+    around the released interval (:meth:`window_for`, :meth:`next_width`; not the empty interval); both draws then
+    run over exactly its intervals — d_i, d_j cut to the rectangle, the no-point cell its in-gap pairs
+    (:func:`pairs_below`).
     """
 
     windowed = True
@@ -481,7 +487,10 @@ class IntervalScores(SegmentScores):
             inside = [(c - 1) * c // 2 for c in d]  # c_k(c_k+1)/2 with c_k = d_k − 1
         else:  # gap k: the integers p_{k−1} + 1 … p_k − 1 (p shifted by one), both endpoints inside the window
             A0, A1, B0, B1 = window
-            box = [(max(A0, p[k] + 1), min(A1, p[k + 1] - 1), max(B0, p[k] + 1), min(B1, p[k + 1] - 1)) for k in range(len(d))]
+            box = [
+                (max(A0, p[k] + 1), min(A1, p[k + 1] - 1), max(B0, p[k] + 1), min(B1, p[k + 1] - 1))
+                for k in range(len(d))
+            ]
             inside = [pairs_below(*r) for r in box]
         empty = int(window is None)
         Z = empty + sum(inside)
