@@ -208,7 +208,8 @@ def test_the_window_is_replayed_from_the_released_hypotheses_alone(which):
         assert after["used"] == window  # the selection that released after["hypothesis"] read this window
         if window is not None:  # τ_j read range_size(window): public too
             assert before["tau_j"] == max(L.tau, selection_tau(L.epsilon_select, sc.range_size(window)))
-        width = sc.next_width(width, before["hypothesis"], after["hypothesis"])
+        top = after["tops"] > before["tops"]  # released: the segment ended by ⊤ (its end is released)
+        width = sc.next_width(width, before["hypothesis"], after["hypothesis"], top)
         assert width == after["window"]
 
 

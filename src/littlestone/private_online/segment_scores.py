@@ -69,8 +69,9 @@ class SegmentScores(ABC):
         """The public window around the released hypothesis h for the public width state (None: the whole class)."""
         return None
 
-    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> Any:
-        """The public width state after the released move old → new (a function of released hypotheses only)."""
+    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis, top: bool = False) -> Any:
+        """The public width state after the released move old → new, ``top`` whether the segment ended by ⊤ (a
+        function of released outputs only)."""
         return None
 
     def predict(self, h: Hypothesis, X: Any) -> np.ndarray:
@@ -222,16 +223,38 @@ class StumpScores(SegmentScores):
 
     def window_for(self, h: Hypothesis, width: Any) -> tuple[int, int, int | None] | None:
         """(c − W, c + W, side): side 1 for thresholds h_t, 0 for negations g_s, None for both (when [c − W, c + W]
-        holds every cut)."""
+        holds every cut); cut to the bracket [L, U] when there is one."""
         if width is None:
             return None
         c = self.cut(h)
         lo, hi = c - width[0], c + width[0]
-        return (lo, hi, None if lo <= self.cut_lo and hi >= self.cut_hi else int(isinstance(h, Threshold)))
+        if lo <= self.cut_lo and hi >= self.cut_hi:
+            return (lo, hi, None)
+        if width[2] is not None:
+            lo, hi = max(lo, width[2][0]), min(hi, width[2][1])
+        return (lo, hi, int(isinstance(h, Threshold)))
 
-    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int]:
-        W, last = (None, 0) if width is None else width
-        return next_half_width(W, last, self.cut(new) - self.cut(old), self.full)
+    def next_width(
+        self, width: Any, old: Hypothesis, new: Hypothesis, top: bool = False
+    ) -> tuple[int, int, tuple[int, int] | None, int]:
+        """(W, last step, bracket, endgame ⊤s): W by :func:`next_half_width`; on classes of at least
+        ``BRACKET_MIN_CLASS`` cuts the thresholds' bracket (:func:`~littlestone.private_online.segmented_em.next_bracket`)
+        on the cuts of one direction — after ⊤-ended segments that kept the direction, dropped otherwise, and with
+        the thresholds' endgame (dropped with W reset after ``ENDGAME_TOPS`` ⊤s at width ≤ ``ENDGAME_WIDTH``)."""
+        from .segmented_em import BRACKET_MIN_CLASS, ENDGAME_TOPS, ENDGAME_WIDTH, next_bracket
+
+        W, last, br, tops = (None, 0, None, 0) if width is None else width
+        c0, c1 = self.cut(old), self.cut(new)
+        W, last = next_half_width(W, last, c1 - c0, self.full)
+        if top and type(old) is type(new) and self.full >= BRACKET_MIN_CLASS:
+            side = self.pos if isinstance(new, Threshold) else self.neg
+            br = next_bracket(br, c0, c1, side.lo, side.hi)  # type: ignore[union-attr]
+            tops = tops + 1 if br[1] - br[0] <= ENDGAME_WIDTH else 0
+            if tops > ENDGAME_TOPS:
+                return (self.full, 0, None, 0)
+        else:
+            br, tops = None, 0
+        return (W, last, br, tops)
 
     def _sides(self, window: Any) -> tuple[ThresholdScores | None, ThresholdScores | None, Any]:
         """(thresholds' scores, negations' scores, the cuts' window): a side the window leaves out is None."""
@@ -444,7 +467,7 @@ class IntervalScores(SegmentScores):
         w = (max(0, a - wa), min(self.n - 1, a + wa), max(0, b - wb), min(self.n - 1, b + wb))
         return None if w == (0, self.n - 1, 0, self.n - 1) else w
 
-    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis) -> tuple[int, int, int, int]:
+    def next_width(self, width: Any, old: Hypothesis, new: Hypothesis, top: bool = False) -> tuple[int, int, int, int]:
         """(W_a, last a-step, W_b, last b-step): each endpoint by the thresholds' rule (:func:`next_half_width`); a move
         from or to the empty interval starts both again from the whole domain."""
         io, inew = getattr(old, "intervals", ()), getattr(new, "intervals", ())

@@ -369,7 +369,7 @@ class SegmentedEM(PrivateOnlineLearner):
         j = self.selection_mechanism((sizes, scores), backend=self._b_select)
         h_new = self._h if incumbent and j == len(sizes) - 1 else decode(j, self._rng)
         if self.window and self.scores.windowed:  # stumps, intervals: the same rule, per cut (segment_scores)
-            self._width = self.scores.next_width(self._width, self._h, h_new)
+            self._width = self.scores.next_width(self._width, self._h, h_new, top)
         elif self.window:  # the public step-size rule: computed from the released thresholds only
             if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
                 lo, hi = self.scores.lo, self.scores.hi  # type: ignore[attr-defined]
