@@ -261,8 +261,9 @@ class SegmentedEM(PrivateOnlineLearner):
         self.theory = self.setting_ == "theory"
         if window is None:
             window = self.default_window
-        self.window = bool(window) and self.scores.ordered and not self.theory
-        self.bracket = bool(bracket) and self.window and self.scores.range_size() >= BRACKET_MIN_CLASS
+        self.window = bool(window) and (self.scores.ordered or self.scores.windowed) and not self.theory
+        self.bracket = bool(bracket) and self.window and self.scores.ordered
+        self.bracket = self.bracket and self.scores.range_size() >= BRACKET_MIN_CLASS
         if rho_after_top is not None and (
             isinstance(rho_after_top, bool)
             or not isinstance(rho_after_top, (int, float))
@@ -273,7 +274,9 @@ class SegmentedEM(PrivateOnlineLearner):
         #: the fast-⊤ cap of ρ: on wide threshold classes (with the bracket) and point functions — not on the small
         #: grids of real streams, where it cost accuracy (scorecard within-2-points 91 of 170 against 98)
         self.fast_cap = (
-            rho_after_top is not None and not self.theory and (self.bracket or isinstance(self.scores, PointScores))
+            rho_after_top is not None
+            and not self.theory
+            and (self.bracket or isinstance(self.scores, PointScores) or (self.window and self.scores.windowed))
         )
         self.at = check_at_kind(at)
         if stay_factor is None:
@@ -396,7 +399,8 @@ class SegmentedEM(PrivateOnlineLearner):
     def _window(self) -> tuple[int, int] | None:
         if not self.window or self._width is None:
             return None
-
+        if self.scores.windowed:  # stumps, intervals: the scores' own public window (segment_scores)
+            return self.scores.window_for(self._h, self._width)
         c = self._h.t  # type: ignore[attr-defined]
         if self._bracket is not None:
             lo, hi = self._bracket
@@ -442,7 +446,9 @@ class SegmentedEM(PrivateOnlineLearner):
         if active:
             self._at.restart()
         self.quiet_segments += int(self.uses_stay_test and not active)
-        if self.window and (top or self._width is not None):
+        if self.window and self.scores.windowed:  # stumps, intervals: the same rule, per cut (segment_scores)
+            self._width = self.scores.next_width(self._width, self._h, h_new, top)
+        elif self.window and (top or self._width is not None):
             # the public step-size rule, computed from released thresholds and ⊤s only: the window engages at the first
             # segment ended by a ⊤ (a search under way); until then every selection sees the whole class
             if self.bracket:  # ⊤-ended segments only: a public end (a stationary stretch) drops the bracket
