@@ -234,3 +234,14 @@ def test_the_window_beats_the_disagreement_adversary(which):
         M += int(h(x) != y)
         L.learn_one(x, y)
     assert M < 0.5 * T, M
+
+
+def test_the_default_window_is_on_for_large_stumps_and_intervals_only():
+    """By the class's size (public): small grids (real streams' 2–32 cells) select over the whole class; ``window=``
+    forces either way."""
+    assert not SegmentedEM(Intervals(33), T=100, epsilon=1.0).window
+    assert not SegmentedEM(Stumps(33), T=100, epsilon=1.0).window
+    assert SegmentedEM(Intervals(64), T=100, epsilon=1.0).window
+    assert SegmentedEM(Stumps(2**10), T=100, epsilon=1.0).window
+    assert SegmentedEM(Intervals(33), T=100, epsilon=1.0, window=True).window
+    assert not SegmentedEM(Intervals(2**16), T=100, epsilon=1.0, window=False).window

@@ -259,8 +259,10 @@ class SegmentedEM(PrivateOnlineLearner):
             raise LittlestoneError(f"margin must be a number in [0, 1), not {margin!r}")
         self.margin = float(margin)
         self.theory = self.setting_ == "theory"
-        if window is None:
-            window = self.default_window
+        if window is None:  # the class default: thresholds always; stumps and intervals from BRACKET_MIN_CLASS on
+            # (on the small public grids of real streams — 2–32 cells — the intervals' window cost accuracy: the
+            # real-stream scorecard's intervals cells within 2 points 27 → 20 of 40)
+            window = self.default_window and (self.scores.ordered or self.scores.range_size() >= BRACKET_MIN_CLASS)
         self.window = bool(window) and (self.scores.ordered or self.scores.windowed) and not self.theory
         self.bracket = bool(bracket) and self.window and self.scores.ordered
         self.bracket = self.bracket and self.scores.range_size() >= BRACKET_MIN_CLASS
