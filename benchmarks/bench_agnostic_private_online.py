@@ -77,7 +77,7 @@ REALIZABLE = {
     "finite": ListAT,
 }
 #: classes whose targets and disagreement regions are unions of intervals of {0, …, n−1} (any n)
-RANGED = ("intervals16", "stumps16", "stumps60")
+RANGED = ("intervals16", "stumps16", "stumps60", "intervals64")  # closed-form scores and Hedge
 
 
 def _as_intervals(h, n: int) -> list[tuple[int, int]]:
@@ -122,7 +122,7 @@ class Game:
                 self.target_iv = [(t, n - 1)] if rng.random() < 0.5 else [(0, t - 1)]
         else:
             self.hyps = self.scores.hypotheses
-            self.points = list(range(H.n)) if cname == "intervals64" else list(range(256))
+            self.points = list(range(256))
             self.cols = np.array([[h(p) for p in self.points] for h in self.hyps], dtype=np.int8)
             self.ti = int(rng.integers(0, len(self.hyps)))
             self.target_row = self.cols[self.ti]
