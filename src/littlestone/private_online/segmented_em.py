@@ -449,7 +449,8 @@ class SegmentedEM(PrivateOnlineLearner):
             self._at.restart()
         self.quiet_segments += int(self.uses_stay_test and not active)
         if self.window and self.scores.windowed:  # stumps, intervals: the same rule, per cut (segment_scores)
-            self._width = self.scores.next_width(self._width, self._h, h_new, top)
+            if top or self._width is not None:  # engaged at the first ⊤, as for thresholds (below)
+                self._width = self.scores.next_width(self._width, self._h, h_new, top)
         elif self.window and (top or self._width is not None):
             # the public step-size rule, computed from released thresholds and ⊤s only: the window engages at the first
             # segment ended by a ⊤ (a search under way); until then every selection sees the whole class
