@@ -213,7 +213,21 @@ def reference_two(n: int, form: str, xs: list, ys: list) -> float:
     return (time.perf_counter() - t0) / T * 1e6
 
 
-class PlainEMModel:
+class PlainThresholdReader:
+    """What a hand-written threshold model does to read a point and predict: x itself or river's {"x": v}, checked
+    to be an int of the domain; the prediction 1[v ≥ t] in the declared labels."""
+
+    def _read(self, x):
+        v = x["x"] if self.form == "dict" else x
+        if not (type(v) is int and 0 <= v < self.n):
+            raise ValueError(v)
+        return v
+
+    def predict_one(self, x):
+        return self.labels[self._read(x) >= self.t]
+
+
+class PlainEMModel(PlainThresholdReader):
     """SegmentedEM's (``stay``) or EpochEM's round as a hand-written plain-Python river model: predict_one reads and
     checks x and evaluates h_j; learn_one does it again, counts the mistake and the round, buffers the example, runs
     the stay test (SegmentedEM) and the public doubling end, and at an end :func:`plain_selection` (amortised: its cost
@@ -231,15 +245,6 @@ class PlainEMModel:
         self.py: list = []
         self.rho, self.cap, self.t = self.tau + self.tnoise[0], 64, n // 2
         self.labels = (0, 1)
-
-    def _read(self, x):
-        v = x["x"] if self.form == "dict" else x
-        if not (type(v) is int and 0 <= v < self.n):
-            raise ValueError(v)
-        return v
-
-    def predict_one(self, x):
-        return self.labels[self._read(x) >= self.t]
 
     def learn_one(self, x, y):
         v = self._read(x)
@@ -260,7 +265,7 @@ class PlainEMModel:
         self.j += 1
 
 
-class PlainTwoSidedModel:
+class PlainTwoSidedModel(PlainThresholdReader):
     """SignFreeBisectAT's round as a hand-written plain-Python river model: two one-sided mistake counts, two
     AboveThreshold comparisons with pre-drawn noise, a new threshold at the first ⊤ of either."""
 
@@ -272,15 +277,6 @@ class PlainTwoSidedModel:
         self.c0 = self.c1 = self.j = self.k = 0
         self.r0, self.r1, self.t = self.tau + self.t0n[0], self.tau + self.t1n[0], n // 2
         self.labels = (0, 1)
-
-    def _read(self, x):
-        v = x["x"] if self.form == "dict" else x
-        if not (type(v) is int and 0 <= v < self.n):
-            raise ValueError(v)
-        return v
-
-    def predict_one(self, x):
-        return self.labels[self._read(x) >= self.t]
 
     def learn_one(self, x, y):
         yy = 1 if y == 1 else 0

@@ -1,10 +1,9 @@
 """The sanitizers charge the accountant of the process that pickled them (issue 32's rule for estimators, extended):
 fitted in joblib's process workers with ``accountant=None`` they charge the parent's default, not a fresh default of
-the worker's own; a copy of a started online sanitizer is charged again."""
+the worker's own (a copy of a started DyadicSanitizer is charged again: tests/sanitizers/
+test_sanitizers_privacy_calibration.py)."""
 
 from __future__ import annotations
-
-import copy
 
 import numpy as np
 import pytest
@@ -40,29 +39,3 @@ def test_sanitizers_fitted_in_worker_processes_charge_the_parents_default(make, 
         out = Parallel(n_jobs=2, backend="loky")(delayed(_fit)(make(), data) for _ in range(3))
     assert sorted(out) == ["fitted", "refused", "refused"]  # one charge fits the parent's 0.5, two are refused there
     assert [c.epsilon for c in acc.ledger] == [0.3]
-
-
-class _Run:  # a run reporting the (ε, δ) it is given (what DyadicSanitizer composes)
-    def __init__(self, eps, delta):
-        self.claim = (eps, delta)
-
-    def privacy(self):
-        return self.claim
-
-    def fit(self, X):
-        self.X = list(X)
-        return self
-
-    def synthetic(self, size):
-        return self.X
-
-
-def test_a_copy_of_a_started_dyadic_sanitizer_is_charged_again():
-    from littlestone.sanitizers.dyadic import DyadicSanitizer
-
-    acc = BudgetAccountant(10.0)
-    san = DyadicSanitizer(8, 1.0, 0.0, lambda e, d, n, i: _Run(e, d), accountant=acc)
-    san.learn_one(1)
-    spent = acc.spent[0]
-    copy.deepcopy(san).learn_one(2)
-    assert acc.spent[0] == pytest.approx(2 * spent)

@@ -177,3 +177,18 @@ def test_sequential_fooling_hands_its_learner_the_delta_its_claim_counts(monkeyp
     s.fit(X)
     parts = s.round_parts()
     assert seen and all(e == pytest.approx(parts[1][0]) and d == pytest.approx(parts[1][1]) for e, d in seen)
+
+
+def test_a_copy_of_a_started_dyadic_sanitizer_is_charged_again():
+    """A copy (deepcopy, pickle) of a DyadicSanitizer that has started is another run over the stream: charged its
+    whole claim again at its next round (ChargedPerGame, as the online learners)."""
+    import copy
+
+    from littlestone.privacy import BudgetAccountant
+
+    acc = BudgetAccountant(10.0)
+    san = DyadicSanitizer(8, 1.0, 0.0, lambda e, d, n, i: _Reporting(e, d), accountant=acc)
+    san.learn_one(1)
+    spent = acc.spent[0]
+    copy.deepcopy(san).learn_one(2)
+    assert acc.spent[0] == pytest.approx(2 * spent)
