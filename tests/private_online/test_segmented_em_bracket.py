@@ -167,3 +167,37 @@ def test_the_fast_top_cap_is_off_on_small_grids_and_in_the_theory_setting():
     assert SegmentedEM(Points(range(2**16)), T=100, epsilon=1.0).fast_cap
     with pytest.raises(LittlestoneError, match="rho_after_top"):
         SegmentedEM(Thresholds(2**16), T=100, epsilon=1.0, rho_after_top=0.7)
+
+
+def test_the_theory_settings_rho_is_replayed_from_the_released_errors_alone():
+    """setting="theory": ρ_{j+1} = theory_error_level(r̂, n, ε_err, |H|, β′, μ) from the released r̂ and public
+    values only (every segment runs its stay test and its error release there)."""
+    from littlestone.bounds.agnostic_segments import theory_error_level
+
+    n, T = 2**10, 3000
+    L = SegmentedEM(Thresholds(n), T=T, epsilon=1.0, backend="seeded", seed=4, setting="theory")
+    released = []
+    mech = L.error_mechanism
+
+    class Spy(type(mech)):
+        def __call__(self, *args, **kwargs):
+            out = super().__call__(*args, **kwargs)
+            released.append(float(out))
+            return out
+
+    mech.__class__ = Spy
+    states = []
+    rng = np.random.default_rng(9)
+    for _ in range(T):
+        x = int(rng.integers(0, n))
+        L.learn_one(x, int(x >= 300) ^ int(rng.random() < 0.2))
+        states.append(L.state())
+    k, prev = 0, SegmentedEM(Thresholds(n), T=T, epsilon=1.0, setting="theory").state()
+    for s in states:
+        if s["segments"] != prev["segments"]:
+            m = prev["segment_rounds"] + 1
+            rho = theory_error_level(released[k], m, L.epsilon_error, L._size, L._beta_prime, L.margin)
+            assert s["rho"] == math.ceil(rho * RHO_DENOMINATOR) / RHO_DENOMINATOR
+            k += 1
+        prev = s
+    assert k == len(released) >= 3
