@@ -38,6 +38,21 @@ def _disagreement_game(L, n, T, seed, spy=None):
     return mistakes
 
 
+def _record_error_releases(L):
+    """The learner's own error-release mechanism object, its released values recorded in the returned list."""
+    released: list[float] = []
+    mech = L.error_mechanism
+
+    class Spy(type(mech)):  # the same mechanism object, its outputs recorded
+        def __call__(self, *args, **kwargs):
+            out = super().__call__(*args, **kwargs)
+            released.append(float(out))
+            return out
+
+    mech.__class__ = Spy
+    return released
+
+
 def test_the_bracket_is_replayed_from_released_outputs_alone():
     # the bracket (and so the selection's range and the stay test's public offset) is a function of the released
     # thresholds and of which segment ends were ⊤ (released: the release time) — replayed here from those alone
@@ -129,16 +144,7 @@ def test_rho_after_a_fast_top_is_replayed_from_released_outputs_alone():
     T = 4000
     L = SegmentedEM(Thresholds(n), T=T, epsilon=1.0, backend="seeded", seed=3)
     assert L.fast_cap and L.rho_after_top == 0.15
-    released = []
-    mech = L.error_mechanism
-
-    class Spy(type(mech)):  # the same mechanism object, its outputs recorded
-        def __call__(self, *args, **kwargs):
-            out = super().__call__(*args, **kwargs)
-            released.append(float(out))
-            return out
-
-    mech.__class__ = Spy
+    released = _record_error_releases(L)
     states = []
     _disagreement_game(L, n, T, 3, spy=states.append)
     k, fast = 0, 0
@@ -176,16 +182,7 @@ def test_the_theory_settings_rho_is_replayed_from_the_released_errors_alone():
 
     n, T = 2**10, 3000
     L = SegmentedEM(Thresholds(n), T=T, epsilon=1.0, backend="seeded", seed=4, setting="theory")
-    released = []
-    mech = L.error_mechanism
-
-    class Spy(type(mech)):
-        def __call__(self, *args, **kwargs):
-            out = super().__call__(*args, **kwargs)
-            released.append(float(out))
-            return out
-
-    mech.__class__ = Spy
+    released = _record_error_releases(L)
     states = []
     rng = np.random.default_rng(9)
     for _ in range(T):
