@@ -126,3 +126,38 @@ def test_intervals_at_back_to_phase_one_releases_the_empty_set():
     assert L.hypothesis() != IntervalUnion(()) and L._hf(20)
     L._move(4)
     assert L.hypothesis() == IntervalUnion(()) and not any(L._hf(x) for x in range(64))
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: PointsAT(Points(16), T=50, **KW), lambda: BisectAT(Thresholds(16), T=50, **KW)]
+)
+def test_the_int_fast_path_takes_exactly_the_domain(make):
+    """The fast path's integer range is the domain itself: its last point is learned, the next one refused in one
+    line (an off-by-one there would refuse a point of the class or take one outside it)."""
+    from littlestone.errors import LittlestoneError
+
+    L = make()
+    L.predict_one(15)
+    L.learn_one(15, 1)
+    L.learn_one({"x": 0}, 0)
+    for bad in (16, -1):
+        with pytest.raises(LittlestoneError):
+            L.predict_one(bad)
+        with pytest.raises(LittlestoneError):
+            L.learn_one(bad, 0)
+
+
+def test_count_reads_the_noise_batch_in_order_across_its_pieces():
+    """test_count converts the noise batch to Python numbers in doubling pieces: the value read at each query is the
+    batch's value at that position — across piece boundaries (64, 128, …) and after restarts, none read twice."""
+    from littlestone.privacy.above_threshold import AboveThreshold
+    from littlestone.privacy.backends import make_backend
+
+    at = AboveThreshold(10**9, 1.0, backend=make_backend("seeded", 3), noise_batch=4096, integer_queries=True)
+    seen = []
+    for i in range(700):
+        assert at.test_count(-(10**6)) is False  # far below: always ⊥, every query draws its noise
+        seen.append(at._as_list[at._pos - 1])
+        if i % 150 == 149:
+            at.restart()
+    assert seen == at._buffer[: len(seen)].tolist()  # query i read the batch's i-th noise: none read twice
