@@ -135,6 +135,29 @@ def test_target_rule():
     assert not rs.meets_target("cannot run", best=0.5, majority=0.5)
 
 
+def test_target_halves_counts_each_half_per_learner():
+    """The two halves of the target per learner: within 2 points of the best on every cell where it ran (2.0 points
+    exactly counts), not below the majority on the cells whose best is the majority constant (only there); river's
+    per-stream rows and a learner that could not run are not cells."""
+
+    def row(cell, learner, worst):
+        return {"stream": "s", "feature": cell, "class": "x≥t", "learner": learner, "worst": worst}
+
+    rows = [
+        row("a", "majority", "0.6"), row("a", "best in hindsight", "0.6"),  # the best is the majority constant
+        row("a", "FTL", "0.6"), row("a", "L", "0.59"), row("a", "M", ""),
+        row("b", "majority", "0.55"), row("b", "best in hindsight", "0.75"),
+        row("b", "FTL", "0.73"), row("b", "L", "0.7299"), row("b", "M", "0.74"),
+        {"stream": "s", "feature": "(all, raw)", "class": "river model", "learner": "GaussianNB", "worst": 0.9},
+    ]  # fmt: skip
+    got = {k["learner"]: k for k in rs.target_halves(rows)}
+    assert list(got) == ["FTL", "L", "M"]
+    assert got["FTL"] == {"learner": "FTL", "cells": 2, "within": 2, "majority_cells": 1, "at_majority": 1}
+    assert got["L"] == {"learner": "L", "cells": 2, "within": 1, "majority_cells": 1, "at_majority": 0}
+    assert got["M"] == {"learner": "M", "cells": 1, "within": 1, "majority_cells": 0, "at_majority": 0}
+    assert rs.target_halves(rows, points=3.0)[1]["within"] == 2
+
+
 def test_registered_experiment_on_a_prefix(tmp_path):
     res = REGISTRY["real_streams"](
         streams="phishing", kinds="x<t", seeds=1, limit=60, river_models=False, seed=None, jobs=1, out_dir=tmp_path

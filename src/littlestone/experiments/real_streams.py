@@ -577,6 +577,37 @@ def meets_target(accs: Any, best: float, majority: float, points: float = 2.0) -
     return worst >= best - points / 100 - 1e-12 and worst >= majority - 1e-12
 
 
+def target_halves(rows: Sequence[dict], points: float = 2.0) -> list[dict]:
+    """Issue 33's target split in its two halves, per learner of the table's rows (:func:`flat_rows`, or the CSV read
+    back: values may be strings), the non-private baselines included: ``within`` = cells whose worst seed is within
+    ``points`` points of the best hypothesis in hindsight (of ``cells`` where the learner ran); ``majority_cells`` =
+    cells whose best hypothesis does no better than the majority class (the best *is* the majority constant: there
+    "never below the majority" asks for zero regret) and ``at_majority`` = those where the worst seed is not below
+    the majority. Learners in first-seen order."""
+    by_cell: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        by_cell.setdefault((r["stream"], r["feature"], r["class"]), {})[r["learner"]] = r
+    out: dict[str, dict] = {}
+    for cell in by_cell.values():
+        if "best in hindsight" not in cell or "majority" not in cell:
+            continue  # river's models: one row per stream, not a cell of a class
+        best = float(cell["best in hindsight"]["worst"])
+        majority = float(cell["majority"]["worst"])
+        trivial = best <= majority + 1e-12
+        for name, r in cell.items():
+            if name in ("best in hindsight", "majority"):
+                continue
+            k = out.setdefault(name, {"learner": name, "cells": 0, "within": 0, "majority_cells": 0, "at_majority": 0})
+            if r["worst"] in ("", None):
+                continue  # could not run
+            worst = float(r["worst"])
+            k["cells"] += 1
+            k["within"] += int(worst >= best - points / 100 - 1e-12)
+            k["majority_cells"] += int(trivial)
+            k["at_majority"] += int(trivial and worst >= majority - 1e-12)
+    return list(out.values())
+
+
 # --------------------------------------------------------------------------------------------------- the experiment
 
 #: the default (quick) grid and the full one (``grid="full"``)
@@ -844,4 +875,5 @@ __all__ = [
     "run",
     "stream_panel",
     "stream_points",
+    "target_halves",
 ]
