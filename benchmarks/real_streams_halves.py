@@ -22,10 +22,12 @@ def main() -> None:
     with path.open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     print(f"from {path.name}: worst seed per cell\n")
-    print("| learner | cells within 2 points of the best | cells whose best is the majority: not below it |")
-    print("|---|---:|---:|")
+    print("| learner | within 2 points of the best | where the best is the majority: not below it | whole target |")
+    print("|---|---:|---:|---:|")
     for k in target_halves(rows):
-        print(f"| {k['learner']} | {k['within']} / {k['cells']} | {k['at_majority']} / {k['majority_cells']} |")
+        print(
+            f"| {k['learner']} | {k['within']} / {k['cells']} | {k['at_majority']} / {k['majority_cells']} | {k['target']} / {k['cells']} |"
+        )
 
 
 if __name__ == "__main__":

@@ -152,9 +152,9 @@ def test_target_halves_counts_each_half_per_learner():
     ]  # fmt: skip
     got = {k["learner"]: k for k in rs.target_halves(rows)}
     assert list(got) == ["FTL", "L", "M"]
-    assert got["FTL"] == {"learner": "FTL", "cells": 2, "within": 2, "majority_cells": 1, "at_majority": 1}
-    assert got["L"] == {"learner": "L", "cells": 2, "within": 1, "majority_cells": 1, "at_majority": 0}
-    assert got["M"] == {"learner": "M", "cells": 1, "within": 1, "majority_cells": 0, "at_majority": 0}
+    assert got["FTL"] == {"learner": "FTL", "cells": 2, "within": 2, "majority_cells": 1, "at_majority": 1, "target": 2}
+    assert got["L"] == {"learner": "L", "cells": 2, "within": 1, "majority_cells": 1, "at_majority": 0, "target": 0}
+    assert got["M"] == {"learner": "M", "cells": 1, "within": 1, "majority_cells": 0, "at_majority": 0, "target": 1}
     assert rs.target_halves(rows, points=3.0)[1]["within"] == 2
 
 

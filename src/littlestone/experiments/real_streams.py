@@ -583,7 +583,7 @@ def target_halves(rows: Sequence[dict], points: float = 2.0) -> list[dict]:
     ``points`` points of the best hypothesis in hindsight (of ``cells`` where the learner ran); ``majority_cells`` =
     cells whose best hypothesis does no better than the majority class (the best *is* the majority constant: there
     "never below the majority" asks for zero regret) and ``at_majority`` = those where the worst seed is not below
-    the majority. Learners in first-seen order."""
+    the majority; ``target`` = cells meeting the whole target (:func:`meets_target`). Learners in first-seen order."""
     by_cell: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         by_cell.setdefault((r["stream"], r["feature"], r["class"]), {})[r["learner"]] = r
@@ -597,7 +597,9 @@ def target_halves(rows: Sequence[dict], points: float = 2.0) -> list[dict]:
         for name, r in cell.items():
             if name in ("best in hindsight", "majority"):
                 continue
-            k = out.setdefault(name, {"learner": name, "cells": 0, "within": 0, "majority_cells": 0, "at_majority": 0})
+            k = out.setdefault(
+                name, {"learner": name, "cells": 0, "within": 0, "majority_cells": 0, "at_majority": 0, "target": 0}
+            )
             if r["worst"] in ("", None):
                 continue  # could not run
             worst = float(r["worst"])
@@ -605,6 +607,7 @@ def target_halves(rows: Sequence[dict], points: float = 2.0) -> list[dict]:
             k["within"] += int(worst >= best - points / 100 - 1e-12)
             k["majority_cells"] += int(trivial)
             k["at_majority"] += int(trivial and worst >= majority - 1e-12)
+            k["target"] += int(meets_target(np.array([worst]), best, majority, points))
     return list(out.values())
 
 
