@@ -1,4 +1,4 @@
-"""Two rejected variants of SegmentedEM's selection, kept to rerun the comparison (benchmarks/results/
+"""Rejected variants of SegmentedEM's selection and segments, kept to rerun the comparison (benchmarks/results/
 real_streams_scorecard.md, "Tried in the session of 2026-11-29"); prototypes, not library learners.
 
 * ``pf``: the selection by report-noisy-max with exponential noise (permute-and-flip; ε-DP at the same scale 2/ε as
@@ -9,20 +9,28 @@ real_streams_scorecard.md, "Tried in the session of 2026-11-29"); prototypes, no
   whose halves disagree need (follow-the-leader reads everything). Privacy: a round is read by its own segment's
   mechanisms (≤ ε(1 − CUM_SHARE)) and by each later whole-history selection and its error release (ε·CUM_SHARE/CUM_K
   together), so ε in all.
+* ``first``: the shortest public segment grown with the class size (public), so that the first selection can separate
+  2·FIRST_K·(ln|H| + 1)/ε mistakes: ``first`` = 16·2^k, the smallest such value at least that.
+* ``growth``: segments of public length max(first, GROWTH·start) instead of max(first, start) (the doubling is
+  GROWTH = 1); the stay test runs when that length is at least stay_factor·τ. Privacy as SegmentedEM's: every end is a
+  released ⊤ or a public length.
 
     PYTHONPATH=$PWD/src nice python benchmarks/prototypes_real_streams.py '{}' --cls pf --seeds 5
     CUM_SHARE=0.3 CUM_K=1 PYTHONPATH=$PWD/src nice python benchmarks/prototypes_real_streams.py '{}' --cls cum
+    FIRST_K=3 … --cls first;   GROWTH=0.5 … --cls growth
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from littlestone.bounds.agnostic_segments import class_size
 from littlestone.privacy.cell_exponential import CellExponentialMechanism
 from littlestone.private_online.segmented_em import SegmentedEM
 
@@ -30,6 +38,8 @@ PF_CAP = int(os.environ.get("PF_CAP", "100000"))
 CUM_SHARE = float(os.environ.get("CUM_SHARE", "0.3"))
 CUM_FROM = float(os.environ.get("CUM_FROM", "0.25"))
 CUM_K = int(os.environ.get("CUM_K", "2"))
+FIRST_K = float(os.environ.get("FIRST_K", "3"))
+GROWTH = float(os.environ.get("GROWTH", "0.5"))
 
 
 class PermuteAndFlipCells(CellExponentialMechanism):
@@ -111,12 +121,31 @@ class SegmentedCumulative(SegmentedEM):
         return np.concatenate(out) if out else np.zeros(0, np.int8)
 
 
+class SegmentedFirstBySize(SegmentedEM):
+    def __init__(self, H: Any, *, T: int, epsilon: float = 1.0, **kw: Any):
+        need, first = FIRST_K * 2 * (math.log(class_size(H)) + 1) / epsilon, 16
+        while first < need:
+            first *= 2
+        super().__init__(H, T=T, epsilon=epsilon, first=first, **kw)
+
+
+class SegmentedGrowth(SegmentedEM):
+    def stay_active(self, start: int) -> bool:
+        return self.uses_stay_test and max(self.first, int(start * GROWTH)) >= self.stay_factor * self.tau
+
+    def _new_segment_buffers(self) -> None:
+        super()._new_segment_buffers()
+        self._cap = max(self.first, int(self._seg_start * GROWTH))
+
+
 def main() -> None:
     path = Path(__file__).resolve().parent / "scorecard_real_streams.py"
     spec = importlib.util.spec_from_file_location("scorecard_real_streams", path)
     sc = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(sc)  # type: ignore[union-attr]
-    sc.LEARNERS.update({"pf": SegmentedPF, "cum": SegmentedCumulative})
+    sc.LEARNERS.update(
+        {"pf": SegmentedPF, "cum": SegmentedCumulative, "first": SegmentedFirstBySize, "growth": SegmentedGrowth}
+    )
     sc.main()
 
 
