@@ -167,6 +167,14 @@ def test_registered_experiment_on_a_prefix(tmp_path):
     assert {"majority", "best in hindsight", "Hedge", "FTL", "BisectAT", "ListAT"} <= learners
     assert {r["feature"] for r in res.rows} == {g.feature for g in rs.STREAMS["phishing"].grids}
     assert "meets the target" in res.verdict
+    # the non-private learners' counts beside the private ones, from the same rows
+    acc = {(r["feature"], r["learner"]): float(r["worst"]) for r in res.rows if r["worst"] != ""}
+    features = {r["feature"] for r in res.rows}
+    ftl = sum(
+        rs.meets_target(np.array([acc[f, "FTL"]]), acc[f, "best in hindsight"], acc[f, "majority"]) for f in features
+    )
+    assert f"non-private follow-the-leader meets the target on {ftl} of {len(features)} cells" in res.verdict
+    assert "non-private Hedge meets the target on" in res.verdict
     with pytest.raises(LittlestoneError, match="unknown stream"):
         rs.load_stream("no-such-stream")
     with pytest.raises(LittlestoneError, match="unknown class kind"):
